@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# NeuG: GNU make, C11. `make` builds build/neug; `make run`, `make check`,
+# `make bench`, `make fuzz`, `make firmware`, `make install` (see README.md).
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+B        := build
+CC       := gcc
+CLANG    := clang
+WARN     := -Wall -Wextra -Werror
+CSTD     := -std=c11
+OPT      := -O2 -g
+INC      := -Icore/include -Iusb -Ihost -Iassess -I$(B)/gen
+CPPFLAGS := -D_GNU_SOURCE
+CFLAGS   := $(CSTD) $(OPT) $(WARN)
+LDLIBS   := -lusb-1.0 -lpthread -lm
+TEST_LDLIBS := $(LDLIBS) -lcrypto
+ASAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+
+# Sources are found by wildcard; each directory's module.mk adds what is special
+# (generated sources, extra targets, test dependencies).
+CORE_SRC   = $(wildcard core/src/*.c)
+USB_SRC    = $(wildcard usb/*.c)
+ASSESS_SRC = $(wildcard assess/*.c)
+HOST_SRC   = $(filter-out host/main.c,$(wildcard host/*.c))
+GEN_SRC    :=
+CHECK_DEPS :=
+BENCH_DEPS :=
+include $(sort $(wildcard */module.mk))
+
+LIB_SRC    = $(CORE_SRC) $(USB_SRC) $(ASSESS_SRC) $(HOST_SRC) $(GEN_SRC)
+LIB_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRC))
+ASAN_OBJ   = $(patsubst %.c,$(B)/asan/obj/%.o,$(LIB_SRC))
+UNIT_SRC   = $(wildcard tests/unit/test_*.c)
+UNIT_BIN   = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
+ASAN_BIN   = $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(UNIT_SRC))
+FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN   = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+FUZZ_OBJ   = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(LIB_SRC))
+FUZZ_SECONDS ?= 30
+
+.PHONY: all deps deps-check run check check-unit check-asan check-scripts tests \
+	bench fuzz fuzz-build clean install uninstall
+
+all: $(B)/neug
+
+deps:
+	@bash scripts/deps.sh build
+
+deps-check:
+	@bash scripts/deps.sh check
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(INC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/asan/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(INC) $(CSTD) $(WARN) $(ASAN) -MMD -MP -c $< -o $@
+
+$(B)/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CLANG) $(CPPFLAGS) $(INC) $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
+
+$(B)/libneug.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/asan/libneug.a: $(ASAN_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/neug: $(B)/obj/host/main.o $(B)/libneug.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libneug.a tests/check.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
+
+$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libneug.a tests/check.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) $(ASAN) -o $@ $< $(B)/asan/libneug.a $(TEST_LDLIBS)
+
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
+	@mkdir -p $(@D)
+	$(CLANG) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+tests: $(B)/neug $(UNIT_BIN) $(ASAN_BIN) $(CHECK_DEPS)
+
+# The main job: health-tested conditioned output from the default source.
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(B)/neug generate -n 1M -o neug-sample.bin --summary
+
+check: deps-check
+	@$(MAKE) --no-print-directory tests
+	@bash tests/run.sh all
+
+check-unit: tests
+	@bash tests/run.sh unit
+
+check-asan: tests
+	@bash tests/run.sh asan
+
+check-scripts: tests
+	@bash tests/run.sh scripts
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	@bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+bench: all $(BENCH_DEPS)
+	@bash bench/run.sh
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The NeuG noise pipeline: raw samples in, health-tested 32-byte blocks out.
+ * Bit-exact with NeuG 1.0.x for H >= 3.66 bits/sample (140 samples per
+ * conditioned block); see ../shared/vectors/neug-1.0.6/README.md. */
+#ifndef NG_PIPELINE_H
+#define NG_PIPELINE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ng/crc32.h"
+#include "ng/health.h"
+#include "ng/sha256.h"
+#include "ng/status.h"
+
+#define NG_MODE_CONDITIONED 0u /* SHA-256 Hash_df (line coding parity none) */
+#define NG_MODE_CRC32       1u /* CRC32-filtered (parity odd) */
+#define NG_MODE_RAW         2u /* raw samples (parity even): never blocks */
+
+#define NG_BLOCK_BYTES      32u
+#define NG_NEUG_SAMPLES     140u  /* samples per conditioned block at H >= 3.66 */
+#define NG_DEFAULT_H_MILLI  3700u /* NeuG board profile and file source */
+#define NG_MIN_H_MILLI      100u  /* 0.1 bit per sample */
+#define NG_MAX_H_MILLI      32000u
+
+typedef struct {
+	uint32_t mode;        /* NG_MODE_* */
+	uint32_t uid[3];      /* unique device ID words, fed into the CRC after reset */
+	uint32_t h_milli;     /* declared min-entropy per raw sample, in 1/1000 bit */
+	uint32_t rct_cutoff;  /* 0: derive from h_milli with ng_health_cutoffs */
+	uint32_t apt_cutoff;  /* 0: derive from h_milli with ng_health_cutoffs */
+	ng_crc_fn crc;        /* NULL: the software CRC of crc32.h */
+	void *crc_user;
+} ng_pipeline_config;
+
+/* Everything a host tool or GET_INFO reports. */
+typedef struct {
+	uint64_t samples;         /* raw samples tested */
+	uint64_t blocks_out;      /* 32-byte blocks released */
+	uint64_t blocks_dropped;  /* blocks discarded because a test fired */
+	uint32_t h_milli, samples_per_block, rct_cutoff, apt_cutoff, apt_window;
+	uint32_t rct_failures, apt_failures;  /* raw-sample test firings */
+	uint32_t rct_max, apt_max;            /* largest run / window count seen */
+	uint32_t status;          /* NG_HEALTH_* bits */
+	/* The persistent failure, when status has NG_HEALTH_PERSISTENT: */
+	uint32_t fail_test;       /* NG_HEALTH_RCT or NG_HEALTH_APT */
+	uint64_t fail_index;      /* 0-based index of the sample at which it latched */
+	uint32_t fail_count;      /* the test's count at that sample */
+	/* NeuG 1.0.x's CRC-level tests, as its GET_INFO reports them (indices 1..7) */
+	uint16_t neug_err, neug_err_rc, neug_err_p64, neug_err_p4k;
+	uint16_t neug_rc_max, neug_p64_max, neug_p4k_max;
+} ng_pipeline_stats;
+
+/* Do not rely on the size or contents of this type; the caller owns it. */
+typedef struct ng_pipeline ng_pipeline;
+#include "ng/pipeline_impl.h"
+
+/* Resets everything (CRC, health state, counters, start-up test). */
+ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg);
+/* Feeds raw samples, in order. Returns NG_OK, NG_ERR_HEALTH (a block was
+ * dropped) or NG_ERR_PERSISTENT (latched; further samples are only counted).
+ * Completed blocks are queued for ng_pipeline_take. */
+ng_status ng_pipeline_put(ng_pipeline *p, uint32_t sample);
+ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n);
+/* Pops one released 32-byte block; false when none is ready. */
+bool ng_pipeline_take(ng_pipeline *p, uint8_t out[NG_BLOCK_BYTES]);
+/* Number of blocks ready to take. */
+uint32_t ng_pipeline_ready(const ng_pipeline *p);
+/* Switches mode: discards queued and partial output; the CRC register runs on. */
+void ng_pipeline_set_mode(ng_pipeline *p, uint32_t mode);
+uint32_t ng_pipeline_mode(const ng_pipeline *p);
+void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st);
+/* "repetition count test", "adaptive proportion test", ... for one NG_HEALTH_* bit. */
+const char *ng_health_name(uint32_t bit);
+
+#endif

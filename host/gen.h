@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A generator: a source (jitter, file, device) plus the pipeline, giving
+ * health-tested output bytes in one mode. Used by generate, feed, egd. */
+#ifndef NG_GEN_H
+#define NG_GEN_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "ng/pipeline.h"
+
+/* Exit statuses of every neug command (DESIGN.md). */
+enum {
+	NG_EXIT_OK = 0,
+	NG_EXIT_USAGE = 2,
+	NG_EXIT_IO = 3,     /* input or I/O error: the message names the file and reason */
+	NG_EXIT_HEALTH = 4  /* health-test failure: the message names the test, index, counts */
+};
+
+typedef struct {
+	const char *source;  /* "jitter" (NULL = default), "file:PATH", "device", "device:TTY" */
+	uint32_t mode;       /* NG_MODE_* */
+	uint32_t uid[3];
+	bool have_uid;       /* false: uid = 0,0,0 */
+	uint32_t h_milli;    /* 0: the source's default */
+} ng_gen_opts;
+
+typedef struct ng_gen ng_gen;
+
+/* On failure returns NULL, the message in err and the exit status in *exit_code. */
+ng_gen *ng_gen_open(const ng_gen_opts *o, char *err, size_t errlen, int *exit_code);
+/* Reads up to len health-tested bytes. Returns the count (> 0), 0 at the end
+ * of a file source, -1 on failure: see ng_gen_error and ng_gen_exit_code. */
+long ng_gen_read(ng_gen *g, uint8_t *buf, size_t len);
+const char *ng_gen_error(const ng_gen *g);
+int ng_gen_exit_code(const ng_gen *g);
+const char *ng_gen_source_desc(const ng_gen *g);
+void ng_gen_get_stats(const ng_gen *g, ng_pipeline_stats *st);
+/* One JSON object, no trailing newline. */
+void ng_gen_stats_json(const ng_gen *g, uint64_t bytes, FILE *f);
+void ng_gen_close(ng_gen *g);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A tiny test harness: every CHECK prints one "PASS: name" or "FAIL: name"
+ * line, which tests/run.sh counts. Use ng_check_exit() as main's return. */
+#ifndef NG_CHECK_H
+#define NG_CHECK_H
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int ng_check_failed_;
+
+static inline int ng_check_(int ok, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	fputs(ok ? "PASS: " : "FAIL: ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (!ok) {
+		printf("  (%s:%d)", file, line);
+		ng_check_failed_++;
+	}
+	putchar('\n');
+	fflush(stdout);
+	return ok;
+}
+
+/* CHECK(condition, "name with %d format", args...) */
+#define CHECK(cond, ...) ng_check_(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+/* SKIP("name: reason") */
+#define SKIP(...) (fputs("SKIP: ", stdout), printf(__VA_ARGS__), putchar('\n'), fflush(stdout))
+
+static inline int ng_check_exit(void) { return ng_check_failed_ ? 1 : 0; }
+
+/* Reproducible pseudo-random inputs (xorshift64*): tests print their seed. */
+static inline uint64_t ng_test_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/* The seed: NG_TEST_SEED from the environment, else a fixed default. */
+static inline uint64_t ng_test_seed(void)
+{
+	const char *e = getenv("NG_TEST_SEED");
+	uint64_t s = e ? strtoull(e, NULL, 0) : 0x6e65756775ULL;
+	if (!s)
+		s = 1;
+	printf("# seed 0x%llx (set NG_TEST_SEED to repeat)\n", (unsigned long long)s);
+	return s;
+}
+
+/* The shared golden vectors: NG_VECTORS, else ../shared/vectors next to the repo. */
+static inline const char *ng_vectors_dir(void)
+{
+	const char *e = getenv("NG_VECTORS");
+	return e ? e : "../shared/vectors";
+}
+
+#endif
