@@ -36,7 +36,11 @@
  *   delivered as ceil(N/max) packets (a ZLP when N == 0), each one only when
  *   the stack has armed the endpoint; then the URB completes.
  * At most ONE transfer is pending per endpoint address; ep_xfer on an
- * endpoint that has one pending returns NG_ERR_BUSY and changes nothing.
+ * endpoint that has one pending returns NG_ERR_BUSY and changes nothing,
+ * except on endpoint 0, where a new ep_xfer replaces one pending in the same
+ * direction (no event for the old one): after a SETUP the stack may still
+ * have armed endpoint 0 for the previous request before it saw the SETUP
+ * in its queue (it drops endpoint-0 completions queued before a SETUP).
  * Max packet sizes (full speed): endpoint 0 is 64 bytes, the bulk endpoints
  * are 64 bytes, interrupt endpoints are <= 64 (the stack passes the size in
  * ep_open). The driver handles the DATA0/DATA1 toggles itself.
@@ -65,13 +69,16 @@
  * EVENTS. The driver calls ng_usbd_event_* from its interrupt handler
  * (in_isr = true) or, for a host backend, from the one thread that also runs
  * the main loop (in_isr = false); never from both kinds in one program, and
- * never from two threads. Events go into a small queue (NG_USBD_EVENT_QUEUE
- * entries, single producer, single consumer); ng_usbd_task() in the main loop
- * processes them in order. With in_isr = false, the event is processed before
- * the call returns (unless the stack is already running, in which case the
- * running task loop picks it up), so host backends need not poll. All dcd ops
- * are called from the main loop, never from an ISR; an op may report an event
- * (in_isr = false) before it returns: the stack allows for that.
+ * never from two threads. An event only QUEUES (NG_USBD_EVENT_QUEUE entries,
+ * single producer, single consumer) and returns at once; ng_usbd_task() (run
+ * by ng_neug_task in the main loop) processes the queue in order. So no
+ * stack code ever runs inside an event call, and a driver's op may itself
+ * report an event (in_isr = false) before it returns. A host backend calls
+ * the task after reporting events (its main loop does). At most one
+ * completion per ep_xfer, so the queue cannot fill in normal operation; a
+ * full queue drops the event and counts it (evq_lost).
+ * All dcd ops are called from the main loop (ng_usbd_task or an ng_usbd_* /
+ * ng_neug_* call), never from an ISR.
  * Bus reset: the driver resets itself first (address 0, every endpoint but 0
  * disabled, pending transfers dropped without events), then reports the
  * reset. Suspend/resume are reported for completeness; the stack only
@@ -117,7 +124,8 @@ typedef struct {
 	/* Disables every endpoint but 0, dropping pending transfers without
 	 * events (SET_CONFIGURATION 0 or a new configuration). */
 	void (*ep_close_all)(void *drv);
-	/* One packet, see PACKET LEVEL above. NG_ERR_BUSY: one is pending;
+	/* One packet, see PACKET LEVEL above. NG_ERR_BUSY: one is pending
+	 * (not for endpoint 0);
 	 * NG_ERR_ARG: endpoint not open or len > max packet. */
 	ng_status (*ep_xfer)(void *drv, uint8_t ep_addr, uint8_t *buf, uint16_t len);
 	/* Halts the endpoint (responds STALL) until ep_clear_stall. A transfer
