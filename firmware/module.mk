@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The STM32F103 firmware and its QEMU test images (included by the top Makefile).
+#   make firmware         build/firmware/<board>/neug.{elf,bin,hex} for every
+#                         board in firmware/stm32f103/boards/, and a size table
+#   make check-firmware   the core's self-tests on a Cortex-M3 in qemu-system-arm
+#   make bench-firmware   instruction counts per output on the Cortex-M3 model
+# The firmware is a separate cross build: arm-none-eabi-gcc, freestanding,
+# no C library (firmware/stm32f103/libc.c has the four mem* functions).
+.PHONY: firmware check-firmware bench-firmware firmware-qemu
+
+FW_DIR     := firmware/stm32f103
+FW_BOARDS  := $(sort $(basename $(notdir $(wildcard $(FW_DIR)/boards/*.h))))
+FW_CC      := arm-none-eabi-gcc
+FW_OBJCOPY := arm-none-eabi-objcopy
+FW_ARCH    := -mcpu=cortex-m3 -mthumb
+FW_CFLAGS  := -std=c11 -Wall -Wextra -Werror -Os -g $(FW_ARCH) -ffreestanding \
+	-ffunction-sections -fdata-sections -fno-common -fno-tree-loop-distribute-patterns
+FW_INC     := -Icore/include -Iusb -I$(FW_DIR)
+FW_LDFLAGS := $(FW_ARCH) -nostdlib -nostartfiles -Wl,--gc-sections -L$(FW_DIR)
+FW_LIBS    := -lgcc
+FW_HAVE_CC := $(shell command -v $(FW_CC) 2>/dev/null)
+NG_VECTORS ?= ../shared/vectors
+
+# Portable code shared by every board (compiled once); the board-specific
+# firmware files are compiled per board with its header.
+FW_COMMON_SRC := $(CORE_SRC) $(filter-out $(FW_USB_EXCLUDE),$(USB_SRC))
+FW_BOARD_SRC  := $(wildcard $(FW_DIR)/*.c)
+FW_COMMON_OBJ  = $(patsubst %.c,$(B)/firmware/obj/%.o,$(FW_COMMON_SRC))
+
+$(B)/firmware/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+
+define FW_BOARD_RULES
+$(B)/firmware/$(1)/obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h
+	@mkdir -p $$(@D)
+	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -DNG_BOARD_HEADER='"boards/$(1).h"' -MMD -MP -c $$< -o $$@
+
+$(B)/firmware/$(1)/memory.ld: $(FW_DIR)/memory.ld.in $(FW_DIR)/boards/$(1).h
+	@mkdir -p $$(@D)
+	$(FW_CC) -E -P -x c -include $(FW_DIR)/boards/$(1).h $$< -o $$@
+
+$(B)/firmware/$(1)/neug.elf: $(patsubst $(FW_DIR)/%.c,$(B)/firmware/$(1)/obj/%.o,$(FW_BOARD_SRC)) \
+		$(FW_COMMON_OBJ) $(B)/firmware/$(1)/memory.ld $(FW_DIR)/neug.ld
+	$(FW_CC) $(FW_LDFLAGS) -T$(B)/firmware/$(1)/memory.ld -Wl,-Map=$(B)/firmware/$(1)/neug.map \
+		-o $$@ $$(filter %.o,$$^) $(FW_LIBS)
+endef
+$(foreach b,$(FW_BOARDS),$(eval $(call FW_BOARD_RULES,$(b))))
+
+$(B)/firmware/%/neug.bin: $(B)/firmware/%/neug.elf
+	$(FW_OBJCOPY) -O binary $< $@
+
+$(B)/firmware/%/neug.hex: $(B)/firmware/%/neug.elf
+	$(FW_OBJCOPY) -O ihex $< $@
+
+FW_IMAGES := $(foreach b,$(FW_BOARDS),$(addprefix $(B)/firmware/$(b)/neug.,elf bin hex))
+
+firmware: $(FW_IMAGES)
+	@bash $(FW_DIR)/size.sh $(FW_BOARDS)
+
+# ---- QEMU mps2-an385 (Cortex-M3) images: self-tests and benchmark --------
+FW_Q      := tests/firmware/qemu
+FW_QWORDS := 5600
+FW_QVEC   := $(NG_VECTORS)/neug-1.0.6
+FW_QDEFS  := -DNG_VEC_WORDS=$(FW_QWORDS) -DNG_VEC_SMALL=2048 \
+	-DNG_VEC_ADC='"$(FW_QVEC)/adc.bin"' -DNG_VEC_STUCK='"$(FW_QVEC)/stuck.bin"' \
+	-DNG_VEC_LOWBIT='"$(FW_QVEC)/lowbit.bin"' -DNG_VEC_M0='"$(FW_QVEC)/out-adc-m0.bin"' \
+	-DNG_VEC_M1='"$(FW_QVEC)/out-adc-m1.bin"'
+FW_QOBJ   := $(B)/firmware/qemu/mps2.o $(B)/firmware/qemu/vectors.o $(B)/firmware/qemu/libc.o
+
+$(B)/firmware/qemu/%.o: $(FW_Q)/%.c
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_INC) -I$(FW_Q) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/firmware/qemu/libc.o: $(FW_DIR)/libc.c
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/firmware/qemu/vectors.o: $(FW_Q)/vectors.S $(wildcard $(FW_QVEC)/*.bin)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_ARCH) $(FW_QDEFS) -c $< -o $@
+
+$(B)/firmware/qemu/%.elf: $(B)/firmware/qemu/%.o $(FW_QOBJ) $(FW_COMMON_OBJ) $(FW_Q)/mps2.ld
+	$(FW_CC) $(FW_LDFLAGS) -T$(FW_Q)/mps2.ld -Wl,-Map=$(@:.elf=.map) -o $@ $(filter %.o,$^) $(FW_LIBS)
+
+firmware-qemu: $(B)/firmware/qemu/fw_selftest.elf $(B)/firmware/qemu/fw_bench.elf
+
+check-firmware:
+	@bash tests/run.sh firmware
+
+bench-firmware:
+	@bash bench/bench-firmware.sh
+
+ifneq ($(FW_HAVE_CC),)
+ifneq ($(wildcard $(FW_QVEC)/adc.bin),)
+CHECK_DEPS += firmware-qemu
+BENCH_DEPS += firmware-qemu
+endif
+CHECK_DEPS += firmware
+endif

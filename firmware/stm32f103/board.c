@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* GPIO set-up for the selected board (one header in boards/): the status LED, the D+
+ * pull-up and the two ADC2 noise inputs (RM0008 9.1, 9.2).
+ * The noise inputs are configured as inputs with the internal pull-up
+ * (CNF 10, ODR 1), as NeuG does: the ADC then samples a pin held at VDD
+ * through about 40 kOhm, whose noise is what we want, not an analog signal. */
+#include "fw.h"
+#include "board.h"
+#include "stm32f103.h"
+
+#define NG_AFIO_MAPR 0x40010004u
+#define NG_AFIO_MAPR_SWJ_NOJTAG (2u << 24) /* JTAG-DP off, SW-DP on */
+
+static void ng_gpio_mode(uint32_t port, uint32_t pin, uint32_t mode)
+{
+	uint32_t reg = pin < 8 ? NG_GPIO_CRL(port) : NG_GPIO_CRH(port);
+	uint32_t sh = (pin & 7u) * 4u;
+	NG_WR(reg, (NG_RD(reg) & ~(0xFu << sh)) | (mode << sh));
+}
+
+static void ng_gpio_put(uint32_t port, uint32_t pin, bool high)
+{
+	NG_WR(NG_GPIO_BSRR(port), high ? 1u << pin : 1u << (pin + 16u));
+}
+
+void ng_board_led(bool on)
+{
+	ng_gpio_put(NG_BOARD_LED_PORT, NG_BOARD_LED_PIN, on == (NG_BOARD_LED_ACTIVE_HIGH != 0));
+}
+
+void ng_board_usb_connect(bool on)
+{
+#if NG_BOARD_PULLUP_FIXED
+	/* USB 2.0 7.1.7.3: holding D+ low for more than 2.5 us is a detach. */
+	if (on) {
+		ng_gpio_mode(NG_GPIOA, 12, 0x4u); /* floating input: the transceiver takes over */
+	} else {
+		ng_gpio_put(NG_GPIOA, 12, false);
+		ng_gpio_mode(NG_GPIOA, 12, NG_GPIO_MODE_OUT_PP);
+	}
+#else
+	ng_gpio_put(NG_BOARD_PULLUP_PORT, NG_BOARD_PULLUP_PIN, on == (NG_BOARD_PULLUP_ACTIVE_HIGH != 0));
+#endif
+}
+
+void ng_board_init(void)
+{
+	NG_SET(NG_RCC_APB2ENR, NG_RCC_APB2ENR_AFIOEN | NG_RCC_APB2ENR_IOPAEN |
+			       NG_RCC_APB2ENR_IOPBEN | NG_RCC_APB2ENR_IOPCEN);
+#if NG_BOARD_JTAG_OFF
+	NG_WR(NG_AFIO_MAPR, (NG_RD(NG_AFIO_MAPR) & ~(7u << 24)) | NG_AFIO_MAPR_SWJ_NOJTAG);
+#endif
+	ng_board_led(false);
+	ng_gpio_mode(NG_BOARD_LED_PORT, NG_BOARD_LED_PIN, NG_GPIO_MODE_OUT_PP);
+#if !NG_BOARD_PULLUP_FIXED
+	ng_board_usb_connect(false);
+	ng_gpio_mode(NG_BOARD_PULLUP_PORT, NG_BOARD_PULLUP_PIN,
+		     NG_BOARD_PULLUP_OPEN_DRAIN ? NG_GPIO_MODE_OUT_OD : NG_GPIO_MODE_OUT_PP);
+#endif
+	ng_gpio_put(NG_BOARD_AN1_PORT, NG_BOARD_AN1_PIN, true); /* ODR 1: pull-up */
+	ng_gpio_mode(NG_BOARD_AN1_PORT, NG_BOARD_AN1_PIN, NG_GPIO_MODE_IN_PULL);
+	ng_gpio_put(NG_BOARD_AN2_PORT, NG_BOARD_AN2_PIN, true);
+	ng_gpio_mode(NG_BOARD_AN2_PORT, NG_BOARD_AN2_PIN, NG_GPIO_MODE_IN_PULL);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The CRC calculation unit (RM0008 section 4): writing a word to CRC_DR
+ * shifts it in, most significant bit first, with polynomial 0x04C11DB7;
+ * reading CRC_DR gives the register. CRC_CR.RESET loads 0xFFFFFFFF. This is
+ * exactly core/'s ng_crc32_word (checked against it by the host test
+ * test_fw_adc and, on a board, by main.c's power-up comparison).
+ * The unit needs one AHB cycle per word; a read right after the write
+ * stalls the bus until the result is ready, so no wait loop is needed. */
+#include "fw.h"
+#include "stm32f103.h"
+
+void ng_crc_hw_init(void)
+{
+	NG_SET(NG_RCC_AHBENR, NG_RCC_AHBENR_CRCEN);
+	NG_WR(NG_CRC_CR, NG_CRC_CR_RESET);
+}
+
+uint32_t ng_crc_hw_word(void *user, uint32_t w)
+{
+	(void)user;
+	NG_WR(NG_CRC_DR, w);
+	return NG_RD(NG_CRC_DR);
+}

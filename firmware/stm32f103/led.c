@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Status LED patterns (doc/firmware.md lists them for users):
+ *   starting  10 Hz blink             self-test and start-up health test
+ *   no host   50 ms flash each 1 s    powered, not configured by a host
+ *   idle      1 Hz, half on           configured, no reader (DTR off)
+ *   running   on, 50 ms dark per 32 blocks sent    output flowing
+ *   failure   3 short, 3 long, pause  self-test failed or a persistent
+ *                                     health failure latched (output stopped)
+ * Driven by the main loop's clock; no timer interrupt of its own. */
+#include "fw.h"
+
+typedef struct {
+	uint16_t period;       /* ms */
+	uint8_t n;             /* on/off edges */
+	uint16_t edge[6 * 2];  /* on at edge[2i], off at edge[2i+1] (ms into period) */
+} ng_led_shape;
+
+static const ng_led_shape ng_led_shapes[] = {
+	[NG_LED_STARTING] = { 100, 2, { 0, 50 } },
+	[NG_LED_NO_HOST]  = { 1000, 2, { 0, 50 } },
+	[NG_LED_RUNNING]  = { 1000, 2, { 0, 1000 } },
+	[NG_LED_IDLE]     = { 1000, 2, { 0, 500 } },
+	[NG_LED_FAILURE]  = { 3000, 12, { 0, 150, 300, 450, 600, 750,
+					  900, 1350, 1500, 1950, 2100, 2550 } },
+};
+
+static uint32_t ng_led_pattern, ng_led_start, ng_led_dark_until;
+static bool ng_led_blip;
+
+void ng_led_set(uint32_t pattern)
+{
+	if (pattern < sizeof ng_led_shapes / sizeof ng_led_shapes[0] && pattern != ng_led_pattern) {
+		ng_led_pattern = pattern;
+		ng_led_start = ng_millis();
+	}
+}
+
+void ng_led_activity(void)
+{
+	ng_led_blip = true;
+}
+
+void ng_led_poll(uint32_t now)
+{
+	const ng_led_shape *s = &ng_led_shapes[ng_led_pattern];
+	uint32_t t = (now - ng_led_start) % s->period;
+	bool on = false;
+	for (uint32_t i = 0; i + 1 < s->n; i += 2)
+		if (t >= s->edge[i] && t < s->edge[i + 1])
+			on = true;
+	if (ng_led_pattern == NG_LED_RUNNING) {
+		if (ng_led_blip && (int32_t)(now - ng_led_dark_until) >= 0) {
+			ng_led_dark_until = now + 50u;
+			ng_led_blip = false;
+		}
+		if ((int32_t)(ng_led_dark_until - now) > 0)
+			on = false;
+	}
+	ng_board_led(on);
+}

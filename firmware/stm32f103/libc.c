@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The only C library functions the firmware uses (GCC may emit calls to
+ * them even in freestanding code). Compiled with
+ * -fno-tree-loop-distribute-patterns so that these loops are not turned
+ * back into calls to themselves. Word-at-a-time when both pointers are
+ * aligned, which is the common case (32-byte blocks, packet buffers). */
+#include <stddef.h>
+#include <stdint.h>
+
+void *memcpy(void *restrict dst, const void *restrict src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+
+void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	if ((((uintptr_t)d | (uintptr_t)s) & 3u) == 0) {
+		for (; n >= 4; n -= 4, d += 4, s += 4)
+			*(uint32_t *)(void *)d = *(const uint32_t *)(const void *)s;
+	}
+	while (n--)
+		*d++ = *s++;
+	return dst;
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	if (d <= s || d >= s + n)
+		return memcpy(dst, src, n);
+	while (n--)
+		d[n] = s[n];
+	return dst;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+	uint8_t *d = dst;
+	while (n--)
+		*d++ = (uint8_t)c;
+	return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const uint8_t *x = a, *y = b;
+	for (; n; n--, x++, y++)
+		if (*x != *y)
+			return *x < *y ? -1 : 1;
+	return 0;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Prints the firmware size table and fails when an image does not fit its
+# board (the linker already refuses overflow; this is the readable summary).
+#   firmware/stm32f103/size.sh BOARD...
+set -u
+cd "$(dirname "$0")/../.."
+rc=0
+printf '%-18s %8s %8s %8s %9s %9s\n' board text data bss flash/KiB ram/KiB
+for b in "$@"; do
+	h=firmware/stm32f103/boards/$b.h elf=build/firmware/$b/neug.elf
+	fk=$(sed -n 's/^#define NG_BOARD_FLASH_KB *\([0-9]*\).*/\1/p' "$h")
+	rk=$(sed -n 's/^#define NG_BOARD_RAM_KB *\([0-9]*\).*/\1/p' "$h")
+	read -r text data bss _ < <(arm-none-eabi-size "$elf" | tail -n 1)
+	stack=$(arm-none-eabi-nm "$elf" | awk '$3 == "NG_STACK_SIZE" { print $1 }')
+	stack=$((16#${stack:-0}))
+	flash=$((text + data)) ram=$((data + bss + ${stack:-0}))
+	awk -v b="$b" -v t="$text" -v d="$data" -v s="$bss" -v f="$flash" -v r="$ram" \
+		-v fk="$fk" -v rk="$rk" 'BEGIN { printf "%-18s %8d %8d %8d %5.1f/%-3d %5.1f/%-3d\n",
+			b, t, d, s, f / 1024, fk, r / 1024, rk }'
+	if [ "$flash" -gt $((fk * 1024)) ] || [ "$ram" -gt $((rk * 1024)) ]; then
+		echo "size.sh: $elf does not fit $b ($fk KiB flash, $rk KiB RAM)" >&2
+		rc=1
+	fi
+done
+echo "(ram includes the ${stack:-0}-byte reserved stack)"
+exit $rc

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Vector table and reset handler for the STM32F103 (Cortex-M3).
+ * ARMv7-M ARM B1.5.3: word 0 is the initial SP, word 1 the reset vector,
+ * then the 14 system exceptions and the device interrupts (RM0008 table 63:
+ * 43 of them on medium-density parts; IRQ 11 DMA1 channel 1, IRQ 20 USB low
+ * priority). The reset handler copies .data from flash, zeroes .bss, sets
+ * the clocks and calls main; nothing runs before the copy. */
+#include <stdint.h>
+#include "fw.h"
+
+extern uint32_t ng_ld_data_load[], ng_ld_data_start[], ng_ld_data_end[];
+extern uint32_t ng_ld_bss_start[], ng_ld_bss_end[], ng_ld_stack_top[];
+int main(void);
+void ng_reset_handler(void);
+void ng_default_handler(void);
+void ng_systick_isr(void);
+void ng_stm32_usb_isr(void);
+
+void ng_reset_handler(void)
+{
+	const uint32_t *src = ng_ld_data_load;
+	for (uint32_t *dst = ng_ld_data_start; dst < ng_ld_data_end;)
+		*dst++ = *src++;
+	for (uint32_t *dst = ng_ld_bss_start; dst < ng_ld_bss_end;)
+		*dst++ = 0;
+	ng_clock_init();
+	main();
+	for (;;)
+		;
+}
+
+/* An unexpected exception: stop here (a debugger shows which one in IPSR).
+ * The watchdog is not used, so the LED pattern stops changing. */
+void ng_default_handler(void)
+{
+	for (;;)
+		;
+}
+
+#define NG_IRQS 43
+typedef void (*ng_vector)(void);
+__attribute__((section(".isr_vector"), used))
+const ng_vector ng_vectors[16 + NG_IRQS] = {
+	[0] = (ng_vector)(uintptr_t)ng_ld_stack_top,
+	[1] = ng_reset_handler,
+	[2 ... 14] = ng_default_handler, /* NMI .. PendSV */
+	[15] = ng_systick_isr,
+	[16 ... 16 + 10] = ng_default_handler,
+	[16 + 11] = ng_noise_isr,        /* DMA1 channel 1 */
+	[16 + 12 ... 16 + 19] = ng_default_handler,
+	[16 + 20] = ng_stm32_usb_isr,    /* USB_LP_CAN_RX0 */
+	[16 + 21 ... 16 + NG_IRQS - 1] = ng_default_handler,
+};
+_Static_assert(sizeof ng_vectors == 4u * (16u + 43u), "vector table size (RM0008 table 63)");

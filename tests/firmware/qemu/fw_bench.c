@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Instruction counts of the core on a Cortex-M3 model (QEMU mps2-an385 run
+ * with -icount shift=0: one instruction per nanosecond of virtual time,
+ * read through SysTick). A calibration loop of a known instruction count
+ * gives instructions per tick. Prints "bench: NAME VALUE" lines that
+ * bench/bench-firmware.sh turns into a table. */
+#include <stdint.h>
+#include <string.h>
+#include "mps2.h"
+#include "ng/pipeline.h"
+#include "ng/sha256.h"
+
+static const uint32_t ng_uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
+static ng_pipeline ng_pipe;
+static volatile uint32_t ng_fake_crc_dr;
+
+/* Stands in for the STM32 CRC unit: the same two bus accesses per word as
+ * firmware/stm32f103/crc_hw.c (its value is not a CRC: cost only). */
+static uint32_t ng_fake_hw_crc(void *user, uint32_t w)
+{
+	(void)user;
+	ng_fake_crc_dr = w;
+	return ng_fake_crc_dr;
+}
+
+static uint64_t ng_calibrate(void)
+{
+	/* 2 instructions per iteration, 1,000,000 iterations (+3). */
+	uint64_t t0 = ng_ticks();
+	__asm__ volatile("ldr r0, =1000000\n1: subs r0, #1\n bne 1b" ::: "r0", "cc");
+	return ng_ticks() - t0;
+}
+
+/* Runs a pipeline in `mode` over the embedded samples (after a warm-up that
+ * covers the 1024-sample start-up test), returns milli-instructions per
+ * released block. */
+static uint32_t ng_measure(uint32_t mode, ng_crc_fn crc, uint64_t ticks_2m, uint32_t *blocks_out)
+{
+	ng_pipeline_config cfg = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI, .crc = crc };
+	memcpy(cfg.uid, ng_uid, sizeof cfg.uid);
+	ng_pipeline_init(&ng_pipe, &cfg);
+	uint8_t blk[NG_BLOCK_BYTES];
+	const uint32_t warm = 1120;
+	for (uint32_t i = 0; i < warm; i += 64)
+		ng_pipeline_put_many(&ng_pipe, ng_vec_adc + i, 64);
+	while (ng_pipeline_take(&ng_pipe, blk))
+		;
+	uint32_t n = 0;
+	uint64_t t0 = ng_ticks();
+	for (uint32_t rep = 0; rep < 4; rep++)
+		for (uint32_t i = warm; i + 64 <= ng_vec_adc_words; i += 64) {
+			ng_pipeline_put_many(&ng_pipe, ng_vec_adc + i, 64);
+			while (ng_pipeline_take(&ng_pipe, blk))
+				n++;
+		}
+	uint64_t dt = ng_ticks() - t0;
+	*blocks_out = n;
+	/* instructions = dt * 2e6 / ticks_2m */
+	return n ? (uint32_t)(dt * 2000000000ull / ticks_2m / n) : 0;
+}
+
+int main(void)
+{
+	ng_ticks_start();
+	uint64_t cal = ng_calibrate();
+	ng_sh_printf("bench: calibration_ticks_per_2M_instructions %u\n", (uint32_t)cal);
+	uint32_t n, v;
+
+	v = ng_measure(NG_MODE_CONDITIONED, 0, cal, &n);
+	ng_sh_printf("bench: conditioned_swcrc_minstr_per_output %u (%u blocks)\n", v, n);
+	v = ng_measure(NG_MODE_CONDITIONED, ng_fake_hw_crc, cal, &n);
+	ng_sh_printf("bench: conditioned_hwcrc_minstr_per_output %u (%u blocks)\n", v, n);
+	v = ng_measure(NG_MODE_CRC32, 0, cal, &n);
+	ng_sh_printf("bench: crc32_swcrc_minstr_per_output %u (%u blocks)\n", v, n);
+	v = ng_measure(NG_MODE_CRC32, ng_fake_hw_crc, cal, &n);
+	ng_sh_printf("bench: crc32_hwcrc_minstr_per_output %u (%u blocks)\n", v, n);
+	v = ng_measure(NG_MODE_RAW, ng_fake_hw_crc, cal, &n);
+	ng_sh_printf("bench: raw_minstr_per_output %u (%u blocks)\n", v, n);
+
+	/* SHA-256 of NeuG's 161-byte message alone. */
+	static uint8_t msg[161], dig[32];
+	uint64_t t0 = ng_ticks();
+	for (uint32_t i = 0; i < 200; i++) {
+		msg[0] = (uint8_t)i;
+		ng_sha256(dig, msg, sizeof msg);
+	}
+	uint64_t dt = ng_ticks() - t0;
+	ng_sh_printf("bench: sha256_161B_minstr %u\n", (uint32_t)(dt * 2000000000ull / cal / 200u));
+	return 0;
+}

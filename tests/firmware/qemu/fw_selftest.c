@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The core's self-tests on a Cortex-M3 (QEMU mps2-an385, semihosting):
+ * ng_selftest() (SHA-256 and CRC known answers), the pipeline on the head of
+ * adc.bin against out-adc-m0.bin and out-adc-m1.bin, and each raw-sample
+ * health test's induced failure. Prints PASS/FAIL lines; the exit code is
+ * the number of failures. Everything runs in 20 KiB of RAM like the STM32. */
+#include <stdint.h>
+#include <string.h>
+#include "mps2.h"
+#include "ng/crc32.h"
+#include "ng/pipeline.h"
+#include "ng/selftest.h"
+
+static const uint32_t ng_uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
+static ng_pipeline ng_pipe;
+
+static void ng_init(uint32_t mode)
+{
+	ng_pipeline_config cfg = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI };
+	memcpy(cfg.uid, ng_uid, sizeof cfg.uid);
+	ng_sh_check(ng_pipeline_init(&ng_pipe, &cfg) == NG_OK, "pipeline init");
+}
+
+/* Feeds n words in chunks of 64 (the firmware's DMA half), comparing every
+ * released block with want; returns the number of matching bytes. */
+static uint32_t ng_run(const uint32_t *w, uint32_t n, const uint8_t *want, uint32_t want_len)
+{
+	uint8_t blk[NG_BLOCK_BYTES];
+	uint32_t got = 0, bad = 0;
+	for (uint32_t i = 0; i < n; i += 64) {
+		ng_pipeline_put_many(&ng_pipe, w + i, n - i < 64 ? n - i : 64);
+		while (ng_pipeline_take(&ng_pipe, blk)) {
+			if (got + NG_BLOCK_BYTES > want_len || memcmp(blk, want + got, NG_BLOCK_BYTES))
+				bad++;
+			got += NG_BLOCK_BYTES;
+		}
+	}
+	return bad ? 0 : got;
+}
+
+static void ng_test_vectors(void)
+{
+	ng_init(NG_MODE_CONDITIONED);
+	uint32_t got = ng_run(ng_vec_adc, ng_vec_adc_words, ng_vec_m0, ng_vec_m0_bytes);
+	ng_sh_printf("# mode 0: %u of %u bytes match out-adc-m0.bin\n", got, ng_vec_m0_bytes);
+	ng_sh_check(got == ng_vec_m0_bytes, "pipeline mode 0 (conditioned) = out-adc-m0.bin head");
+
+	ng_init(NG_MODE_CRC32);
+	got = ng_run(ng_vec_adc, ng_vec_adc_words, ng_vec_m1, ng_vec_m1_bytes);
+	ng_sh_printf("# mode 1: %u of %u bytes match out-adc-m1.bin\n", got, ng_vec_m1_bytes);
+	ng_sh_check(got == ng_vec_m1_bytes, "pipeline mode 1 (CRC32) = out-adc-m1.bin head");
+
+	ng_init(NG_MODE_RAW);
+	got = ng_run(ng_vec_adc, ng_vec_adc_words, (const uint8_t *)ng_vec_adc, ng_vec_adc_words * 4);
+	ng_sh_check(got == ng_vec_adc_words * 4, "pipeline mode 2 (raw) = adc.bin head");
+}
+
+/* A copy of the healthy head of adc.bin that a test then damages. */
+static uint32_t ng_work[3072];
+
+static void ng_expect(const char *what, uint32_t want_bit, uint32_t not_bit)
+{
+	ng_pipeline_stats st;
+	ng_pipeline_get_stats(&ng_pipe, &st);
+	ng_sh_printf("# %s: status 0x%x rct_failures %u apt_failures %u blocks_out %u\n", what,
+		     st.status, st.rct_failures, st.apt_failures, (uint32_t)st.blocks_out);
+	ng_sh_check((st.status & want_bit) && !(st.status & not_bit), what);
+}
+
+static void ng_test_health(void)
+{
+	ng_pipeline_stats st;
+	uint8_t blk[NG_BLOCK_BYTES];
+
+	/* A dead source (stuck.bin): the start-up test fails, nothing is output,
+	 * and further healthy input clears nothing. */
+	ng_init(NG_MODE_CONDITIONED);
+	ng_pipeline_put_many(&ng_pipe, ng_vec_stuck, ng_vec_stuck_words);
+	ng_expect("stuck.bin trips the repetition count test at start-up", NG_HEALTH_RCT, 0);
+	ng_pipeline_get_stats(&ng_pipe, &st);
+	ng_sh_check((st.status & NG_HEALTH_PERSISTENT) && st.blocks_out == 0 && !ng_pipeline_take(&ng_pipe, blk),
+		    "stuck.bin: persistent, no block released");
+	uint32_t before = st.status;
+	ng_pipeline_put_many(&ng_pipe, ng_vec_adc, 2048);
+	ng_pipeline_get_stats(&ng_pipe, &st);
+	ng_sh_check((st.status & before) == before && !ng_pipeline_take(&ng_pipe, blk),
+		    "stuck.bin: healthy input afterwards clears no bit, releases nothing");
+
+	/* A degraded source (lowbit.bin, about 1 bit per word). */
+	ng_init(NG_MODE_CONDITIONED);
+	ng_pipeline_put_many(&ng_pipe, ng_vec_lowbit, ng_vec_lowbit_words);
+	ng_expect("lowbit.bin trips the adaptive proportion test", NG_HEALTH_APT, 0);
+
+	/* Induced RCT failure after start-up: one run of exactly the cutoff. */
+	ng_init(NG_MODE_CONDITIONED);
+	ng_pipeline_get_stats(&ng_pipe, &st);
+	uint32_t c = st.rct_cutoff;
+	memcpy(ng_work, ng_vec_adc, sizeof ng_work);
+	for (uint32_t i = 0; i < c; i++)
+		ng_work[2100 + i] = 0x0FDC05D2u;
+	ng_pipeline_put_many(&ng_pipe, ng_work, 2100 + c - 1);
+	ng_expect("a run of cutoff-1 equal samples passes", 0, NG_HEALTH_RCT | NG_HEALTH_APT);
+	ng_pipeline_put_many(&ng_pipe, ng_work + 2100 + c - 1, 3072 - (2100 + c - 1));
+	ng_expect("a run of cutoff equal samples trips the repetition count test only",
+		  NG_HEALTH_RCT, NG_HEALTH_APT);
+
+	/* Induced APT failure after start-up: two values alternating (runs of
+	 * one, so the RCT stays quiet) over two windows. */
+	ng_init(NG_MODE_CONDITIONED);
+	memcpy(ng_work, ng_vec_adc, sizeof ng_work);
+	for (uint32_t i = 1536; i < 1536 + 1024; i++)
+		ng_work[i] = (i & 1u) ? 0x0FDC05D2u : 0x0FDB05D3u;
+	ng_pipeline_put_many(&ng_pipe, ng_work, 1536);
+	ng_expect("healthy head passes the start-up test", 0, NG_HEALTH_RCT | NG_HEALTH_APT | NG_HEALTH_STARTUP_FAILED);
+	ng_pipeline_put_many(&ng_pipe, ng_work + 1536, 3072 - 1536);
+	ng_expect("a value in half of a window trips the adaptive proportion test only",
+		  NG_HEALTH_APT, NG_HEALTH_RCT);
+}
+
+int main(void)
+{
+	ng_sh_puts("# NeuG core self-tests on Cortex-M3 (qemu mps2-an385)\n");
+	ng_sh_check(ng_selftest() == NG_OK, "ng_selftest (SHA-256, CRC32 and health known answers)");
+	ng_crc32_ctx c;
+	ng_crc32_reset(&c);
+	ng_sh_check(ng_crc32_bytes(&c, (const uint8_t *)"123456789", 9) == 0x0376E6E7u,
+		    "CRC-32/MPEG-2 check value 0x0376e6e7");
+	ng_test_vectors();
+	ng_test_health();
+	ng_sh_printf("# %u failed\n", (uint32_t)ng_sh_failed());
+	return ng_sh_failed();
+}
