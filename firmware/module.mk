@@ -18,7 +18,6 @@ FW_CFLAGS  := -std=c11 -Wall -Wextra -Werror -Os -g $(FW_ARCH) -ffreestanding \
 FW_INC     := -Icore/include -Iusb -I$(FW_DIR)
 FW_LDFLAGS := $(FW_ARCH) -nostdlib -nostartfiles -Wl,--gc-sections -L$(FW_DIR)
 FW_LIBS    := -lgcc
-FW_HAVE_CC := $(shell command -v $(FW_CC) 2>/dev/null)
 NG_VECTORS ?= ../shared/vectors
 
 # Portable code shared by every board (compiled once); the board-specific
@@ -91,10 +90,5 @@ check-firmware:
 bench-firmware:
 	@bash bench/bench-firmware.sh
 
-ifneq ($(FW_HAVE_CC),)
-ifneq ($(wildcard $(FW_QVEC)/adc.bin),)
-CHECK_DEPS += firmware-qemu
-BENCH_DEPS += firmware-qemu
-endif
-CHECK_DEPS += firmware
-endif
+# tests/firmware/check.sh and bench/bench-firmware.sh build what they need
+# (so `make tests` does not require the cross compiler).

@@ -287,8 +287,8 @@ static ng_status ng_fs_ep_xfer(void *drv, uint8_t ep, uint8_t *buf, uint16_t len
 	if (n >= NG_USB_NEP || !ng_fs.ep[n][in].mps || len > ng_fs.ep[n][in].mps || (len && !buf))
 		return NG_ERR_ARG;
 	ng_fs_ep *e = &ng_fs.ep[n][in];
-	if (e->busy)
-		return NG_ERR_BUSY;
+	if (e->busy && n != 0)
+		return NG_ERR_BUSY; /* endpoint 0: the new packet replaces the old (dcd.h) */
 	e->buf = buf;
 	e->len = len;
 	e->busy = true;

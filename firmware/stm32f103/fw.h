@@ -31,10 +31,10 @@ void ng_board_usb_connect(bool on);
 
 /* led.c: status patterns, advanced from the main loop with the time. */
 enum {
-	NG_LED_STARTING = 0, /* self-test and start-up test: fast blink 10 Hz */
-	NG_LED_NO_HOST,      /* no USB configuration: short blink once a second */
-	NG_LED_RUNNING,      /* configured: on, off for 50 ms per 32 blocks sent */
-	NG_LED_IDLE,         /* configured, DTR off: slow 1 Hz square wave */
+	NG_LED_STARTING = 0, /* power-up self-test, start-up health test: 10 Hz blink */
+	NG_LED_NO_HOST,      /* no USB configuration: 50 ms flash once a second */
+	NG_LED_RUNNING,      /* output flowing: on, dark 50 ms per 32 blocks */
+	NG_LED_IDLE,         /* configured, no reader (DTR off): 1 Hz, half on */
 	NG_LED_FAILURE       /* self-test or persistent health failure: SOS-like
 			      * 3 short + 3 long, repeated */
 };

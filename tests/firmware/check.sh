@@ -11,6 +11,10 @@ if ! command -v arm-none-eabi-gcc >/dev/null; then
 	echo "SKIP: firmware (arm-none-eabi-gcc not installed: apt-get install gcc-arm-none-eabi)"
 	exit 77
 fi
+if [ -z "$(ls core/src/*.c 2>/dev/null)" ] || [ ! -f usb/neug_device.h ]; then
+	echo "SKIP: firmware (core/src or usb/ not there yet: nothing to build)"
+	exit 77
+fi
 log=build/test-logs/firmware-build.log
 mkdir -p build/test-logs
 if make --no-print-directory firmware >"$log" 2>&1; then

@@ -59,6 +59,7 @@ static void setup_pkt(uint8_t *s, uint8_t bm, uint8_t req, uint16_t val, uint16_
 
 int main(void)
 {
+	static uint8_t big[130];
 	static uint8_t desc[18] = { 18, 1, 0x00, 0x02, 0xEF, 0x02, 0x01, 64, 0x4b, 0x23, 0x01, 0x00,
 				    0x00, 0x01, 1, 2, 3, 1 };
 	uint8_t s[8], pkt[64], rx[64];
@@ -95,7 +96,7 @@ int main(void)
 	CHECK(up.setups == 1 && !memcmp(up.setup, s, 8) && !(fw_model.epr[0] & NG_EPR_CTR_RX),
 	      "SETUP reported (8 bytes) and CTR_RX cleared");
 	CHECK(fw_host_in(0, pkt, &len, &tog) == FW_NAK, "IN NAKed until the stack answers");
-	CHECK(XFER(0x80, desc, 18) == NG_OK && XFER(0x80, desc, 18) == NG_ERR_BUSY, "one packet pending per endpoint");
+	CHECK(XFER(0x80, big, 5) == NG_OK && XFER(0x80, desc, 18) == NG_OK, "endpoint 0: a new packet replaces a pending one");
 	rc = fw_host_in(0, pkt, &len, &tog);
 	CHECK(rc == FW_ACK && len == 18 && !memcmp(pkt, desc, 18) && tog == 1,
 	      "data stage: 18-byte device descriptor as DATA1 (rc %d len %u tog %d)", rc, len, tog);
@@ -124,7 +125,6 @@ int main(void)
 
 	/* A data stage of 64 + 64 + 2 bytes: the stack sends packet by packet;
 	 * toggles DATA1, DATA0, DATA1. */
-	static uint8_t big[130];
 	for (int i = 0; i < 130; i++)
 		big[i] = (uint8_t)(i * 7 + 1);
 	uint8_t back[130];
@@ -179,6 +179,9 @@ int main(void)
 		ok &= up.done_ep == 0x81 && up.done_len == (i < 2 ? 64 : 0);
 	}
 	CHECK(ok && togs == 2, "bulk IN 64, 64, ZLP: DATA0, DATA1, DATA0, each reported");
+	CHECK(XFER(0x81, big, 1) == NG_OK && XFER(0x81, big, 2) == NG_ERR_BUSY &&
+	      fw_host_in(1, pkt, &len, &tog) == FW_ACK && len == 1, "bulk: one packet pending, the second NG_ERR_BUSY");
+	run();
 	CHECK(fw_host_in(1, pkt, &len, &tog) == FW_NAK, "nothing queued: NAK");
 
 	/* Bulk OUT on the same register: 64 bytes, then 10. */
