@@ -1,0 +1,1092 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* USB/IP server and virtual device controller: see usbip.h.
+ *
+ * Wire format (Linux Documentation/usb/usbip_protocol.rst, version 0x0111), all
+ * integers big endian except the 8-byte setup packet, copied verbatim:
+ *   management: op_common { u16 version, u16 code, u32 status }
+ *     OP_REQ_DEVLIST -> OP_REP_DEVLIST { u32 ndev, usbip_usb_device (312 bytes),
+ *                                        per interface { class, subclass, protocol, pad } }
+ *     OP_REQ_IMPORT { char busid[32] } -> OP_REP_IMPORT [usbip_usb_device if status 0]
+ *   URB phase: 48-byte header { u32 command, seqnum, devid, direction, ep; 28 bytes }
+ *     CMD_SUBMIT  +20: u32 flags, s32 length, start_frame, number_of_packets, interval,
+ *                      u8 setup[8]; OUT payload follows
+ *     RET_SUBMIT  +20: s32 status, actual_length, start_frame, number_of_packets,
+ *                      error_count; IN payload follows
+ *     CMD_UNLINK  +20: u32 unlink_seqnum        RET_UNLINK +20: s32 status
+ *
+ * URB bookkeeping: one FIFO per endpoint (endpoint 0 one for both directions);
+ * only the head URB of a FIFO is in progress, as on a real host controller.
+ * A control URB goes SETUP -> data packets -> status packet; a bulk/interrupt IN
+ * URB collects packets until a short one or its length; an OUT URB is split
+ * into mps-sized packets (plus a ZLP when URB_ZERO_PACKET asks for one).
+ * An IN URB with no data waiting simply stays queued (the NAK of real hardware):
+ * that is how the interrupt endpoint's URB waits for a notification. */
+#include "usbip.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+enum { ST_OK = 0, ST_NA = 1, ST_DEV_BUSY = 2, ST_NODEV = 4, ST_ERROR = 5 };
+
+enum ctl_stage { CS_SETUP, CS_DATA_IN, CS_DATA_OUT, CS_STATUS_IN, CS_STATUS_OUT };
+
+typedef struct urb urb;
+struct urb {
+	urb *next;
+	uint32_t seqnum;
+	uint8_t epnum;         /* 0..15 */
+	bool in;               /* direction of the data (stage) */
+	bool internal;         /* made by the server itself: no RET_SUBMIT */
+	bool zlp_sent;
+	uint8_t stage;         /* enum ctl_stage, control URBs only */
+	uint32_t flags;
+	uint32_t len;          /* transfer_buffer_length (clamped to wLength for control) */
+	uint32_t actual;
+	uint8_t setup[8];
+	uint8_t *buf;
+};
+
+typedef struct {
+	bool open;
+	uint8_t type;
+	uint16_t mps;
+	bool stall;
+	bool loaded;           /* IN: a packet is waiting for the host */
+	bool armed;            /* OUT: ready for one packet */
+	uint16_t n;
+	uint8_t pkt[NG_USBIP_MAX_PACKET];
+} ep_hw;
+
+enum conn_phase { PH_MGMT, PH_URB };
+
+typedef struct {
+	int fd;                /* -1: slot free */
+	uint32_t id;
+	enum conn_phase phase;
+	bool closing;          /* close once tx is flushed, ignore input */
+	/* receive state machine */
+	uint8_t hdr[NG_USBIP_HDR_LEN];
+	uint32_t hdr_have, hdr_want;
+	urb *cur;              /* CMD_SUBMIT whose OUT payload is being received */
+	/* transmit buffer */
+	uint8_t *tx;
+	size_t tx_len, tx_off, tx_cap;
+} conn;
+
+struct ng_usbip {
+	ng_usbip_config cfg;
+	int lfd;
+	uint32_t next_id;
+	conn c[NG_USBIP_MAX_CLIENTS];
+	int imp;               /* index of the imported connection, or -1 */
+	urb *q_ctl;            /* endpoint 0 */
+	urb *q_in[16], *q_out[16];
+	uint32_t nurbs;
+	ep_hw in_hw[16], out_hw[16];
+	uint8_t addr;
+	bool probed, probe_failed;
+	uint8_t dev_desc[18];
+	uint8_t cfg_desc[512];
+	uint32_t cfg_len;
+	uint32_t probe_done;   /* internal URBs completed, for ng_usbip_probe */
+	int32_t probe_status;
+	ng_usbip_stats st;
+	uint8_t rxbuf[65536];
+};
+
+/* ---- helpers ---- */
+
+static void logf_(ng_usbip *u, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void logf_(ng_usbip *u, int level, const char *fmt, ...)
+{
+	if (!u->cfg.log || level > u->cfg.verbose)
+		return;
+	va_list ap;
+	fputs("neug emulate: ", u->cfg.log);
+	va_start(ap, fmt);
+	vfprintf(u->cfg.log, fmt, ap);
+	va_end(ap);
+	fputc('\n', u->cfg.log);
+	fflush(u->cfg.log);
+}
+
+static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static void put32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v; }
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+
+static uint32_t devid(const ng_usbip *u) { return u->cfg.busnum << 16 | u->cfg.devnum; }
+
+static void urb_free(urb *r)
+{
+	if (r) {
+		free(r->buf);
+		free(r);
+	}
+}
+
+static urb **queue_of(ng_usbip *u, uint8_t epnum, bool in)
+{
+	if (epnum == 0)
+		return &u->q_ctl;
+	return in ? &u->q_in[epnum & 15] : &u->q_out[epnum & 15];
+}
+
+static void enqueue(ng_usbip *u, urb *r)
+{
+	urb **q = queue_of(u, r->epnum, r->in);
+	while (*q)
+		q = &(*q)->next;
+	r->next = NULL;
+	*q = r;
+	u->nurbs++;
+}
+
+/* ---- transmit ---- */
+
+static int tx_append(conn *c, const void *data, size_t len)
+{
+	if (c->tx_off && c->tx_off == c->tx_len)
+		c->tx_off = c->tx_len = 0;
+	if (c->tx_len + len > c->tx_cap) {
+		if (c->tx_off) {
+			memmove(c->tx, c->tx + c->tx_off, c->tx_len - c->tx_off);
+			c->tx_len -= c->tx_off;
+			c->tx_off = 0;
+		}
+		if (c->tx_len + len > c->tx_cap) {
+			size_t cap = c->tx_cap ? c->tx_cap : 4096;
+			while (cap < c->tx_len + len)
+				cap *= 2;
+			uint8_t *n = realloc(c->tx, cap);
+			if (!n)
+				return -1;
+			c->tx = n;
+			c->tx_cap = cap;
+		}
+	}
+	memcpy(c->tx + c->tx_len, data, len);
+	c->tx_len += len;
+	return 0;
+}
+
+static void conn_close(ng_usbip *u, int i);
+
+static void conn_flush(ng_usbip *u, int i)
+{
+	conn *c = &u->c[i];
+	while (c->tx_off < c->tx_len) {
+		ssize_t w = send(c->fd, c->tx + c->tx_off, c->tx_len - c->tx_off, MSG_NOSIGNAL);
+		if (w < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			if (errno == EINTR)
+				continue;
+			logf_(u, 1, "client %u: send: %s; dropping it", c->id, strerror(errno));
+			conn_close(u, i);
+			return;
+		}
+		c->tx_off += (size_t)w;
+	}
+	c->tx_off = c->tx_len = 0;
+	if (c->closing)
+		conn_close(u, i);
+}
+
+/* ---- URB completion ---- */
+
+static void send_ret_submit(ng_usbip *u, urb *r, int32_t status)
+{
+	if (u->imp < 0)
+		return;
+	conn *c = &u->c[u->imp];
+	uint8_t h[NG_USBIP_HDR_LEN] = {0};
+	uint32_t payload = (r->in && status == 0) || (r->in && status == -NG_USBIP_EREMOTEIO) ||
+			   (r->in && status == -NG_USBIP_EOVERFLOW) ? r->actual : 0;
+	put32(h + 0, NG_USBIP_RET_SUBMIT);
+	put32(h + 4, r->seqnum);
+	put32(h + 20, (uint32_t)status);
+	put32(h + 24, r->actual);
+	if (tx_append(c, h, sizeof h) < 0 || (payload && tx_append(c, r->buf, payload) < 0)) {
+		logf_(u, 0, "client %u: out of memory for a reply; dropping it", c->id);
+		c->closing = true;
+	}
+}
+
+static void probe_result(ng_usbip *u, urb *r, int32_t status);
+
+/* Removes the head URB of its queue and replies. */
+static void complete(ng_usbip *u, urb **q, int32_t status)
+{
+	urb *r = *q;
+	*q = r->next;
+	u->nurbs--;
+	logf_(u, 2, "RET_SUBMIT seq=%u ep=%u%s status=%d actual=%u", r->seqnum, r->epnum,
+	      r->in ? "in" : "out", status, r->actual);
+	if (r->internal)
+		probe_result(u, r, status);
+	else
+		send_ret_submit(u, r, status);
+	urb_free(r);
+}
+
+static void drop_all_urbs(ng_usbip *u)
+{
+	urb **qs[33];
+	int n = 0;
+	qs[n++] = &u->q_ctl;
+	for (int e = 0; e < 16; e++) {
+		qs[n++] = &u->q_in[e];
+		qs[n++] = &u->q_out[e];
+	}
+	for (int i = 0; i < n; i++) {
+		while (*qs[i]) {
+			urb *r = *qs[i];
+			*qs[i] = r->next;
+			if (r->internal)
+				probe_result(u, r, -NG_USBIP_ECONNRESET);
+			urb_free(r);
+		}
+	}
+	u->nurbs = 0;
+}
+
+/* ---- the virtual controller ---- */
+
+static void hw_reset(ng_usbip *u)
+{
+	memset(u->in_hw, 0, sizeof u->in_hw);
+	memset(u->out_hw, 0, sizeof u->out_hw);
+	u->in_hw[0].open = u->out_hw[0].open = true;
+	u->in_hw[0].mps = u->out_hw[0].mps = 64;
+	u->addr = 0;
+	if (u->cfg.ops->reset)
+		u->cfg.ops->reset(u->cfg.user);
+}
+
+static ep_hw *hw_of(ng_usbip *u, uint8_t ep) { return ep & 0x80 ? &u->in_hw[ep & 15] : &u->out_hw[ep & 15]; }
+static const ep_hw *chw_of(const ng_usbip *u, uint8_t ep) { return ep & 0x80 ? &u->in_hw[ep & 15] : &u->out_hw[ep & 15]; }
+
+void ng_usbip_ep_open(ng_usbip *u, uint8_t ep, uint8_t type, uint16_t mps)
+{
+	ep_hw *h = hw_of(u, ep);
+	memset(h, 0, sizeof *h);
+	h->open = true;
+	h->type = type & 3;
+	h->mps = mps > NG_USBIP_MAX_PACKET || mps == 0 ? NG_USBIP_MAX_PACKET : mps;
+}
+
+void ng_usbip_ep_close(ng_usbip *u, uint8_t ep)
+{
+	if ((ep & 15) == 0)
+		return;
+	memset(hw_of(u, ep), 0, sizeof(ep_hw));
+}
+
+int ng_usbip_ep_in(ng_usbip *u, uint8_t ep, const uint8_t *data, size_t len)
+{
+	ep_hw *h = &u->in_hw[ep & 15];
+	if (!h->open || (h->loaded && (ep & 15)) || len > h->mps)
+		return -1; /* endpoint 0: a new packet replaces a loaded one */
+	if (len)
+		memcpy(h->pkt, data, len);
+	h->n = (uint16_t)len;
+	h->loaded = true;
+	return 0;
+}
+
+bool ng_usbip_ep_in_busy(const ng_usbip *u, uint8_t ep) { return u->in_hw[ep & 15].loaded; }
+
+void ng_usbip_ep_out_arm(ng_usbip *u, uint8_t ep)
+{
+	ep_hw *h = &u->out_hw[ep & 15];
+	if (h->open)
+		h->armed = true;
+}
+
+void ng_usbip_ep_stall(ng_usbip *u, uint8_t ep, bool stall)
+{
+	ep_hw *h = hw_of(u, ep);
+	h->stall = stall; /* a loaded packet stays loaded: it goes after the clear */
+}
+
+bool ng_usbip_ep_stalled(const ng_usbip *u, uint8_t ep) { return chw_of(u, ep)->stall; }
+
+void ng_usbip_set_address(ng_usbip *u, uint8_t addr)
+{
+	u->addr = addr;
+	logf_(u, 2, "device address %u", addr);
+}
+
+/* Takes the loaded IN packet of endpoint epnum into r. Returns true when the
+ * packet ended r's transfer (short packet or length reached); *st is set. */
+static bool take_in(ng_usbip *u, urb *r, uint8_t epnum, int32_t *st)
+{
+	ep_hw *h = &u->in_hw[epnum];
+	uint32_t room = r->len - r->actual, k = h->n;
+	*st = 0;
+	if (k > room) {
+		memcpy(r->buf + r->actual, h->pkt, room);
+		r->actual += room;
+		*st = epnum ? -NG_USBIP_EOVERFLOW : 0; /* control: clamp to wLength */
+	} else {
+		memcpy(r->buf + r->actual, h->pkt, k);
+		r->actual += k;
+	}
+	h->loaded = false;
+	if (u->cfg.ops->in_done)
+		u->cfg.ops->in_done(u->cfg.user, (uint8_t)(0x80 | epnum));
+	if (*st)
+		return true;
+	if (k < h->mps || r->actual == r->len) {
+		if (k < h->mps && r->actual < r->len && (r->flags & NG_URB_SHORT_NOT_OK))
+			*st = -NG_USBIP_EREMOTEIO;
+		return true;
+	}
+	return false;
+}
+
+/* One step on endpoint 0. Returns true on progress. */
+static bool pump_ctl(ng_usbip *u)
+{
+	urb *r = u->q_ctl;
+	ep_hw *hi = &u->in_hw[0], *ho = &u->out_hw[0];
+	int32_t st;
+	if (!r)
+		return false;
+	switch (r->stage) {
+	case CS_SETUP:
+		hi->stall = ho->stall = false; /* a SETUP clears the endpoint 0 stall */
+		hi->loaded = false;
+		ho->armed = false;
+		r->stage = r->len == 0 ? CS_STATUS_IN : r->in ? CS_DATA_IN : CS_DATA_OUT;
+		logf_(u, 2, "SETUP %02x %02x wValue=%02x%02x wIndex=%02x%02x wLength=%u seq=%u",
+		      r->setup[0], r->setup[1], r->setup[3], r->setup[2], r->setup[5], r->setup[4],
+		      r->setup[6] | r->setup[7] << 8, r->seqnum);
+		u->cfg.ops->setup(u->cfg.user, r->setup);
+		return true;
+	case CS_DATA_IN:
+		if (hi->stall) {
+			complete(u, &u->q_ctl, -NG_USBIP_EPIPE);
+			return true;
+		}
+		if (!hi->loaded)
+			return false;
+		if (take_in(u, r, 0, &st))
+			r->stage = CS_STATUS_OUT;
+		return true;
+	case CS_DATA_OUT:
+		if (ho->stall) {
+			complete(u, &u->q_ctl, -NG_USBIP_EPIPE);
+			return true;
+		}
+		if (!ho->armed)
+			return false;
+		{
+			uint32_t k = r->len - r->actual;
+			if (k > ho->mps)
+				k = ho->mps;
+			ho->armed = false;
+			uint32_t at = r->actual;
+			r->actual += k;
+			if (r->actual == r->len)
+				r->stage = CS_STATUS_IN;
+			if (u->cfg.ops->out)
+				u->cfg.ops->out(u->cfg.user, 0, r->buf + at, k);
+		}
+		return true;
+	case CS_STATUS_IN: /* the device's zero-length status packet */
+		if (hi->stall) {
+			complete(u, &u->q_ctl, -NG_USBIP_EPIPE);
+			return true;
+		}
+		if (!hi->loaded)
+			return false;
+		hi->loaded = false;
+		if (u->cfg.ops->in_done)
+			u->cfg.ops->in_done(u->cfg.user, 0x80);
+		complete(u, &u->q_ctl, 0);
+		return true;
+	case CS_STATUS_OUT: /* the host's zero-length status packet */
+		if (ho->stall) {
+			complete(u, &u->q_ctl, -NG_USBIP_EPIPE);
+			return true;
+		}
+		if (!ho->armed)
+			return false;
+		ho->armed = false;
+		complete(u, &u->q_ctl, 0);
+		if (u->cfg.ops->out)
+			u->cfg.ops->out(u->cfg.user, 0, NULL, 0);
+		return true;
+	}
+	return false;
+}
+
+static bool pump_in(ng_usbip *u, uint8_t e)
+{
+	urb *r = u->q_in[e];
+	ep_hw *h = &u->in_hw[e];
+	int32_t st;
+	if (!r)
+		return false;
+	if (!h->open) {
+		complete(u, &u->q_in[e], -NG_USBIP_EPROTO);
+		return true;
+	}
+	if (h->stall) {
+		complete(u, &u->q_in[e], -NG_USBIP_EPIPE);
+		return true;
+	}
+	if (!h->loaded)
+		return false;
+	if (take_in(u, r, e, &st))
+		complete(u, &u->q_in[e], st);
+	return true;
+}
+
+static bool pump_out(ng_usbip *u, uint8_t e)
+{
+	urb *r = u->q_out[e];
+	ep_hw *h = &u->out_hw[e];
+	if (!r)
+		return false;
+	if (!h->open) {
+		complete(u, &u->q_out[e], -NG_USBIP_EPROTO);
+		return true;
+	}
+	if (h->stall) {
+		complete(u, &u->q_out[e], -NG_USBIP_EPIPE);
+		return true;
+	}
+	if (!h->armed)
+		return false;
+	uint32_t k = r->len - r->actual;
+	uint8_t pkt[NG_USBIP_MAX_PACKET];
+	if (k > h->mps)
+		k = h->mps;
+	if (k == 0) { /* a zero-length URB, or the ZLP URB_ZERO_PACKET asks for */
+		if (r->zlp_sent)
+			return false;
+		r->zlp_sent = true;
+	}
+	memcpy(pkt, r->buf + r->actual, k);
+	r->actual += k;
+	h->armed = false;
+	bool done = r->actual == r->len &&
+		    (k == 0 || !(r->flags & NG_URB_ZERO_PACKET) || k < h->mps);
+	if (done)
+		complete(u, &u->q_out[e], 0);
+	if (u->cfg.ops->out)
+		u->cfg.ops->out(u->cfg.user, e, pkt, k);
+	return true;
+}
+
+static void flush_all(ng_usbip *u)
+{
+	for (int i = 0; i < NG_USBIP_MAX_CLIENTS; i++)
+		if (u->c[i].fd >= 0 && (u->c[i].tx_len > u->c[i].tx_off || u->c[i].closing))
+			conn_flush(u, i);
+}
+
+bool ng_usbip_pump(ng_usbip *u)
+{
+	for (int round = 0; round < 512; round++) {
+		bool progress = false;
+		if (u->cfg.ops->task && u->cfg.ops->task(u->cfg.user))
+			progress = true;
+		if (pump_ctl(u))
+			progress = true;
+		for (uint8_t e = 1; e < 16; e++) {
+			if (pump_in(u, e))
+				progress = true;
+			if (pump_out(u, e))
+				progress = true;
+		}
+		if (!progress) {
+			flush_all(u);
+			return false;
+		}
+	}
+	flush_all(u);
+	return true;
+}
+
+/* ---- probe: the descriptors, read through the device's own endpoint 0 ---- */
+
+static void probe_result(ng_usbip *u, urb *r, int32_t status)
+{
+	u->probe_done++;
+	if (status) {
+		u->probe_status = status;
+		return;
+	}
+	if (r->setup[1] != 6) /* not GET_DESCRIPTOR (the SET_ADDRESS after import) */
+		return;
+	if (r->setup[3] == 1) {
+		memset(u->dev_desc, 0, sizeof u->dev_desc);
+		memcpy(u->dev_desc, r->buf, r->actual < 18 ? r->actual : 18);
+	} else if (r->setup[3] == 2) {
+		memcpy(u->cfg_desc, r->buf, r->actual);
+		u->cfg_len = r->actual;
+	}
+}
+
+static int internal_ctl(ng_usbip *u, uint8_t bmreq, uint8_t breq, uint16_t wvalue, uint16_t wlength)
+{
+	urb *r = calloc(1, sizeof *r);
+	if (!r || !(r->buf = calloc(1, wlength ? wlength : 1))) {
+		free(r);
+		return -1;
+	}
+	r->internal = true;
+	r->in = (bmreq & 0x80) != 0;
+	r->len = wlength;
+	r->setup[0] = bmreq;
+	r->setup[1] = breq;
+	r->setup[2] = (uint8_t)wvalue;
+	r->setup[3] = (uint8_t)(wvalue >> 8);
+	r->setup[6] = (uint8_t)wlength;
+	r->setup[7] = (uint8_t)(wlength >> 8);
+	enqueue(u, r);
+	return 0;
+}
+
+/* Runs one internal control transfer to the end (bounded). */
+static int run_internal(ng_usbip *u, uint8_t bmreq, uint8_t breq, uint16_t wvalue, uint16_t wlength)
+{
+	uint32_t want = u->probe_done + 1;
+	u->probe_status = 0;
+	if (internal_ctl(u, bmreq, breq, wvalue, wlength) < 0)
+		return -1;
+	for (int i = 0; i < 100 && u->probe_done < want; i++)
+		ng_usbip_pump(u);
+	if (u->probe_done < want) {
+		drop_all_urbs(u);
+		return -1;
+	}
+	return u->probe_status ? -1 : 0;
+}
+
+int ng_usbip_probe(ng_usbip *u, char *err, size_t errlen)
+{
+	if (u->imp >= 0) {
+		snprintf(err, errlen, "cannot probe the device while it is attached");
+		return -1;
+	}
+	hw_reset(u);
+	u->cfg_len = 0;
+	if (run_internal(u, 0x80, 6, 0x0100, 18) < 0 || u->dev_desc[0] != 18 || u->dev_desc[1] != 1) {
+		snprintf(err, errlen, "the device did not return its device descriptor");
+		goto fail;
+	}
+	u->in_hw[0].mps = u->out_hw[0].mps = u->dev_desc[7] && u->dev_desc[7] <= 64 ? u->dev_desc[7] : 64;
+	if (run_internal(u, 0x80, 6, 0x0200, 9) < 0 || u->cfg_len < 9) {
+		snprintf(err, errlen, "the device did not return its configuration descriptor");
+		goto fail;
+	}
+	uint16_t total = (uint16_t)(u->cfg_desc[2] | u->cfg_desc[3] << 8);
+	if (total > sizeof u->cfg_desc)
+		total = sizeof u->cfg_desc;
+	if (run_internal(u, 0x80, 6, 0x0200, total) < 0 || u->cfg_len < 9) {
+		snprintf(err, errlen, "the device did not return its full configuration descriptor");
+		goto fail;
+	}
+	hw_reset(u);
+	u->probed = true;
+	u->probe_failed = false;
+	logf_(u, 1, "device %02x%02x:%02x%02x, configuration of %u bytes, %u interfaces",
+	      u->dev_desc[9], u->dev_desc[8], u->dev_desc[11], u->dev_desc[10], u->cfg_len, u->cfg_desc[4]);
+	return 0;
+fail:
+	hw_reset(u);
+	u->probe_failed = true;
+	return -1;
+}
+
+/* struct usbip_usb_device, 312 bytes. */
+static void put_device(ng_usbip *u, uint8_t d[NG_USBIP_DEV_LEN])
+{
+	memset(d, 0, NG_USBIP_DEV_LEN);
+	snprintf((char *)d, 256, "/sys/devices/platform/neug-emulate/usb%u/%s", u->cfg.busnum, u->cfg.busid);
+	snprintf((char *)d + 256, 32, "%s", u->cfg.busid);
+	put32(d + 288, u->cfg.busnum);
+	put32(d + 292, u->cfg.devnum);
+	put32(d + 296, u->cfg.speed);
+	put16(d + 300, (uint16_t)(u->dev_desc[8] | u->dev_desc[9] << 8));
+	put16(d + 302, (uint16_t)(u->dev_desc[10] | u->dev_desc[11] << 8));
+	put16(d + 304, (uint16_t)(u->dev_desc[12] | u->dev_desc[13] << 8));
+	d[306] = u->dev_desc[4];
+	d[307] = u->dev_desc[5];
+	d[308] = u->dev_desc[6];
+	d[309] = u->cfg_len >= 9 ? u->cfg_desc[5] : 0;
+	d[310] = u->dev_desc[17];
+	d[311] = u->cfg_len >= 9 ? u->cfg_desc[4] : 0;
+}
+
+/* The interface triplets (alternate setting 0) of the configuration. */
+static int put_interfaces(ng_usbip *u, conn *c)
+{
+	for (uint32_t o = 0; o + 2 <= u->cfg_len;) {
+		uint8_t l = u->cfg_desc[o], t = u->cfg_desc[o + 1];
+		if (l < 2 || o + l > u->cfg_len)
+			break;
+		if (t == 4 && l >= 9 && u->cfg_desc[o + 3] == 0) {
+			uint8_t it[4] = {u->cfg_desc[o + 5], u->cfg_desc[o + 6], u->cfg_desc[o + 7], 0};
+			if (tx_append(c, it, 4) < 0)
+				return -1;
+		}
+		o += l;
+	}
+	return 0;
+}
+
+/* ---- connections ---- */
+
+static void conn_close(ng_usbip *u, int i)
+{
+	conn *c = &u->c[i];
+	if (c->fd < 0)
+		return;
+	close(c->fd);
+	c->fd = -1;
+	urb_free(c->cur);
+	c->cur = NULL;
+	free(c->tx);
+	c->tx = NULL;
+	c->tx_len = c->tx_off = c->tx_cap = 0;
+	if (u->imp == i) {
+		u->imp = -1;
+		drop_all_urbs(u);
+		hw_reset(u); /* detached: the device loses its configuration */
+		logf_(u, 1, "client %u: detached", c->id);
+	} else {
+		logf_(u, 1, "client %u: closed", c->id);
+	}
+}
+
+static void drop(ng_usbip *u, int i, const char *why)
+{
+	logf_(u, 0, "client %u: %s; dropping the connection", u->c[i].id, why);
+	u->st.dropped++;
+	conn_close(u, i);
+}
+
+int ng_usbip_add_client(ng_usbip *u, int fd, bool imported)
+{
+	int i;
+	for (i = 0; i < NG_USBIP_MAX_CLIENTS && u->c[i].fd >= 0; i++)
+		;
+	if (i == NG_USBIP_MAX_CLIENTS || (imported && u->imp >= 0)) {
+		logf_(u, 0, "too many connections; refusing one");
+		close(fd);
+		return -1;
+	}
+	int fl = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &fl, sizeof fl); /* fails harmlessly on AF_UNIX */
+	conn *c = &u->c[i];
+	memset(c, 0, sizeof *c);
+	c->fd = fd;
+	c->id = ++u->next_id;
+	c->phase = PH_MGMT;
+	c->hdr_want = 8;
+	u->st.accepted++;
+	logf_(u, 1, "client %u: connected%s", c->id, imported ? " (attached socket)" : "");
+	if (imported) {
+		c->phase = PH_URB;
+		c->hdr_want = NG_USBIP_HDR_LEN;
+		u->imp = i;
+		u->st.imports++;
+		hw_reset(u);
+		internal_ctl(u, 0x00, 5, (uint16_t)u->cfg.devnum, 0); /* SET_ADDRESS: vhci keeps it */
+	}
+	return 0;
+}
+
+static void mgmt_reply(ng_usbip *u, int i, uint16_t code, uint32_t status)
+{
+	uint8_t h[8];
+	put16(h, NG_USBIP_VERSION);
+	put16(h + 2, code);
+	put32(h + 4, status);
+	if (tx_append(&u->c[i], h, 8) < 0)
+		u->c[i].closing = true;
+}
+
+static bool ensure_probed(ng_usbip *u)
+{
+	char e[128];
+	if (!u->probed && u->imp < 0 && ng_usbip_probe(u, e, sizeof e) < 0)
+		logf_(u, 0, "%s", e);
+	return u->probed;
+}
+
+/* A complete management request is in c->hdr. Returns false to drop. */
+static bool mgmt_request(ng_usbip *u, int i)
+{
+	conn *c = &u->c[i];
+	uint16_t ver = get16(c->hdr), code = get16(c->hdr + 2);
+	if (ver != NG_USBIP_VERSION) {
+		drop(u, i, "unsupported USB/IP version");
+		return false;
+	}
+	if (code == NG_USBIP_OP_REQ_DEVLIST) {
+		logf_(u, 1, "client %u: OP_REQ_DEVLIST", c->id);
+		uint8_t d[NG_USBIP_DEV_LEN], n[4];
+		bool ok = ensure_probed(u);
+		mgmt_reply(u, i, NG_USBIP_OP_REP_DEVLIST, ST_OK);
+		put32(n, ok ? 1 : 0);
+		tx_append(c, n, 4);
+		if (ok) {
+			put_device(u, d);
+			if (tx_append(c, d, sizeof d) < 0 || put_interfaces(u, c) < 0)
+				c->closing = true;
+		}
+		c->closing = true; /* one request per connection, as usbipd does */
+		return true;
+	}
+	if (code == NG_USBIP_OP_REQ_IMPORT) {
+		if (c->hdr_want == 8) { /* the busid follows */
+			c->hdr_want = 8 + 32;
+			return true;
+		}
+		char busid[33];
+		memcpy(busid, c->hdr + 8, 32);
+		busid[32] = 0;
+		logf_(u, 1, "client %u: OP_REQ_IMPORT busid=%s", c->id, busid);
+		bool ok = ensure_probed(u);
+		if (strcmp(busid, u->cfg.busid) || !ok) {
+			mgmt_reply(u, i, NG_USBIP_OP_REP_IMPORT, ok ? ST_NODEV : ST_ERROR);
+			c->closing = true;
+			return true;
+		}
+		if (u->imp >= 0) {
+			mgmt_reply(u, i, NG_USBIP_OP_REP_IMPORT, ST_DEV_BUSY);
+			c->closing = true;
+			return true;
+		}
+		uint8_t d[NG_USBIP_DEV_LEN];
+		mgmt_reply(u, i, NG_USBIP_OP_REP_IMPORT, ST_OK);
+		put_device(u, d);
+		tx_append(c, d, sizeof d);
+		c->phase = PH_URB;
+		u->imp = i;
+		u->st.imports++;
+		hw_reset(u);
+		internal_ctl(u, 0x00, 5, (uint16_t)u->cfg.devnum, 0); /* SET_ADDRESS: vhci keeps it */
+		return true;
+	}
+	drop(u, i, "unknown management request");
+	return false;
+}
+
+static bool unlink_urb(ng_usbip *u, uint32_t victim)
+{
+	urb **qs[33];
+	int n = 0;
+	qs[n++] = &u->q_ctl;
+	for (int e = 1; e < 16; e++) {
+		qs[n++] = &u->q_in[e];
+		qs[n++] = &u->q_out[e];
+	}
+	for (int k = 0; k < n; k++) {
+		for (urb **p = qs[k]; *p; p = &(*p)->next) {
+			if ((*p)->seqnum == victim && !(*p)->internal) {
+				urb *r = *p;
+				*p = r->next;
+				u->nurbs--;
+				urb_free(r);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* A complete 48-byte URB-phase header is in c->hdr. Returns false to drop. */
+static bool urb_header(ng_usbip *u, int i)
+{
+	conn *c = &u->c[i];
+	const uint8_t *h = c->hdr;
+	uint32_t cmd = get32(h), seq = get32(h + 4), dir = get32(h + 12), ep = get32(h + 16);
+	if (get32(h + 8) != devid(u) && (cmd == NG_USBIP_CMD_SUBMIT || cmd == NG_USBIP_CMD_UNLINK)) {
+		drop(u, i, "command for another device id");
+		return false;
+	}
+	if (cmd == NG_USBIP_CMD_UNLINK) {
+		uint32_t victim = get32(h + 20);
+		u->st.unlinks++;
+		bool hit = unlink_urb(u, victim);
+		if (hit)
+			u->st.unlinked_pending++;
+		logf_(u, 2, "CMD_UNLINK seq=%u victim=%u -> %d", seq, victim, hit ? -NG_USBIP_ECONNRESET : 0);
+		uint8_t r[NG_USBIP_HDR_LEN] = {0};
+		put32(r, NG_USBIP_RET_UNLINK);
+		put32(r + 4, seq);
+		put32(r + 20, hit ? (uint32_t)-NG_USBIP_ECONNRESET : 0);
+		if (tx_append(c, r, sizeof r) < 0) {
+			drop(u, i, "out of memory");
+			return false;
+		}
+		return true;
+	}
+	if (cmd != NG_USBIP_CMD_SUBMIT) {
+		drop(u, i, "unknown USB/IP command");
+		return false;
+	}
+	uint32_t flags = get32(h + 20), len = get32(h + 24), npk = get32(h + 32);
+	if (ep > 15 || dir > 1) {
+		drop(u, i, "CMD_SUBMIT with a bad endpoint or direction");
+		return false;
+	}
+	if (len > NG_USBIP_MAX_XFER) {
+		drop(u, i, "CMD_SUBMIT with a transfer length out of range");
+		return false;
+	}
+	if (npk != 0 && npk != 0xffffffffu) {
+		drop(u, i, "isochronous CMD_SUBMIT (the device has no isochronous endpoint)");
+		return false;
+	}
+	if (u->nurbs >= NG_USBIP_MAX_URBS) {
+		drop(u, i, "too many pending URBs");
+		return false;
+	}
+	urb *r = calloc(1, sizeof *r);
+	if (!r || !(r->buf = malloc(len ? len : 1))) {
+		free(r);
+		drop(u, i, "out of memory");
+		return false;
+	}
+	u->st.submits++;
+	r->seqnum = seq;
+	r->epnum = (uint8_t)ep;
+	r->in = dir == 1;
+	r->flags = flags;
+	r->len = len;
+	memcpy(r->setup, h + 40, 8);
+	if (ep == 0) {
+		uint16_t wl = (uint16_t)(r->setup[6] | r->setup[7] << 8);
+		bool din = (r->setup[0] & 0x80) != 0;
+		if (wl < r->len)
+			r->len = wl;
+		if (wl && din != r->in) {
+			urb_free(r);
+			drop(u, i, "control CMD_SUBMIT whose direction contradicts its setup packet");
+			return false;
+		}
+	}
+	logf_(u, 2, "CMD_SUBMIT seq=%u ep=%u%s len=%u flags=0x%x", seq, r->epnum, r->in ? "in" : "out", len, flags);
+	if (!r->in && len) { /* OUT payload follows: transfer_buffer_length bytes */
+		c->cur = r;
+		r->actual = 0;
+		return true;
+	}
+	enqueue(u, r);
+	return true;
+}
+
+/* Feeds received bytes into connection i's state machine. Returns false when
+ * the connection was dropped. */
+static bool conn_input(ng_usbip *u, int i, const uint8_t *p, size_t n)
+{
+	conn *c = &u->c[i];
+	while (n) {
+		if (c->closing)
+			return true; /* input after the last request is ignored */
+		if (c->cur) { /* OUT payload */
+			urb *r = c->cur;
+			uint32_t want = get32(c->hdr + 24) - r->actual;
+			uint32_t k = n < want ? (uint32_t)n : want;
+			memcpy(r->buf + r->actual, p, k);
+			r->actual += k;
+			p += k;
+			n -= k;
+			if (r->actual == get32(c->hdr + 24)) {
+				c->cur = NULL;
+				r->actual = 0;
+				enqueue(u, r);
+			}
+			continue;
+		}
+		uint32_t k = c->hdr_want - c->hdr_have;
+		if (k > n)
+			k = (uint32_t)n;
+		memcpy(c->hdr + c->hdr_have, p, k);
+		c->hdr_have += k;
+		p += k;
+		n -= k;
+		if (c->hdr_have < c->hdr_want)
+			continue;
+		bool ok;
+		if (c->phase == PH_MGMT) {
+			ok = mgmt_request(u, i);
+			if (ok && c->phase == PH_MGMT && c->hdr_want == 8 + 32 && c->hdr_have == 8)
+				continue; /* waiting for the busid */
+			c->hdr_have = 0;
+			c->hdr_want = c->phase == PH_URB ? NG_USBIP_HDR_LEN : 8;
+		} else {
+			ok = urb_header(u, i);
+			c->hdr_have = 0;
+		}
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static void conn_read(ng_usbip *u, int i)
+{
+	conn *c = &u->c[i];
+	for (int rounds = 0; rounds < 16; rounds++) {
+		if (c->tx_len - c->tx_off > (4u << 20))
+			return; /* the peer is not reading its replies: wait */
+		ssize_t r = recv(c->fd, u->rxbuf, sizeof u->rxbuf, 0);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK) {
+				logf_(u, 1, "client %u: recv: %s", c->id, strerror(errno));
+				conn_close(u, i);
+			}
+			return;
+		}
+		if (r == 0) {
+			if (c->hdr_have || c->cur) {
+				logf_(u, 0, "client %u: disconnected in the middle of a request", c->id);
+				u->st.dropped++;
+			}
+			conn_close(u, i);
+			return;
+		}
+		if (!conn_input(u, i, u->rxbuf, (size_t)r))
+			return;
+		if (c->fd < 0)
+			return;
+	}
+}
+
+/* ---- server ---- */
+
+ng_usbip *ng_usbip_new(const ng_usbip_config *cfg)
+{
+	ng_usbip *u = calloc(1, sizeof *u);
+	if (!u)
+		return NULL;
+	u->cfg = *cfg;
+	if (!u->cfg.busid)
+		u->cfg.busid = "1-1";
+	if (!u->cfg.busnum)
+		u->cfg.busnum = 1;
+	if (!u->cfg.devnum)
+		u->cfg.devnum = 2;
+	if (!u->cfg.speed)
+		u->cfg.speed = 2;
+	u->lfd = -1;
+	u->imp = -1;
+	for (int i = 0; i < NG_USBIP_MAX_CLIENTS; i++)
+		u->c[i].fd = -1;
+	u->in_hw[0].open = u->out_hw[0].open = true;
+	u->in_hw[0].mps = u->out_hw[0].mps = 64;
+	return u;
+}
+
+void ng_usbip_free(ng_usbip *u)
+{
+	if (!u)
+		return;
+	for (int i = 0; i < NG_USBIP_MAX_CLIENTS; i++)
+		conn_close(u, i);
+	drop_all_urbs(u);
+	if (u->lfd >= 0)
+		close(u->lfd);
+	free(u);
+}
+
+int ng_usbip_listen(ng_usbip *u, const char *host, uint16_t port, char *err, size_t errlen)
+{
+	struct sockaddr_in sa = {0};
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons(port);
+	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
+		snprintf(err, errlen, "'%s' is not an IPv4 address", host);
+		return -1;
+	}
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 8) < 0) {
+		snprintf(err, errlen, "cannot listen on %s:%u: %s", host, port, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	u->lfd = fd;
+	return 0;
+}
+
+int ng_usbip_pollfds(ng_usbip *u, struct pollfd *p, int max)
+{
+	int n = 0;
+	if (u->lfd >= 0 && n < max)
+		p[n++] = (struct pollfd){.fd = u->lfd, .events = POLLIN};
+	for (int i = 0; i < NG_USBIP_MAX_CLIENTS && n < max; i++) {
+		conn *c = &u->c[i];
+		if (c->fd < 0)
+			continue;
+		short ev = 0;
+		if (!c->closing && c->tx_len - c->tx_off <= (4u << 20))
+			ev |= POLLIN;
+		if (c->tx_len > c->tx_off)
+			ev |= POLLOUT;
+		p[n++] = (struct pollfd){.fd = c->fd, .events = ev};
+	}
+	return n;
+}
+
+void ng_usbip_io(ng_usbip *u, const struct pollfd *p, int n)
+{
+	for (int k = 0; k < n; k++) {
+		if (!p[k].revents)
+			continue;
+		if (p[k].fd == u->lfd) {
+			int fd = accept4(u->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+			if (fd >= 0)
+				ng_usbip_add_client(u, fd, false);
+			continue;
+		}
+		for (int i = 0; i < NG_USBIP_MAX_CLIENTS; i++) {
+			if (u->c[i].fd != p[k].fd)
+				continue;
+			if (p[k].revents & (POLLIN | POLLHUP | POLLERR))
+				conn_read(u, i);
+			if (u->c[i].fd >= 0 && (p[k].revents & POLLOUT))
+				conn_flush(u, i);
+			break;
+		}
+	}
+	flush_all(u); /* replies produced while reading go out at once */
+}
+
+bool ng_usbip_imported(const ng_usbip *u) { return u->imp >= 0; }
+
+void ng_usbip_get_stats(const ng_usbip *u, ng_usbip_stats *st) { *st = u->st; }
+
+uint16_t ng_usbip_port(const ng_usbip *u)
+{
+	struct sockaddr_in sa;
+	socklen_t l = sizeof sa;
+	if (u->lfd < 0 || getsockname(u->lfd, (struct sockaddr *)&sa, &l) < 0)
+		return 0;
+	return ntohs(sa.sin_port);
+}
