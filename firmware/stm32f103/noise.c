@@ -67,8 +67,10 @@ void ng_noise_init(void)
 	ng_adc_calibrate(NG_ADC1);
 	ng_adc_calibrate(NG_ADC2);
 
-	/* ADC2 (slave): the board's pins; triggered with ADC1 (SWSTART). */
-	NG_WR(NG_ADC_CR1(NG_ADC2), NG_ADC_CR1_DUALMOD_REGSIM | NG_ADC_CR1_SCAN);
+	/* ADC2 (slave): the board's pins. DUALMOD exists in ADC1_CR1 only
+	 * (reserved in ADC2); RM0008 11.9 asks for the software trigger on the
+	 * slave so that nothing but the master starts it. */
+	NG_WR(NG_ADC_CR1(NG_ADC2), NG_ADC_CR1_SCAN);
 	NG_WR(NG_ADC_SMPR1(NG_ADC2), 0); /* NG_ADC_SMP_1P5 everywhere */
 	NG_WR(NG_ADC_SMPR2(NG_ADC2), 0);
 	NG_WR(NG_ADC_SQR1(NG_ADC2), NG_SQR1_L(NG_SEQ_LEN));
