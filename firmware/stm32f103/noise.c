@@ -158,6 +158,8 @@ void ng_noise_isr(void)
 bool ng_noise_read(uint32_t out[NG_NOISE_HALF])
 {
 	uint32_t h = ng_noise_next;
+	if (!ng_noise_ready[h] && ng_noise_halted)
+		h ^= 1u; /* an overrun discarded half h: the other one is intact */
 	if (!ng_noise_ready[h])
 		return false;
 	const uint32_t *src = &ng_noise_buf[h * NG_NOISE_HALF];
