@@ -117,8 +117,50 @@ static void ng_test_health(void)
 		  NG_HEALTH_APT, NG_HEALTH_RCT);
 }
 
+/* firmware/stm32f103/libc.c, which this image and the firmware link:
+ * every alignment and length 0..40 against byte loops. */
+static void ng_test_libc(void)
+{
+	static uint8_t a[96], b[96], ref[96];
+	int ok = 1;
+	for (uint32_t so = 0; so < 4; so++)
+		for (uint32_t dof = 0; dof < 4; dof++)
+			for (uint32_t n = 0; n <= 40; n++) {
+				for (uint32_t i = 0; i < 96; i++) {
+					a[i] = (uint8_t)(i * 13 + 1);
+					b[i] = ref[i] = 0xEE;
+				}
+				for (uint32_t i = 0; i < n; i++)
+					ref[dof + i] = a[so + i];
+				memcpy(b + dof, a + so, n);
+				ok &= memcmp(b, ref, 96) == 0;
+				/* overlapping moves, both directions */
+				memcpy(ref, a, 96);
+				for (uint32_t i = n; i-- > 0;)
+					ref[dof + 8 + i] = a[so + i];
+				memcpy(b, a, 96);
+				memmove(b + dof + 8, b + so, n);
+				ok &= memcmp(b, ref, 96) == 0;
+				memcpy(ref, a, 96);
+				for (uint32_t i = 0; i < n; i++)
+					ref[so + i] = a[dof + 8 + i];
+				memcpy(b, a, 96);
+				memmove(b + so, b + dof + 8, n);
+				ok &= memcmp(b, ref, 96) == 0;
+				memset(b + dof, 0x5A, n);
+				for (uint32_t i = 0; i < n; i++)
+					ok &= b[dof + i] == 0x5A;
+			}
+	a[50] = 1;
+	b[50] = 2;
+	memcpy(b, a, 50);
+	ok &= memcmp(a, b, 50) == 0 && memcmp(a, b, 51) < 0 && memcmp(b, a, 51) > 0 && memcmp(a, b, 0) == 0;
+	ng_sh_check(ok, "libc.c: memcpy, memmove, memset, memcmp at every alignment, lengths 0..40");
+}
+
 int main(void)
 {
+	ng_test_libc();
 	ng_sh_puts("# NeuG core self-tests on Cortex-M3 (qemu mps2-an385)\n");
 	ng_sh_check(ng_selftest() == NG_OK, "ng_selftest (SHA-256, CRC32 and health known answers)");
 	ng_crc32_ctx c;
