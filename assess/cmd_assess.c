@@ -1,10 +1,521 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* PLACEHOLDER: replaced by the real implementation. */
+/* neug assess: SP 800-90B min-entropy assessment of a file of samples (one
+ * per byte, or --words), or of samples collected from a noise source. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "assess.h"
 #include "commands.h"
+#include "source.h"
+
+/* Weak until host/source.c is on main everywhere: --source then reports
+ * that the build has no sources instead of failing to link. */
+#pragma weak ng_source_open
+
+static void usage(FILE *f)
+{
+	fputs("Usage: neug assess FILE [OPTIONS]\n"
+	      "       neug assess --source=jitter|device[:TTY]|file:PATH --samples=N [OPTIONS]\n"
+	      "       neug assess --restart FILE --h-initial=H [OPTIONS]\n"
+	      "SP 800-90B (2018) min-entropy assessment, figures as NIST's ea_non_iid,\n"
+	      "ea_iid and ea_restart compute them.\n\n"
+	      "  --bits=N         bits per sample, 1..8 (default: the highest bit set)\n"
+	      "  --non-iid        the non-IID track: the ten estimators of 6.3 (default)\n"
+	      "  --iid            the IID track: permutation and chi-square tests, MCV\n"
+	      "  --initial        raw (initial) entropy source data (default)\n"
+	      "  --conditioned    conditioned output: bitstring only (like -c)\n"
+	      "  --restart        restart tests (3.1.4) on 1000 restarts x 1000 samples\n"
+	      "  --h-initial=H    the initial entropy estimate for --restart\n"
+	      "  --words          input is little-endian uint32 words (raw mode); each\n"
+	      "                   word's low --bits bits (default 8) are the sample\n"
+	      "  --source=SPEC    collect --samples=N raw samples from a source instead\n"
+	      "  --samples=N      how many samples to collect (default 1000000)\n"
+	      "  --save=FILE      with --source: also write the samples (one per byte)\n"
+	      "  --seed=N         seed the permutation/simulation PRNG (default: random)\n"
+	      "  --json           one JSON object on stdout\n"
+	      "  -v, --verbose    every estimator's intermediate figures\n"
+	      "  --threads=N      worker threads (default: online CPUs)\n"
+	      "  -h, --help       this text\n", f);
+}
+
+typedef struct {
+	unsigned bits;
+	bool bits_given, iid, conditioned, restart, words, json;
+	int verbose;
+	unsigned threads;
+	double h_initial;
+	bool h_initial_given;
+	const char *source, *save, *file;
+	size_t samples;
+	uint64_t seed;
+	bool seed_given;
+} opts;
+
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *e;
+	errno = 0;
+	unsigned long long v = strtoull(s, &e, 0);
+	if (errno || e == s || *e || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Reads the file (or "-") into memory. */
+static uint8_t *read_all(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f) {
+		fprintf(stderr, "neug assess: cannot open '%s': %s\n", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 20, n = 0;
+	uint8_t *b = malloc(cap);
+	while (b) {
+		if (n == cap) {
+			uint8_t *nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		size_t r = fread(b + n, 1, cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	if (!b) {
+		fprintf(stderr, "neug assess: '%s': out of memory\n", path);
+	} else if (ferror(f)) {
+		fprintf(stderr, "neug assess: cannot read '%s': %s\n", path, strerror(errno));
+		free(b);
+		b = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	return b;
+}
+
+/* Checks the widths; picks bits when not given. Returns 0 or an exit code. */
+static int check_bits(const char *what, const uint8_t *s, size_t n, opts *o)
+{
+	unsigned or_ = 0;
+	for (size_t i = 0; i < n; i++)
+		or_ |= s[i];
+	if (!o->bits_given) {
+		o->bits = 1;
+		while (o->bits < 8 && (or_ >> o->bits))
+			o->bits++;
+		return 0;
+	}
+	if (o->bits >= 8)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] >> o->bits) {
+			fprintf(stderr, "neug assess: %s: sample %zu (offset %zu) is 0x%02x, wider than "
+				"--bits=%u; give a larger --bits or mask the data\n",
+				what, i, o->words ? i * 4 : i, s[i], o->bits);
+			return 1;
+		}
+	return 0;
+}
+
+static void jnum(double v)
+{
+	if (isnan(v) || v < 0)
+		printf("null");
+	else
+		printf("%.17g", v);
+}
+
+static void print_noniid_json(const ng_noniid_report *r, bool conditioned)
+{
+	printf("{\n  \"track\": \"non-iid\",\n  \"conditioned\": %s,\n", conditioned ? "true" : "false");
+	printf("  \"min_entropy\": ");
+	jnum(r->h_assessed);
+	printf(",\n  \"h_original\": ");
+	jnum(conditioned ? -1 : r->h_original);
+	printf(",\n  \"h_bitstring\": ");
+	jnum(r->has_bitstring ? r->h_bitstring : -1);
+	printf(",\n  \"samples\": %zu,\n  \"bits_per_sample\": %u,\n  \"symbols\": %u,\n", r->n, r->bits, r->k);
+	printf("  \"iid\": false,\n  \"estimators\": {\n");
+	for (int e = 0; e < NG_EST_COUNT; e++) {
+		const ng_est_result *a = &r->lit[e], *b = &r->bit[e];
+		printf("    \"%s\": {\"original\": ", ng_est_key[e]);
+		jnum(a->run && a->ok ? a->h : -1);
+		printf(", \"bitstring\": ");
+		jnum(b->run && b->ok ? b->h : -1);
+		const ng_est_result *skip = a->run && !a->ok ? a : b->run && !b->ok ? b : NULL;
+		if (skip)
+			printf(", \"skipped\": \"%s\"", skip->reason);
+		printf("}%s\n", e + 1 < NG_EST_COUNT ? "," : "");
+	}
+	printf("  }\n}\n");
+}
+
+/* One estimator's lines in the style of ea_non_iid -vv. */
+static void print_detail(const char *pfx, int e, const ng_est_result *r)
+{
+	const char *nm = ng_est_name[e];
+	char name[96];
+	snprintf(name, sizeof name, "%s %s Estimate", pfx, nm);
+	if (!r->ok) {
+		printf("%s: skipped (%s)\n", name, r->reason);
+		return;
+	}
+	switch (e) {
+	case NG_EST_MCV:
+		printf("%s: Mode count = %llu\n", name, (unsigned long long)r->mode);
+		printf("%s: p-hat = %.17g\n", name, r->p_hat);
+		printf("%s: p_u = %.17g\n", name, r->p_u);
+		break;
+	case NG_EST_COLLISION:
+		printf("%s: v = %llu\n%s: Sum t_i = %llu\n", name, (unsigned long long)r->v, name,
+		       (unsigned long long)r->sum_t);
+		printf("%s: X-bar = %.17g\n%s: sigma-hat = %.17g\n%s: X-bar' = %.17g\n", name, r->xbar,
+		       name, r->sigma, name, r->xbar_p);
+		printf(r->found_p ? "%s: Found p.\n" : "%s: Could Not Find p. Proceeding with the lower bound for p.\n", name);
+		printf("%s: p = %.17g\n", name, r->p_u);
+		break;
+	case NG_EST_MARKOV:
+		printf("%s: P_0 = %.17g\n%s: P_1 = %.17g\n", name, r->p0, name, r->p1);
+		printf("%s: P_{0,0} = %.17g\n%s: P_{0,1} = %.17g\n", name, r->p00, name, r->p01);
+		printf("%s: P_{1,0} = %.17g\n%s: P_{1,1} = %.17g\n", name, r->p10, name, r->p11);
+		printf("%s: p-hat_max = %.17g\n", name, r->pmax);
+		break;
+	case NG_EST_COMPRESSION:
+		printf("%s: X-bar = %.17g\n%s: sigma-hat = %.17g\n%s: X-bar' = %.17g\n", name, r->xbar,
+		       name, r->sigma, name, r->xbar_p);
+		printf(r->found_p ? "%s: Found p.\n" : "%s: Could Not Find p. Proceeding with the lower bound for p.\n", name);
+		printf("%s: p = %.17g\n", name, r->p_u);
+		break;
+	case NG_EST_TTUPLE:
+		printf("%s: t = %u\n%s: p-hat_max = %.22Lg\n%s: p_u = %.22Lg\n", name, r->t, name,
+		       r->lp_hat, name, r->lp_u);
+		break;
+	case NG_EST_LRS:
+		printf("%s: u = %u\n%s: v = %u\n%s: p-hat = %.22Lg\n%s: p_u = %.22Lg\n", name, r->u,
+		       name, r->lrs_v, name, r->lp_hat, name, r->lp_u);
+		break;
+	default:
+		printf("%s: C = %llu\n%s: r = %llu\n%s: N = %llu\n", name, (unsigned long long)r->C,
+		       name, (unsigned long long)r->r, name, (unsigned long long)r->N);
+		printf("%s: P_global = %.17g\n%s: P_global' = %.17g\n", name, r->pg, name, r->pg_u);
+		if (r->local_used)
+			printf("%s: P_local = %.17g\n", name, r->p_local);
+		else
+			printf("%s: P_local can't change the result.\n", name);
+		break;
+	}
+	printf("%s: min entropy = %.17g\n", name, r->h);
+}
+
+static void print_noniid_text(const ng_noniid_report *r, const opts *o)
+{
+	printf("Loaded %zu samples of %u distinct %u-bit-wide symbols\n", r->n, r->k, r->bits);
+	if (r->has_bitstring)
+		printf("Number of Binary Symbols: %zu\n", r->n * r->bits);
+	if (r->n < 1000000)
+		printf("\n*** Warning: data contains less than 1000000 samples ***\n\n");
+	printf("\nRunning non-IID tests...\n\n");
+	for (int e = 0; e < NG_EST_COUNT; e++) {
+		for (int side = 1; side >= 0; side--) {
+			const ng_est_result *x = side ? &r->bit[e] : &r->lit[e];
+			if (!x->run)
+				continue;
+			const char *pfx = side ? "Bitstring" : "Literal";
+			if (o->verbose)
+				print_detail(pfx, e, x);
+			if (!x->ok)
+				printf("\t%s Estimate%s: skipped: %s\n", ng_est_name[e],
+				       side ? " (bit string)" : "", x->reason);
+			else
+				printf("\t%s Estimate%s = %f / %u bit(s)\n", ng_est_name[e],
+				       side ? " (bit string)" : "", x->h, side ? 1 : r->bits);
+		}
+	}
+	printf("\n");
+	if (!o->conditioned)
+		printf("H_original: %f\n", r->h_original);
+	if (r->has_bitstring) {
+		printf("H_bitstring: %f\n", r->h_bitstring);
+		if (o->conditioned)
+			printf("%u X H_bitstring: %f\n", r->bits, r->h_assessed);
+		else
+			printf("min(H_original, %u X H_bitstring): %f\n", r->bits, r->h_assessed);
+	}
+	printf("\nAssessed min-entropy: %.17g bits per %u-bit sample\n", r->h_assessed, r->bits);
+}
+
+int ng_assess_iid_main(const uint8_t *s, size_t n, const opts *o);
+
+static const struct option longopts[] = {
+	{"bits", required_argument, NULL, 'b'},
+	{"iid", no_argument, NULL, 'I'},
+	{"non-iid", no_argument, NULL, 'N'},
+	{"initial", no_argument, NULL, 'i'},
+	{"conditioned", no_argument, NULL, 'c'},
+	{"restart", no_argument, NULL, 'R'},
+	{"h-initial", required_argument, NULL, 'H'},
+	{"words", no_argument, NULL, 'W'},
+	{"source", required_argument, NULL, 'S'},
+	{"samples", required_argument, NULL, 'n'},
+	{"save", required_argument, NULL, 'o'},
+	{"seed", required_argument, NULL, 'r'},
+	{"json", no_argument, NULL, 'j'},
+	{"verbose", no_argument, NULL, 'v'},
+	{"threads", required_argument, NULL, 't'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+/* assess/assess_cli.c */
+int ng_assess_run(const uint8_t *s, size_t n, opts *o);
+
 int ng_cmd_assess(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "neug assess: not built yet\n");
-	return 2;
+	opts o = {.samples = 1000000};
+	long nc = sysconf(_SC_NPROCESSORS_ONLN);
+	o.threads = nc > 0 ? (unsigned)nc : 1;
+	optind = 1;
+	int c;
+	unsigned long long v;
+	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (parse_uint(optarg, 8, &v) || v < 1) {
+				fprintf(stderr, "neug assess: --bits=%s: give 1..8\n", optarg);
+				return 2;
+			}
+			o.bits = (unsigned)v;
+			o.bits_given = true;
+			break;
+		case 'I': o.iid = true; break;
+		case 'N': o.iid = false; break;
+		case 'i': o.conditioned = false; break;
+		case 'c': o.conditioned = true; break;
+		case 'R': o.restart = true; break;
+		case 'H': {
+			char *e;
+			o.h_initial = strtod(optarg, &e);
+			if (e == optarg || *e || !(o.h_initial > 0) || o.h_initial > 8) {
+				fprintf(stderr, "neug assess: --h-initial=%s: give a number in (0, 8]\n", optarg);
+				return 2;
+			}
+			o.h_initial_given = true;
+			break;
+		}
+		case 'W': o.words = true; break;
+		case 'S': o.source = optarg; break;
+		case 'n':
+			if (parse_uint(optarg, 1ull << 31, &v) || v < 1) {
+				fprintf(stderr, "neug assess: --samples=%s: give a positive count\n", optarg);
+				return 2;
+			}
+			o.samples = (size_t)v;
+			break;
+		case 'o': o.save = optarg; break;
+		case 'r':
+			if (parse_uint(optarg, UINT64_MAX, &v)) {
+				fprintf(stderr, "neug assess: --seed=%s: not a number\n", optarg);
+				return 2;
+			}
+			o.seed = v;
+			o.seed_given = true;
+			break;
+		case 'j': o.json = true; break;
+		case 'v': o.verbose++; break;
+		case 't':
+			if (parse_uint(optarg, 256, &v) || v < 1) {
+				fprintf(stderr, "neug assess: --threads=%s: give 1..256\n", optarg);
+				return 2;
+			}
+			o.threads = (unsigned)v;
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (o.source ? optind != argc : optind + 1 != argc) {
+		fprintf(stderr, o.source ? "neug assess: --source takes no FILE\n"
+					 : "neug assess: give one FILE (or --source=...)\n");
+		usage(stderr);
+		return 2;
+	}
+	if (o.restart && !o.h_initial_given) {
+		fprintf(stderr, "neug assess: --restart needs --h-initial=H (the initial entropy estimate)\n");
+		return 2;
+	}
+	o.file = o.source ? NULL : argv[optind];
+	uint8_t *s = NULL;
+	size_t n = 0;
+	char what[400];
+	if (o.source) {
+		char err[512];
+		ng_source *src = NULL;
+		if (!ng_source_open)
+			snprintf(err, sizeof err, "this build has no noise sources (host/source.c)");
+		else
+			src = ng_source_open(o.source, err, sizeof err);
+		if (!src) {
+			fprintf(stderr, "neug assess: source '%s': %s\n", o.source, err);
+			return 1;
+		}
+		uint32_t *w = malloc(o.samples * sizeof *w);
+		s = malloc(o.samples);
+		if (!w || !s) {
+			fprintf(stderr, "neug assess: out of memory for %zu samples\n", o.samples);
+			free(w); free(s);
+			ng_source_close(src);
+			return 1;
+		}
+		while (n < o.samples) {
+			long r = src->read(src, w + n, o.samples - n);
+			if (r < 0) {
+				fprintf(stderr, "neug assess: %s: %s\n", src->desc, src->err);
+				free(w); free(s);
+				ng_source_close(src);
+				return 1;
+			}
+			if (r == 0)
+				break;
+			n += (size_t)r;
+		}
+		snprintf(what, sizeof what, "%s", src->desc);
+		ng_source_close(src);
+		/* documented mapping: the low 8 bits (or --bits) of each raw word */
+		unsigned b = o.bits_given ? o.bits : 8;
+		for (size_t i = 0; i < n; i++)
+			s[i] = (uint8_t)(w[i] & ((1u << b) - 1));
+		free(w);
+		if (!o.bits_given) {
+			o.bits = 8;
+			o.bits_given = true;
+		}
+		if (n < o.samples)
+			fprintf(stderr, "neug assess: %s ended after %zu of %zu samples\n", what, n, o.samples);
+		if (o.save) {
+			FILE *f = fopen(o.save, "wb");
+			if (!f || fwrite(s, 1, n, f) != n || fclose(f)) {
+				fprintf(stderr, "neug assess: cannot write '%s': %s\n", o.save, strerror(errno));
+				if (f)
+					remove(o.save);
+				free(s);
+				return 1;
+			}
+		}
+	} else {
+		snprintf(what, sizeof what, "'%s'", o.file);
+		size_t len;
+		uint8_t *b = read_all(o.file, &len);
+		if (!b)
+			return 1;
+		if (o.words) {
+			if (len % 4) {
+				fprintf(stderr, "neug assess: %s: %zu bytes is not a whole number of 32-bit words\n",
+					what, len);
+				free(b);
+				return 1;
+			}
+			n = len / 4;
+			s = malloc(n ? n : 1);
+			unsigned bw = o.bits_given ? o.bits : 8;
+			for (size_t i = 0; s && i < n; i++) {
+				uint32_t x = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+					     (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+				s[i] = (uint8_t)(x & ((1u << bw) - 1));
+			}
+			free(b);
+			if (!s) {
+				fprintf(stderr, "neug assess: out of memory\n");
+				return 1;
+			}
+		} else {
+			s = b;
+			n = len;
+		}
+	}
+	if (n == 0) {
+		fprintf(stderr, "neug assess: %s holds no samples\n", what);
+		free(s);
+		return 1;
+	}
+	int rc = check_bits(what, s, n, &o);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	rc = ng_assess_run(s, n, &o);
+	free(s);
+	return rc;
+}
+
+/* ---- the tracks ---- */
+void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool conditioned);
+void ng_assess_print_restart(const ng_restart_report *r, bool json, int verbose, unsigned bits);
+
+int ng_assess_run(const uint8_t *s, size_t n, opts *o)
+{
+	ng_assess_opts ao = {.bits = o->bits, .conditioned = o->conditioned,
+			     .threads = o->threads, .progress = !o->json || isatty(2)};
+	uint64_t seed = o->seed;
+	if (!o->seed_given) {
+		FILE *f = fopen("/dev/urandom", "rb");
+		if (!f || fread(&seed, sizeof seed, 1, f) != 1) {
+			fprintf(stderr, "neug assess: cannot read /dev/urandom for a seed: %s\n", strerror(errno));
+			if (f)
+				fclose(f);
+			return 1;
+		}
+		fclose(f);
+	}
+	if (o->restart) {
+		if (n != 1000000) {
+			fprintf(stderr, "neug assess: --restart needs exactly 1000000 samples "
+				"(1000 restarts x 1000 samples), the file has %zu\n", n);
+			return 1;
+		}
+		ng_restart_report *rr = calloc(1, sizeof *rr);
+		if (!rr || ng_assess_restart(s, n, o->h_initial, &ao, o->iid, seed, rr)) {
+			fprintf(stderr, "neug assess: out of memory\n");
+			free(rr);
+			return 1;
+		}
+		ng_assess_print_restart(rr, o->json, o->verbose, o->bits);
+		int rc = rr->sanity_pass && rr->valid ? 0 : 3;
+		free(rr);
+		return rc;
+	}
+	if (o->iid) {
+		ng_iid_report *ir = calloc(1, sizeof *ir);
+		if (!ir || ng_assess_iid(s, n, &ao, 10000, seed, ir)) {
+			fprintf(stderr, "neug assess: out of memory\n");
+			free(ir);
+			return 1;
+		}
+		ng_assess_print_iid(ir, o->json, o->verbose, o->conditioned);
+		free(ir);
+		return 0;
+	}
+	ng_noniid_report *r = calloc(1, sizeof *r);
+	if (!r || ng_assess_noniid(s, n, &ao, r)) {
+		fprintf(stderr, "neug assess: out of memory\n");
+		free(r);
+		return 1;
+	}
+	if (o->json)
+		print_noniid_json(r, o->conditioned);
+	else
+		print_noniid_text(r, o);
+	free(r);
+	return 0;
 }

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The non-IID track (SP 800-90B 6.3 applied as the reference tool does),
+ * translation, bitstrings, a worker pool, progress and the PRNG. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "assess.h"
+
+unsigned ng_assess_translate(const uint8_t *raw, size_t n, uint8_t *sym)
+{
+	bool seen[256] = {false};
+	uint8_t map[256];
+	for (size_t i = 0; i < n; i++)
+		seen[raw[i]] = true;
+	unsigned k = 0;
+	for (unsigned v = 0; v < 256; v++)
+		if (seen[v])
+			map[v] = (uint8_t)k++;
+	for (size_t i = 0; i < n; i++)
+		sym[i] = map[raw[i]];
+	return k;
+}
+
+uint8_t *ng_assess_bitstring(const uint8_t *raw, size_t n, unsigned bits, size_t *nbits)
+{
+	uint8_t *b = malloc(n * bits + 1);
+	if (!b)
+		return NULL;
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++)
+		for (int k = (int)bits - 1; k >= 0; k--)
+			b[j++] = (raw[i] >> k) & 1;
+	*nbits = j;
+	return b;
+}
+
+/* ---- xoshiro256** ---- */
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void ng_xoshiro_seed(ng_xoshiro *x, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		x->s[i] = splitmix(&seed);
+}
+
+static inline uint64_t rotl(uint64_t v, int k) { return (v << k) | (v >> (64 - k)); }
+
+uint64_t ng_xoshiro_next(ng_xoshiro *x)
+{
+	uint64_t *s = x->s, r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+
+uint64_t ng_xoshiro_below(ng_xoshiro *x, uint64_t bound)
+{
+	/* Lemire's nearly divisionless method */
+	unsigned __int128 m = (unsigned __int128)ng_xoshiro_next(x) * bound;
+	uint64_t l = (uint64_t)m;
+	if (l < bound) {
+		uint64_t t = -bound % bound;
+		while (l < t) {
+			m = (unsigned __int128)ng_xoshiro_next(x) * bound;
+			l = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
+
+/* ---- worker pool ---- */
+typedef struct {
+	void (*fn)(unsigned, void *);
+	void *arg;
+	unsigned count;
+	atomic_uint next;
+} pool;
+
+static void *pool_run(void *p)
+{
+	pool *q = p;
+	for (;;) {
+		unsigned i = atomic_fetch_add(&q->next, 1);
+		if (i >= q->count)
+			break;
+		q->fn(i, q->arg);
+	}
+	return NULL;
+}
+
+void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, void *), void *arg)
+{
+	pool q = {fn, arg, count, 0};
+	if (threads <= 1 || count <= 1) {
+		pool_run(&q);
+		return;
+	}
+	if (threads > count)
+		threads = count;
+	pthread_t *t = calloc(threads, sizeof *t);
+	unsigned started = 0;
+	for (unsigned i = 1; t && i < threads; i++)
+		if (!pthread_create(&t[started], NULL, pool_run, &q))
+			started++;
+	/* the calling thread works too */
+	pool_run(&q);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+}
+
+/* ---- progress bar ---- */
+static struct {
+	bool on;
+	const char *what;
+	unsigned total;
+	atomic_uint done;
+	pthread_mutex_t mu;
+} prog = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void prog_draw(void)
+{
+	unsigned d = atomic_load(&prog.done), w = 30, f = prog.total ? d * w / prog.total : w;
+	char bar[64];
+	for (unsigned i = 0; i < w; i++)
+		bar[i] = i < f ? '#' : '.';
+	bar[w] = 0;
+	fprintf(stderr, "\r%s [%s] %u/%u", prog.what, bar, d, prog.total);
+	fflush(stderr);
+}
+
+void ng_progress_start(bool on, const char *what, unsigned total)
+{
+	prog.on = on && isatty(2);
+	prog.what = what;
+	prog.total = total;
+	atomic_store(&prog.done, 0);
+	if (prog.on)
+		prog_draw();
+}
+
+void ng_progress_step(void)
+{
+	atomic_fetch_add(&prog.done, 1);
+	if (prog.on) {
+		pthread_mutex_lock(&prog.mu);
+		prog_draw();
+		pthread_mutex_unlock(&prog.mu);
+	}
+}
+
+void ng_progress_end(void)
+{
+	if (prog.on)
+		fprintf(stderr, "\r%*s\r", 60, "");
+	prog.on = false;
+}
+
+/* ---- the non-IID track ---- */
+typedef struct {
+	const uint8_t *s;
+	size_t n;
+	unsigned k;
+	ng_est_result *out;
+	int est;
+} task;
+
+typedef struct {
+	task t[2 * NG_EST_COUNT];
+	unsigned n;
+} task_list;
+
+static void run_task(unsigned i, void *arg)
+{
+	task *t = &((task_list *)arg)->t[i];
+	ng_est_result *r = t->out;
+	switch (t->est) {
+	case NG_EST_MCV: ng_est_mcv(t->s, t->n, t->k, r); break;
+	case NG_EST_COLLISION: ng_est_collision(t->s, t->n, r); break;
+	case NG_EST_MARKOV: ng_est_markov(t->s, t->n, r); break;
+	case NG_EST_COMPRESSION: ng_est_compression(t->s, t->n, r); break;
+	case NG_EST_TTUPLE: ng_est_tuple_lrs(t->s, t->n, t->k, r, r + 1); break;
+	case NG_EST_MULTI_MCW: ng_est_multi_mcw(t->s, t->n, t->k, r); break;
+	case NG_EST_LAG: ng_est_lag(t->s, t->n, t->k, r); break;
+	case NG_EST_MULTI_MMC: ng_est_multi_mmc(t->s, t->n, t->k, r); break;
+	case NG_EST_LZ78Y: ng_est_lz78y(t->s, t->n, t->k, r); break;
+	}
+	ng_progress_step();
+}
+
+static void add(task_list *l, const uint8_t *s, size_t n, unsigned k, ng_est_result *set, int est)
+{
+	l->t[l->n++] = (task){s, n, k, &set[est], est};
+}
+
+/* Longest first, so the pool finishes early. */
+static const int order_bits[] = {NG_EST_TTUPLE, NG_EST_LAG, NG_EST_COMPRESSION,
+	NG_EST_MULTI_MMC, NG_EST_LZ78Y, NG_EST_MULTI_MCW, NG_EST_COLLISION,
+	NG_EST_MARKOV, NG_EST_MCV};
+
+int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_noniid_report *rep)
+{
+	memset(rep, 0, sizeof *rep);
+	rep->n = n;
+	rep->bits = o->bits;
+	uint8_t *sym = malloc(n ? n : 1);
+	if (!sym)
+		return -1;
+	unsigned k = ng_assess_translate(raw, n, sym);
+	rep->k = k;
+	rep->binary = k == 2;
+	uint8_t *bs = NULL;
+	size_t nb = 0;
+	task_list tl = {.n = 0};
+	bool lit_all = k <= 2 && !o->conditioned; /* binary: everything on the literal data */
+	bool want_bits = !lit_all && (o->bits > 1 || o->conditioned);
+	if (want_bits) {
+		bs = ng_assess_bitstring(raw, n, o->bits, &nb);
+		if (!bs) {
+			free(sym);
+			return -1;
+		}
+		rep->has_bitstring = true;
+	}
+	for (unsigned j = 0; j < sizeof order_bits / sizeof order_bits[0]; j++) {
+		int e = order_bits[j];
+		if (want_bits)
+			add(&tl, bs, nb, 2, rep->bit, e);
+		bool lit_only_bits = e == NG_EST_COLLISION || e == NG_EST_MARKOV || e == NG_EST_COMPRESSION;
+		if (lit_all || (!o->conditioned && !lit_only_bits))
+			add(&tl, sym, n, k, rep->lit, e);
+	}
+	ng_progress_start(o->progress, "assess", tl.n);
+	ng_assess_parallel(o->threads ? o->threads : 1, tl.n, run_task, &tl);
+	ng_progress_end();
+	double ho = o->bits, hb = 1.0;
+	for (int e = 0; e < NG_EST_COUNT; e++) {
+		if (rep->lit[e].run && rep->lit[e].ok && rep->lit[e].h >= 0 && rep->lit[e].h < ho)
+			ho = rep->lit[e].h;
+		if (rep->bit[e].run && rep->bit[e].ok && rep->bit[e].h >= 0 && rep->bit[e].h < hb)
+			hb = rep->bit[e].h;
+	}
+	rep->h_original = o->conditioned ? o->bits : ho;
+	rep->h_bitstring = rep->has_bitstring ? hb : -1;
+	double a = rep->h_original;
+	if (rep->has_bitstring && o->bits * hb < a)
+		a = o->bits * hb;
+	rep->h_assessed = a;
+	free(sym);
+	free(bs);
+	return 0;
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SP 800-90B (2018) entropy assessment: the non-IID estimators of 6.3, the
+ * IID tests of 5.1/5.2 and the restart tests of 3.1.4, computed the way NIST's
+ * reference tool (EntropyAssessment 1.1.7) computes them so that the printed
+ * figures agree. Host code (malloc, libm). */
+#ifndef NG_ASSESS_H
+#define NG_ASSESS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NG_ASSESS_Z 2.5758293035489008          /* 99% two-sided normal quantile */
+#define NG_ASSESS_ZL 2.575829303548900384158L
+
+/* A sample sequence: symbols translated to 0..k-1 (sym) and, for the IID
+ * statistics that use values, the masked raw values (raw, may equal sym). */
+typedef struct {
+	const uint8_t *sym;
+	const uint8_t *raw;
+	size_t n;
+	unsigned k;       /* distinct symbols (alphabet size; 1/k floor) */
+} ng_seq;
+
+/* Build a sequence's bitstring: bits per sample, MSB first, from raw values. */
+uint8_t *ng_assess_bitstring(const uint8_t *raw, size_t n, unsigned bits, size_t *nbits);
+/* Translate raw to dense symbols 0..k-1 in increasing value order; returns k. */
+unsigned ng_assess_translate(const uint8_t *raw, size_t n, uint8_t *sym);
+
+/* ---- estimator results ---- */
+enum {
+	NG_EST_MCV, NG_EST_COLLISION, NG_EST_MARKOV, NG_EST_COMPRESSION,
+	NG_EST_TTUPLE, NG_EST_LRS, NG_EST_MULTI_MCW, NG_EST_LAG,
+	NG_EST_MULTI_MMC, NG_EST_LZ78Y, NG_EST_COUNT
+};
+extern const char *const ng_est_key[NG_EST_COUNT];   /* JSON keys */
+extern const char *const ng_est_name[NG_EST_COUNT];  /* report names */
+
+typedef struct {
+	bool run;          /* the estimator was run */
+	bool ok;           /* produced an estimate (else reason says why) */
+	double h;          /* min-entropy per sample of the sequence it ran on */
+	char reason[96];
+	/* details for the report */
+	double p_hat, p_u;           /* MCV, t-tuple, LRS, collision/compression p */
+	long double lp_hat, lp_u;    /* t-tuple / LRS, long double as printed */
+	uint64_t mode;               /* MCV mode count */
+	double xbar, sigma, xbar_p;  /* collision, compression */
+	uint64_t v, sum_t;           /* collision */
+	bool found_p;
+	double p0, p1, p00, p01, p10, p11, pmax; /* Markov */
+	unsigned t, u, lrs_v;        /* t-tuple, LRS */
+	uint64_t C, N, r;            /* predictors */
+	double pg, pg_u, p_local;
+	bool local_used;
+} ng_est_result;
+
+/* Individual estimators on a symbol sequence s[0..n) over k symbols. */
+void ng_est_mcv(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
+void ng_est_collision(const uint8_t *s, size_t n, ng_est_result *r);   /* binary */
+void ng_est_markov(const uint8_t *s, size_t n, ng_est_result *r);      /* binary */
+void ng_est_compression(const uint8_t *s, size_t n, ng_est_result *r); /* binary */
+/* t-Tuple and LRS share one suffix array. */
+void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k,
+		      ng_est_result *tt, ng_est_result *lrs);
+void ng_est_multi_mcw(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
+void ng_est_lag(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
+void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
+void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
+/* 6.3.7 step 3-4 shared by the predictors: fills pg, pg_u, p_local, h. */
+void ng_est_predict_finish(uint64_t C, uint64_t N, uint64_t longest_run, unsigned k,
+			   ng_est_result *r);
+
+/* Suffix array (prefix doubling with radix sort) and Kasai LCP.
+ * sa[i] = start of the i-th smallest suffix; lcp[i] = LCP(sa[i-1], sa[i]),
+ * lcp[0] = 0. Returns false on allocation failure. */
+bool ng_suffix_array(const uint8_t *s, size_t n, unsigned k, uint32_t *sa);
+bool ng_lcp_array(const uint8_t *s, size_t n, const uint32_t *sa, uint32_t *lcp);
+
+/* ---- whole tracks ---- */
+typedef struct {
+	unsigned bits;         /* bits per sample */
+	bool conditioned;      /* -c: bitstring only */
+	unsigned threads;
+	bool progress;         /* progress bar on stderr */
+} ng_assess_opts;
+
+typedef struct {
+	size_t n;
+	unsigned bits, k;
+	bool binary;           /* k == 2: all estimators on the literal data */
+	bool has_bitstring;
+	ng_est_result lit[NG_EST_COUNT], bit[NG_EST_COUNT];
+	double h_original, h_bitstring, h_assessed;
+} ng_noniid_report;
+
+/* Runs the non-IID track on raw samples (already masked to bits). */
+int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
+		     ng_noniid_report *rep);
+
+/* IID track */
+#define NG_PERM_STATS 19
+extern const char *const ng_perm_name[NG_PERM_STATS];
+extern const char *const ng_perm_key[NG_PERM_STATS];
+typedef struct {
+	size_t n;
+	unsigned bits, k;
+	bool binary;
+	double mean, median;
+	ng_est_result mcv_lit, mcv_bit;
+	double h_original, h_bitstring, h_assessed;
+	/* chi-square */
+	double chi_ind_t, chi_ind_p, chi_gof_t, chi_gof_p;
+	unsigned long chi_ind_df, chi_gof_df;
+	bool chi_pass;
+	/* LRS test */
+	long double lrs_pcol, lrs_prx;
+	unsigned lrs_w;
+	bool lrs_pass, lrs_ok;
+	/* permutation tests */
+	double perm_t[NG_PERM_STATS];
+	unsigned perm_c[NG_PERM_STATS][3];
+	bool perm_pass;
+	unsigned long permutations;  /* rounds run */
+	bool iid;              /* all three verdicts */
+} ng_iid_report;
+
+int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
+		  unsigned long rounds, uint64_t seed, ng_iid_report *rep);
+/* The 19 permutation statistics of one sequence (s: translated symbols,
+ * raw: values, median: of the values). */
+void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary,
+		   double median, double out[NG_PERM_STATS]);
+
+/* Restart tests (3.1.4) on a 1000 x 1000 matrix (n must be 1,000,000). */
+typedef struct {
+	double h_i, alpha;
+	unsigned x_cutoff, x_max;
+	bool sanity_pass;
+	ng_noniid_report rows, cols;  /* non-IID estimators on rows / columns */
+	bool iid;                     /* rows/cols by the IID track (MCV) */
+	double h_r, h_c, h_min;
+	bool valid;                   /* validation: min(H_r, H_c) >= H_I / 2 */
+} ng_restart_report;
+int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o,
+		      bool iid, uint64_t seed, ng_restart_report *rep);
+
+/* xoshiro256** for the permutation tests and simulations. */
+typedef struct { uint64_t s[4]; } ng_xoshiro;
+void ng_xoshiro_seed(ng_xoshiro *x, uint64_t seed);
+uint64_t ng_xoshiro_next(ng_xoshiro *x);
+uint64_t ng_xoshiro_below(ng_xoshiro *x, uint64_t bound);
+
+/* Simple worker pool: runs fn(i, arg) for i in [0, count) on up to threads. */
+void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, void *), void *arg);
+
+/* Progress (stderr, only if enabled): total units, and bumps. */
+void ng_progress_start(bool on, const char *what, unsigned total);
+void ng_progress_step(void);
+void ng_progress_end(void);
+
+#endif

@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The prediction estimators of SP 800-90B 6.3.7-6.3.10: MultiMCW, Lag,
+ * MultiMMC and LZ78Y. Each walks the sequence once, keeping its sub-
+ * predictors' state incrementally. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "assess.h"
+
+static void fail(ng_est_result *r, const char *why)
+{
+	memset(r, 0, sizeof *r);
+	r->run = true;
+	r->ok = false;
+	r->h = -1;
+	snprintf(r->reason, sizeof r->reason, "%s", why);
+}
+
+/* ---- running count of correct predictions ---- */
+typedef struct {
+	uint64_t C, run, longest;
+} ng_score;
+
+static inline void score_add(ng_score *s, bool hit)
+{
+	if (hit) {
+		s->C++;
+		if (++s->run > s->longest)
+			s->longest = s->run;
+	} else
+		s->run = 0;
+}
+
+/* ---- 6.3.7 MultiMCW ---- */
+#define MCW_N 4
+static const uint32_t mcw_w[MCW_N] = {63, 255, 1023, 4095};
+
+typedef struct {
+	uint32_t cnt[256];
+	uint32_t maxcnt;
+	int mode;
+} mcw_win;
+
+void ng_est_multi_mcw(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
+{
+	if (n <= mcw_w[0] + 1) {
+		fail(r, "needs more than 64 samples");
+		return;
+	}
+	memset(r, 0, sizeof *r);
+	mcw_win *w = calloc(MCW_N, sizeof *w);
+	size_t *last = calloc(256, sizeof *last);
+	if (!w || !last) {
+		free(w); free(last);
+		fail(r, "out of memory");
+		return;
+	}
+	for (int j = 0; j < MCW_N; j++)
+		w[j].mode = -1;
+	uint64_t sb[MCW_N] = {0};
+	int winner = 0;
+	ng_score sc = {0, 0, 0};
+	for (size_t i = 0; i < n; i++) {
+		unsigned x = s[i];
+		if (i >= mcw_w[0]) {
+			int pred = w[winner].mode;
+			score_add(&sc, pred == (int)x);
+			for (int j = 0; j < MCW_N; j++) {
+				if (i < mcw_w[j])
+					break;
+				if (w[j].mode == (int)x) {
+					sb[j]++;
+					if (sb[j] >= sb[winner])
+						winner = j;
+				}
+			}
+		}
+		/* slide the windows */
+		for (int j = 0; j < MCW_N; j++) {
+			mcw_win *v = &w[j];
+			if (i >= mcw_w[j]) {
+				unsigned y = s[i - mcw_w[j]];
+				v->cnt[y]--;
+				if ((int)y == v->mode) {
+					/* rescan: highest count, ties to the latest seen */
+					uint32_t best = 0;
+					int bm = -1;
+					for (unsigned c = 0; c < 256 && c < k + 0u; c++) {
+						if (!v->cnt[c])
+							continue;
+						if (v->cnt[c] > best || (v->cnt[c] == best && bm >= 0 && last[c] > last[bm])) {
+							best = v->cnt[c];
+							bm = (int)c;
+						}
+					}
+					v->maxcnt = best;
+					v->mode = bm;
+				}
+			}
+			if (++v->cnt[x] >= v->maxcnt) {
+				v->maxcnt = v->cnt[x];
+				v->mode = (int)x;
+			}
+		}
+		last[x] = i;
+	}
+	free(w);
+	free(last);
+	ng_est_predict_finish(sc.C, n - mcw_w[0], sc.longest, k, r);
+}
+
+/* ---- 6.3.8 Lag ---- */
+#define LAG_D 128
+
+void ng_est_lag(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
+{
+	if (n < 3) {
+		fail(r, "needs at least 3 samples");
+		return;
+	}
+	memset(r, 0, sizeof *r);
+	/* per symbol: ring of its last LAG_D positions */
+	uint32_t *ring = malloc(256 * LAG_D * sizeof *ring);
+	unsigned *fill = calloc(256, sizeof *fill), *head = calloc(256, sizeof *head);
+	uint64_t *sb = calloc(LAG_D + 1, sizeof *sb);
+	if (!ring || !fill || !head || !sb) {
+		free(ring); free(fill); free(head); free(sb);
+		fail(r, "out of memory");
+		return;
+	}
+	unsigned winner = 1;
+	ng_score sc = {0, 0, 0};
+	for (size_t i = 0; i < n; i++) {
+		unsigned x = s[i];
+		if (i >= 1) {
+			score_add(&sc, s[i - winner] == x);
+			/* matching lags, ascending: x's positions, most recent first */
+			unsigned f = fill[x], h = head[x];
+			for (unsigned m = 0; m < f; m++) {
+				uint32_t p = ring[x * LAG_D + ((h + LAG_D - 1 - m) % LAG_D)];
+				size_t d = i - p;
+				if (d > LAG_D)
+					break;
+				sb[d]++;
+				if (sb[d] >= sb[winner])
+					winner = (unsigned)d;
+			}
+		}
+		ring[x * LAG_D + head[x]] = (uint32_t)i;
+		head[x] = (head[x] + 1) % LAG_D;
+		if (fill[x] < LAG_D)
+			fill[x]++;
+	}
+	free(ring); free(fill); free(head); free(sb);
+	ng_est_predict_finish(sc.C, n - 1, sc.longest, k, r);
+}
+
+/* ---- hash tables for the dictionaries of MultiMMC and LZ78Y ----
+ * Contexts (a run of d symbols) are named by where they first occurred in
+ * the data; (context, y) pairs by a 64-bit key. Both grow on demand. */
+typedef struct {
+	uint32_t pos;
+	uint8_t d;
+	uint8_t best_y;
+	uint32_t best_cnt;
+} ctx_ent;
+
+typedef struct {
+	const uint8_t *s;
+	uint32_t *slot;     /* id + 1, 0 = empty */
+	size_t mask;
+	ctx_ent *ent;
+	size_t n, cap;
+} ctx_map;
+
+static uint64_t ctx_hash(const uint8_t *p, unsigned d)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ d;
+	for (unsigned i = 0; i < d; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 32;
+	return h;
+}
+
+static bool ctx_init(ctx_map *m, const uint8_t *s)
+{
+	memset(m, 0, sizeof *m);
+	m->s = s;
+	m->mask = (1u << 16) - 1;
+	m->slot = calloc(m->mask + 1, sizeof *m->slot);
+	m->cap = 1u << 14;
+	m->ent = malloc(m->cap * sizeof *m->ent);
+	return m->slot && m->ent;
+}
+
+static void ctx_free(ctx_map *m)
+{
+	free(m->slot);
+	free(m->ent);
+}
+
+/* Find the context s[pos..pos+d); returns its id or -1. */
+static long ctx_find(const ctx_map *m, size_t pos, unsigned d, uint64_t h)
+{
+	const uint8_t *p = m->s + pos;
+	for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
+		uint32_t v = m->slot[i];
+		if (!v)
+			return -1;
+		const ctx_ent *e = &m->ent[v - 1];
+		if (e->d == d && !memcmp(m->s + e->pos, p, d))
+			return (long)(v - 1);
+	}
+}
+
+static long ctx_add(ctx_map *m, size_t pos, unsigned d, uint64_t h)
+{
+	if (m->n == m->cap) {
+		ctx_ent *ne = realloc(m->ent, 2 * m->cap * sizeof *ne);
+		if (!ne)
+			return -1;
+		m->ent = ne;
+		m->cap *= 2;
+	}
+	if (2 * (m->n + 1) > m->mask + 1) {
+		size_t nm = 2 * (m->mask + 1) - 1;
+		uint32_t *ns = calloc(nm + 1, sizeof *ns);
+		if (!ns)
+			return -1;
+		for (size_t j = 0; j < m->n; j++) {
+			const ctx_ent *e = &m->ent[j];
+			size_t i = ctx_hash(m->s + e->pos, e->d) & nm;
+			while (ns[i])
+				i = (i + 1) & nm;
+			ns[i] = (uint32_t)(j + 1);
+		}
+		free(m->slot);
+		m->slot = ns;
+		m->mask = nm;
+	}
+	size_t i = h & m->mask;
+	while (m->slot[i])
+		i = (i + 1) & m->mask;
+	m->ent[m->n] = (ctx_ent){(uint32_t)pos, (uint8_t)d, 0, 0};
+	m->slot[i] = (uint32_t)(m->n + 1);
+	return (long)m->n++;
+}
+
+typedef struct {
+	uint64_t *key;   /* key + 1, 0 = empty */
+	uint32_t *val;
+	size_t mask, n;
+} pair_map;
+
+static bool pair_init(pair_map *m)
+{
+	m->mask = (1u << 16) - 1;
+	m->n = 0;
+	m->key = calloc(m->mask + 1, sizeof *m->key);
+	m->val = calloc(m->mask + 1, sizeof *m->val);
+	return m->key && m->val;
+}
+
+static void pair_free(pair_map *m)
+{
+	free(m->key);
+	free(m->val);
+}
+
+static inline size_t pair_h(uint64_t k)
+{
+	k ^= k >> 31;
+	k *= 0x94d049bb133111ebULL;
+	k ^= k >> 29;
+	return (size_t)k;
+}
+
+/* Returns the slot of key k (existing or empty). */
+static size_t pair_slot(const pair_map *m, uint64_t k)
+{
+	for (size_t i = pair_h(k) & m->mask;; i = (i + 1) & m->mask)
+		if (!m->key[i] || m->key[i] == k + 1)
+			return i;
+}
+
+static bool pair_grow(pair_map *m)
+{
+	if (2 * (m->n + 1) <= m->mask + 1)
+		return true;
+	size_t nm = 2 * (m->mask + 1) - 1;
+	uint64_t *nk = calloc(nm + 1, sizeof *nk);
+	uint32_t *nv = calloc(nm + 1, sizeof *nv);
+	if (!nk || !nv) {
+		free(nk); free(nv);
+		return false;
+	}
+	for (size_t j = 0; j <= m->mask; j++) {
+		if (!m->key[j])
+			continue;
+		size_t i = pair_h(m->key[j] - 1) & nm;
+		while (nk[i])
+			i = (i + 1) & nm;
+		nk[i] = m->key[j];
+		nv[i] = m->val[j];
+	}
+	free(m->key); free(m->val);
+	m->key = nk; m->val = nv; m->mask = nm;
+	return true;
+}
+
+/* Count y after context id; returns the new count, 0 if not added. */
+static uint32_t pair_bump(pair_map *m, uint64_t id, unsigned y, bool may_add, bool *added)
+{
+	uint64_t k = id << 8 | y;
+	size_t i = pair_slot(m, k);
+	*added = false;
+	if (m->key[i])
+		return ++m->val[i];
+	if (!may_add)
+		return 0;
+	if (!pair_grow(m))
+		return 0;
+	i = pair_slot(m, k);
+	m->key[i] = k + 1;
+	m->val[i] = 1;
+	m->n++;
+	*added = true;
+	return 1;
+}
+
+/* ---- 6.3.9 MultiMMC ---- */
+#define MMC_D 16
+#define MMC_MAX 100000u
+
+static void mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
+{
+	/* counts of order d, context c (d bits), next y at cnt[(1<<d)+c][y] */
+	uint32_t (*cnt)[2] = calloc((size_t)2 << MMC_D, sizeof *cnt);
+	uint32_t entries[MMC_D + 1] = {0};
+	uint64_t sb[MMC_D + 1] = {0};
+	unsigned winner = 1;
+	if (!cnt)
+		return;
+	uint32_t hist = 0; /* bit j = s[i-1-j] */
+	for (size_t i = 0; i < n; i++) {
+		if (i >= 2) {
+			/* train: context s[i-1-d..i-2] -> s[i-1] */
+			unsigned y = s[i - 1];
+			uint32_t hctx = hist >> 1; /* bit j = s[i-2-j] */
+			for (unsigned d = 1; d <= MMC_D && d <= i - 1; d++) {
+				uint32_t c = hctx & ((1u << d) - 1);
+				uint32_t *e = cnt[(1u << d) + c];
+				if (e[y])
+					e[y]++;
+				else if (entries[d] < MMC_MAX) {
+					e[y] = 1;
+					entries[d]++;
+				}
+			}
+			/* predict from s[i-d..i-1] */
+			int pred[MMC_D + 1];
+			for (unsigned d = 1; d <= MMC_D; d++)
+				pred[d] = -1;
+			for (unsigned d = 1; d <= MMC_D && d <= i; d++) {
+				uint32_t c = hist & ((1u << d) - 1);
+				const uint32_t *e = cnt[(1u << d) + c];
+				if (!e[0] && !e[1])
+					break;
+				pred[d] = e[1] >= e[0] ? 1 : 0;
+			}
+			unsigned x = s[i];
+			score_add(sc, pred[winner] == (int)x);
+			for (unsigned d = 1; d <= MMC_D; d++) {
+				if (pred[d] < 0)
+					break;
+				if (pred[d] == (int)x) {
+					sb[d]++;
+					if (sb[d] >= sb[winner])
+						winner = d;
+				}
+			}
+		}
+		/* bit j of the context value = s[i-1-j]: context s[i-d..i-1]
+		 * read as a d-bit number with s[i-1] lowest */
+		hist = (hist << 1) | s[i];
+	}
+	free(cnt);
+}
+
+void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
+{
+	if (n < 3) {
+		fail(r, "needs at least 3 samples");
+		return;
+	}
+	memset(r, 0, sizeof *r);
+	ng_score sc = {0, 0, 0};
+	if (k <= 2) {
+		mmc_binary(s, n, &sc);
+		ng_est_predict_finish(sc.C, n - 2, sc.longest, k, r);
+		return;
+	}
+	ctx_map cm;
+	pair_map pm;
+	bool ok = ctx_init(&cm, s) & pair_init(&pm);
+	uint32_t entries[MMC_D + 1] = {0};
+	uint64_t sb[MMC_D + 1] = {0};
+	unsigned winner = 1;
+	for (size_t i = 2; ok && i < n; i++) {
+		unsigned y = s[i - 1];
+		/* train with contexts ending at i-2 */
+		for (unsigned d = 1; d <= MMC_D && d <= i - 1; d++) {
+			size_t pos = i - 1 - d;
+			uint64_t hh = ctx_hash(s + pos, d);
+			long id = ctx_find(&cm, pos, d, hh);
+			bool may = entries[d] < MMC_MAX, added;
+			if (id < 0) {
+				if (!may)
+					continue;
+				id = ctx_add(&cm, pos, d, hh);
+				if (id < 0) {
+					ok = false;
+					break;
+				}
+			}
+			uint32_t c = pair_bump(&pm, (uint64_t)id, y, may, &added);
+			if (added)
+				entries[d]++;
+			if (!c)
+				continue;
+			ctx_ent *e = &cm.ent[id];
+			if (c > e->best_cnt || (c == e->best_cnt && y > e->best_y)) {
+				e->best_cnt = c;
+				e->best_y = (uint8_t)y;
+			}
+		}
+		int pred[MMC_D + 1];
+		for (unsigned d = 1; d <= MMC_D; d++)
+			pred[d] = -1;
+		for (unsigned d = 1; d <= MMC_D && d <= i; d++) {
+			size_t pos = i - d;
+			long id = ctx_find(&cm, pos, d, ctx_hash(s + pos, d));
+			if (id < 0 || !cm.ent[id].best_cnt)
+				break;
+			pred[d] = cm.ent[id].best_y;
+		}
+		unsigned x = s[i];
+		score_add(&sc, pred[winner] == (int)x);
+		for (unsigned d = 1; d <= MMC_D; d++) {
+			if (pred[d] < 0)
+				break;
+			if (pred[d] == (int)x) {
+				sb[d]++;
+				if (sb[d] >= sb[winner])
+					winner = d;
+			}
+		}
+	}
+	ctx_free(&cm);
+	pair_free(&pm);
+	if (!ok) {
+		fail(r, "out of memory");
+		return;
+	}
+	ng_est_predict_finish(sc.C, n - 2, sc.longest, k, r);
+}
+
+/* ---- 6.3.10 LZ78Y ---- */
+#define LZ_B 16
+#define LZ_MAX 65536u
+
+static void lz_binary(const uint8_t *s, size_t n, ng_score *sc)
+{
+	/* prefix of length j, value c: slot (1<<j)+c */
+	uint32_t (*cnt)[2] = calloc((size_t)2 << LZ_B, sizeof *cnt);
+	uint8_t *present = calloc((size_t)2 << LZ_B, 1);
+	size_t dsize = 0;
+	if (!cnt || !present) {
+		free(cnt); free(present);
+		return;
+	}
+	uint32_t hist = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i > LZ_B) {
+			unsigned y = s[i - 1];
+			uint32_t hctx = hist >> 1;
+			for (unsigned j = LZ_B; j >= 1; j--) {
+				size_t ix = (1u << j) + (hctx & ((1u << j) - 1));
+				if (!present[ix]) {
+					if (dsize >= LZ_MAX)
+						continue;
+					present[ix] = 1;
+					dsize++;
+				}
+				cnt[ix][y]++;
+			}
+			int pred = -1;
+			uint32_t maxc = 0;
+			for (unsigned j = LZ_B; j >= 1; j--) {
+				size_t ix = (1u << j) + (hist & ((1u << j) - 1));
+				if (!present[ix])
+					continue;
+				const uint32_t *e = cnt[ix];
+				unsigned by = e[1] >= e[0] ? 1 : 0;
+				if (e[by] > maxc) {
+					maxc = e[by];
+					pred = (int)by;
+				}
+			}
+			score_add(sc, pred == (int)s[i]);
+		}
+		hist = (hist << 1) | s[i];
+	}
+	free(cnt);
+	free(present);
+}
+
+void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
+{
+	if (n <= LZ_B + 2) {
+		fail(r, "needs more than 18 samples");
+		return;
+	}
+	memset(r, 0, sizeof *r);
+	ng_score sc = {0, 0, 0};
+	if (k <= 2) {
+		lz_binary(s, n, &sc);
+		ng_est_predict_finish(sc.C, n - LZ_B - 1, sc.longest, k, r);
+		return;
+	}
+	ctx_map cm;
+	pair_map pm;
+	bool ok = ctx_init(&cm, s) & pair_init(&pm), added;
+	for (size_t i = LZ_B + 1; ok && i < n; i++) {
+		unsigned y = s[i - 1];
+		for (unsigned j = LZ_B; j >= 1; j--) {
+			size_t pos = i - 1 - j;
+			uint64_t hh = ctx_hash(s + pos, j);
+			long id = ctx_find(&cm, pos, j, hh);
+			if (id < 0) {
+				if (cm.n >= LZ_MAX)
+					continue;
+				id = ctx_add(&cm, pos, j, hh);
+				if (id < 0) {
+					ok = false;
+					break;
+				}
+			}
+			uint32_t c = pair_bump(&pm, (uint64_t)id, y, true, &added);
+			if (!c) {
+				ok = false;
+				break;
+			}
+			ctx_ent *e = &cm.ent[id];
+			/* ties within a prefix go to the smaller symbol */
+			if (c > e->best_cnt || (c == e->best_cnt && y > e->best_y)) {
+				e->best_cnt = c;
+				e->best_y = (uint8_t)y;
+			}
+		}
+		int pred = -1;
+		uint32_t maxc = 0;
+		for (unsigned j = LZ_B; j >= 1; j--) {
+			size_t pos = i - j;
+			long id = ctx_find(&cm, pos, j, ctx_hash(s + pos, j));
+			if (id < 0)
+				continue;
+			if (cm.ent[id].best_cnt > maxc) {
+				maxc = cm.ent[id].best_cnt;
+				pred = cm.ent[id].best_y;
+			}
+		}
+		score_add(&sc, pred == (int)s[i]);
+	}
+	ctx_free(&cm);
+	pair_free(&pm);
+	if (!ok) {
+		fail(r, "out of memory");
+		return;
+	}
+	ng_est_predict_finish(sc.C, n - LZ_B - 1, sc.longest, k, r);
+}
