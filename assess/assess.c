@@ -226,7 +226,7 @@ int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_n
 	size_t nb = 0;
 	task_list tl = {.n = 0};
 	bool lit_all = k <= 2 && !o->conditioned; /* binary: everything on the literal data */
-	bool want_bits = !lit_all && (o->bits > 1 || o->conditioned);
+	bool want_bits = !lit_all && !o->literal_only && (o->bits > 1 || o->conditioned);
 	if (want_bits) {
 		bs = ng_assess_bitstring(raw, n, o->bits, &nb);
 		if (!bs) {

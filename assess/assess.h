@@ -82,6 +82,7 @@ typedef struct {
 	bool conditioned;      /* -c: bitstring only */
 	unsigned threads;
 	bool progress;         /* progress bar on stderr */
+	bool literal_only;     /* restart rows/columns: no bitstring pass */
 } ng_assess_opts;
 
 typedef struct {
@@ -138,6 +139,7 @@ typedef struct {
 	bool sanity_pass;
 	ng_noniid_report rows, cols;  /* non-IID estimators on rows / columns */
 	bool iid;                     /* rows/cols by the IID track (MCV) */
+	ng_iid_report irows, icols;
 	double h_r, h_c, h_min;
 	bool valid;                   /* validation: min(H_r, H_c) >= H_I / 2 */
 } ng_restart_report;

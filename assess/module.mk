@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# assess/: the permutation tests' compression statistic uses libbz2.
+LDLIBS      += -lbz2
+TEST_LDLIBS += -lbz2
+.PHONY: bench-assess
+bench-assess: all
+	@bash bench/bench-assess.sh

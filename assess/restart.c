@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Restart tests (SP 800-90B 3.1.4): the sanity check on the 1000 x 1000
+ * restart matrix and the row / column entropy estimates. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "assess.h"
+
+#define RS 1000 /* restarts = samples per restart */
+
+/* P(the largest symbol count in RS draws >= c), for one symbol of
+ * probability p and m-1 symbols sharing 1-p equally. Exact: a DP over the
+ * symbols, each count binomial given the draws left. */
+static double p_max_at_least(double p, unsigned m, unsigned c)
+{
+	double *cur = calloc(RS + 1, sizeof *cur), *nx = calloc(RS + 1, sizeof *nx);
+	double *lf = malloc((RS + 1) * sizeof *lf);
+	if (!cur || !nx || !lf) {
+		free(cur); free(nx); free(lf);
+		return -1;
+	}
+	for (unsigned i = 0; i <= RS; i++)
+		lf[i] = lgamma(i + 1.0);
+	cur[0] = 1; /* cur[u] = P(u draws used so far, all counts < c) */
+	double left = 1, q = m > 1 ? (1 - p) / (m - 1) : 0;
+	for (unsigned s = 0; s < m; s++) {
+		double ps = s == 0 ? p : q;
+		double pc = s + 1 == m ? 1.0 : ps / left; /* conditional probability */
+		if (pc > 1)
+			pc = 1;
+		memset(nx, 0, (RS + 1) * sizeof *nx);
+		for (unsigned u = 0; u <= RS; u++) {
+			if (cur[u] == 0)
+				continue;
+			unsigned rem = RS - u;
+			if (s + 1 == m) {
+				/* the last symbol takes the rest */
+				if (rem < c)
+					nx[RS] += cur[u];
+				continue;
+			}
+			double lp = pc > 0 ? log(pc) : -INFINITY, lq = pc < 1 ? log1p(-pc) : -INFINITY;
+			for (unsigned j = 0; j < c && j <= rem; j++) {
+				double lb = lf[rem] - lf[j] - lf[rem - j];
+				double t = (j ? j * lp : 0) + (rem - j ? (rem - j) * lq : 0);
+				nx[u + j] += cur[u] * exp(lb + t);
+			}
+		}
+		double *sw = cur;
+		cur = nx;
+		nx = sw;
+		left -= ps;
+		if (left < 1e-300)
+			left = 1e-300;
+	}
+	double all_below = cur[RS];
+	free(cur); free(nx); free(lf);
+	return 1 - all_below;
+}
+
+static unsigned x_cutoff(double h, unsigned bits, double alpha)
+{
+	double p = exp2(-h);
+	unsigned m = 1u << bits;
+	/* the smallest c with P(max >= c) <= alpha */
+	unsigned lo = 1, hi = RS + 1;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		double pr = p_max_at_least(p, m, mid);
+		if (pr <= alpha)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o, bool iid,
+		      uint64_t seed, ng_restart_report *r)
+{
+	memset(r, 0, sizeof *r);
+	if (n != (size_t)RS * RS)
+		return -1;
+	r->h_i = h_i;
+	r->iid = iid;
+	r->alpha = 1 - pow(0.99, 1.0 / (2 * RS));
+	r->x_cutoff = x_cutoff(h_i, o->bits, r->alpha);
+	uint8_t *col = malloc(n);
+	if (!col)
+		return -1;
+	for (size_t i = 0; i < RS; i++)
+		for (size_t j = 0; j < RS; j++)
+			col[j * RS + i] = raw[i * RS + j];
+	unsigned xmax = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		const uint8_t *m = pass ? col : raw;
+		for (size_t i = 0; i < RS; i++) {
+			unsigned cnt[256] = {0};
+			for (size_t j = 0; j < RS; j++) {
+				unsigned c = ++cnt[m[i * RS + j]];
+				if (c > xmax)
+					xmax = c;
+			}
+		}
+	}
+	r->x_max = xmax;
+	r->sanity_pass = xmax < r->x_cutoff;
+	if (r->sanity_pass) {
+		ng_assess_opts lo = *o;
+		lo.literal_only = true;
+		lo.conditioned = false;
+		if (iid) {
+			if (ng_assess_iid(raw, n, &lo, 10000, seed, &r->irows) ||
+			    ng_assess_iid(col, n, &lo, 10000, seed + 1, &r->icols)) {
+				free(col);
+				return -1;
+			}
+			r->h_r = r->irows.mcv_lit.h;
+			r->h_c = r->icols.mcv_lit.h;
+		} else {
+			if (ng_assess_noniid(raw, n, &lo, &r->rows) || ng_assess_noniid(col, n, &lo, &r->cols)) {
+				free(col);
+				return -1;
+			}
+			r->h_r = r->rows.h_original;
+			r->h_c = r->cols.h_original;
+		}
+		r->valid = (r->h_r < r->h_c ? r->h_r : r->h_c) >= h_i / 2;
+		r->h_min = h_i;
+		if (r->h_r < r->h_min)
+			r->h_min = r->h_r;
+		if (r->h_c < r->h_min)
+			r->h_min = r->h_c;
+	}
+	free(col);
+	return 0;
+}
+
+static void jnr_(double v)
+{
+	if (isnan(v) || v < 0)
+		printf("null");
+	else
+		printf("%.17g", v);
+}
+
+void ng_assess_print_restart(const ng_restart_report *r, bool json, int verbose, unsigned bits)
+{
+	if (json) {
+		printf("{\n  \"track\": \"restart\",\n  \"h_initial\": %.17g,\n  \"alpha\": %.17g,\n", r->h_i, r->alpha);
+		printf("  \"x_cutoff\": %u,\n  \"x_max\": %u,\n  \"sanity_passed\": %s,\n", r->x_cutoff, r->x_max,
+		       r->sanity_pass ? "true" : "false");
+		printf("  \"h_r\": ");
+		jnr_(r->sanity_pass ? r->h_r : -1);
+		printf(",\n  \"h_c\": ");
+		jnr_(r->sanity_pass ? r->h_c : -1);
+		printf(",\n  \"validation_passed\": %s,\n  \"min_entropy\": ", r->valid ? "true" : "false");
+		jnr_(r->sanity_pass && r->valid ? r->h_min : -1);
+		printf(",\n  \"bits_per_sample\": %u,\n  \"iid\": %s", bits, r->iid ? "true" : "false");
+		if (r->sanity_pass && !r->iid) {
+			printf(",\n  \"estimators\": {\n");
+			for (int e = 0; e < NG_EST_COUNT; e++) {
+				printf("    \"%s\": {\"rows\": ", ng_est_key[e]);
+				jnr_(r->rows.lit[e].run && r->rows.lit[e].ok ? r->rows.lit[e].h : -1);
+				printf(", \"columns\": ");
+				jnr_(r->cols.lit[e].run && r->cols.lit[e].ok ? r->cols.lit[e].h : -1);
+				printf("}%s\n", e + 1 < NG_EST_COUNT ? "," : "");
+			}
+			printf("  }");
+		}
+		if (r->sanity_pass && r->iid)
+			printf(",\n  \"rows_iid\": %s,\n  \"columns_iid\": %s", r->irows.iid ? "true" : "false",
+			       r->icols.iid ? "true" : "false");
+		printf("\n}\n");
+		return;
+	}
+	printf("H_I: %f\nALPHA: %.17g, X_cutoff: %u\nX_max: %u\n\n", r->h_i, r->alpha, r->x_cutoff, r->x_max);
+	if (!r->sanity_pass) {
+		printf("Restart Sanity Check Failed...\n");
+		return;
+	}
+	printf("Restart Sanity Check Passed...\n\n");
+	for (int e = 0; e < NG_EST_COUNT && !r->iid; e++) {
+		const ng_est_result *a = &r->rows.lit[e], *b = &r->cols.lit[e];
+		if (!a->run)
+			continue;
+		if (a->ok)
+			printf("\t%s Estimate (Rows) = %f / %u bit(s)\n", ng_est_name[e], a->h, bits);
+		if (b->ok)
+			printf("\t%s Estimate (Cols) = %f / %u bit(s)\n", ng_est_name[e], b->h, bits);
+	}
+	if (r->iid) {
+		printf("\tMost Common Value Estimate (Rows) = %f / %u bit(s)\n", r->h_r, bits);
+		printf("\tMost Common Value Estimate (Cols) = %f / %u bit(s)\n", r->h_c, bits);
+		printf("IID tests (rows): %s\nIID tests (columns): %s\n", r->irows.iid ? "Passed" : "Failed",
+		       r->icols.iid ? "Passed" : "Failed");
+	}
+	(void)verbose;
+	printf("\nH_r: %f\nH_c: %f\nH_I: %f\n\n", r->h_r, r->h_c, r->h_i);
+	printf(r->valid ? "Validation Test Passed...\n\n" : "Validation Test Failed...\n\n");
+	printf("min(H_r, H_c, H_I): %f\n", r->h_min);
+}
