@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* FIPS 140-2 statistical tests (monobit, poker, runs, long run) and the
+ * continuous run test, on 20,000-bit blocks. Bits are taken MSB first. */
+#include <string.h>
+#include "fips.h"
+
+const char *const ng_fips_name[NG_FIPS_TESTS] = {
+	"Monobit", "Poker", "Runs", "Long run", "Continuous run",
+};
+
+void ng_fips_init(ng_fips_ctx *c)
+{
+	memset(c, 0, sizeof *c);
+}
+
+static inline uint64_t load_be64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return __builtin_bswap64(v);
+}
+
+/* Runs interval table (FIPS 140-2 4.9.1): lengths 1..5 and 6+ */
+static const uint16_t run_lo[6] = {2315, 1114, 527, 240, 103, 103};
+static const uint16_t run_hi[6] = {2685, 1386, 723, 384, 209, 209};
+
+unsigned ng_fips_block(ng_fips_ctx *c, const uint8_t blk[NG_FIPS_BLOCK])
+{
+	unsigned failed = 0;
+	uint8_t b[NG_FIPS_BLOCK + 8];
+	memcpy(b, blk, NG_FIPS_BLOCK);
+	memset(b + NG_FIPS_BLOCK, 0, 8);
+	/* monobit and poker */
+	unsigned ones = 0;
+	uint32_t nib[16] = {0};
+	for (size_t i = 0; i < NG_FIPS_BLOCK; i++) {
+		nib[b[i] >> 4]++;
+		nib[b[i] & 15]++;
+	}
+	for (size_t i = 0; i < NG_FIPS_BLOCK; i += 8) /* the padding is zero */
+		ones += (unsigned)__builtin_popcountll(load_be64(b + i));
+	if (!(ones > 9725 && ones < 10275))
+		failed |= 1u << NG_FIPS_MONOBIT;
+	/* X = 16/5000 * sum f^2 - 5000, pass if 2.16 < X < 46.17; in integers:
+	 * 16*sum - 25,000,000 against 10800 and 230850 (x5000) */
+	uint64_t sq = 0;
+	for (int i = 0; i < 16; i++)
+		sq += (uint64_t)nib[i] * nib[i];
+	int64_t x = 16 * (int64_t)sq - 25000000; /* = 5000 X */
+	if (!(x > 10800 && x < 230850))
+		failed |= 1u << NG_FIPS_POKER;
+	/* runs: walk the runs with count-leading-zeros */
+	uint32_t runs[2][6] = {{0}};
+	unsigned longest = 0;
+	unsigned cur = b[0] >> 7, len = 0;
+	unsigned left = 20000;
+	for (size_t i = 0; left; i += 8) {
+		uint64_t w = load_be64(b + i);
+		unsigned nb = left < 64 ? left : 64;
+		unsigned used = 0;
+		while (used < nb) {
+			uint64_t v = cur ? ~w : w; /* leading zeros of v = bits equal to cur */
+			v <<= used;
+			unsigned same = v ? (unsigned)__builtin_clzll(v) : 64;
+			if (same > nb - used)
+				same = nb - used;
+			len += same;
+			used += same;
+			if (used < nb) {
+				/* the run of cur ends here */
+				runs[cur][len < 6 ? len - 1 : 5]++;
+				if (len > longest)
+					longest = len;
+				cur ^= 1;
+				len = 0;
+			}
+		}
+		left -= nb;
+	}
+	runs[cur][len < 6 ? len - 1 : 5]++;
+	if (len > longest)
+		longest = len;
+	for (int v = 0; v < 2; v++)
+		for (int l = 0; l < 6; l++)
+			if (runs[v][l] < run_lo[l] || runs[v][l] > run_hi[l])
+				failed |= 1u << NG_FIPS_RUNS;
+	if (longest >= 26)
+		failed |= 1u << NG_FIPS_LONGRUN;
+	/* continuous run test on 32-bit words */
+	for (size_t i = 0; i < NG_FIPS_BLOCK; i += 4) {
+		uint32_t wv;
+		memcpy(&wv, blk + i, 4);
+		if (wv == c->last)
+			failed |= 1u << NG_FIPS_CONTINUOUS;
+		c->last = wv;
+	}
+	if (failed) {
+		c->failed++;
+		for (int t = 0; t < NG_FIPS_TESTS; t++)
+			if (failed & (1u << t))
+				c->fail[t]++;
+	} else
+		c->ok++;
+	return failed;
+}
+
+void ng_fips_update(ng_fips_ctx *c, const uint8_t *p, size_t n)
+{
+	c->bits += 8 * (uint64_t)n;
+	while (n) {
+		if (!c->primed) {
+			size_t t = 4 - c->have < n ? 4 - c->have : n;
+			memcpy(c->buf + c->have, p, t);
+			c->have += t;
+			p += t;
+			n -= t;
+			if (c->have == 4) {
+				memcpy(&c->last, c->buf, 4);
+				c->primed = true;
+				c->have = 0;
+			}
+			continue;
+		}
+		if (c->have == 0 && n >= NG_FIPS_BLOCK) {
+			ng_fips_block(c, p);
+			p += NG_FIPS_BLOCK;
+			n -= NG_FIPS_BLOCK;
+			continue;
+		}
+		size_t t = NG_FIPS_BLOCK - c->have < n ? NG_FIPS_BLOCK - c->have : n;
+		memcpy(c->buf + c->have, p, t);
+		c->have += t;
+		p += t;
+		n -= t;
+		if (c->have == NG_FIPS_BLOCK) {
+			ng_fips_block(c, c->buf);
+			c->have = 0;
+		}
+	}
+}
