@@ -66,8 +66,10 @@ typedef struct {
 			const uint8_t *data, uint16_t len);
 	/* A transfer on one of its endpoints completed with len bytes. */
 	void (*xfer_done)(void *ctx, ng_usbd_ctx *u, uint8_t ep_addr, uint16_t len);
-	/* The host cleared a halt of one of its endpoints (toggle already reset);
-	 * the class may re-stall it (BOT reset recovery) or re-arm. */
+	/* The host cleared a halt of one of its endpoints, or selected its
+	 * interface's alternate setting 0 again: the toggle was reset and any
+	 * transfer pending on the endpoint was DROPPED (no xfer_done). The class
+	 * may re-stall it (BOT reset recovery) or re-arm. */
 	void (*halt_cleared)(void *ctx, ng_usbd_ctx *u, uint8_t ep_addr);
 } ng_usbd_class;
 
@@ -80,6 +82,16 @@ typedef struct {
 	uint16_t (*string)(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap);
 	void *string_ctx;
 } ng_usbd_desc;
+
+/* One endpoint's transfer state (part of ng_usbd_ctx). */
+typedef struct {
+	uint8_t *buf;
+	uint16_t len, off, mps;
+	uint8_t flags, type;
+	bool open, busy, halted, zlp_pending;
+	uint8_t owner; /* class index + 1, 0 = none */
+	uint8_t iface;
+} ng_usbd_ep;
 
 /* Do not rely on the layout of this type; the caller owns it. */
 struct ng_usbd_ctx {
@@ -99,7 +111,6 @@ struct ng_usbd_ctx {
 	bool running;
 	bool suspended;
 	uint8_t address, pending_address, config;
-	uint8_t alt[NG_USBD_MAX_CLASSES * 2];
 	/* control transfer state */
 	ng_usb_setup setup;
 	uint8_t ctrl_state;
@@ -109,13 +120,7 @@ struct ng_usbd_ctx {
 	uint8_t ctrl_buf[NG_USBD_CTRL_BUF];
 	uint8_t ep0_pkt[NG_EP0_SIZE];
 	/* endpoints [dir][num]: dir 0 = OUT, 1 = IN */
-	struct {
-		uint8_t *buf;
-		uint16_t len, off, mps;
-		uint8_t flags, type;
-		bool open, busy, halted, zlp_pending;
-		uint8_t owner; /* class index + 1, 0 = none */
-	} ep[2][NG_USBD_MAX_EP];
+	ng_usbd_ep ep[2][NG_USBD_MAX_EP];
 };
 
 /* Sets up the stack over one driver. The classes array is copied (the
@@ -131,9 +136,10 @@ uint8_t ng_usbd_configuration(const ng_usbd_ctx *u);
 bool ng_usbd_suspended(const ng_usbd_ctx *u);
 
 /* ---- for class drivers ---- */
-/* Opens one of the class's endpoints (from its configured callback). */
-ng_status ng_usbd_ep_open(ng_usbd_ctx *u, const ng_usbd_class *c, uint8_t ep_addr,
-			  uint8_t type, uint16_t max_packet);
+/* Opens one of the class's endpoints, belonging to interface iface (from
+ * its configured callback). */
+ng_status ng_usbd_ep_open(ng_usbd_ctx *u, const ng_usbd_class *c, uint8_t iface,
+			  uint8_t ep_addr, uint8_t type, uint16_t max_packet);
 /* Starts a transfer of len bytes (see top). buf stays the caller's and
  * must stay valid until xfer_done. OUT: len must be a multiple of the max
  * packet size. NG_ERR_BUSY: one is pending or the endpoint is halted;
