@@ -33,12 +33,16 @@ typedef struct {
 	bool need_reset;     /* invalid CBW: both pipes stay halted until a BOT reset */
 	bool configured;
 	uint8_t cbw[NG_MSC_CBW_LEN];
-	uint32_t tag, dlen, done, residue;
-	uint8_t status;      /* CSW bCSWStatus */
-	bool dir_in;
+	uint32_t tag;
+	uint32_t host_len;   /* dCBWDataTransferLength */
+	uint32_t dlen;       /* bytes of the data phase we move */
+	uint32_t done;       /* of them, moved so far */
+	uint32_t residue;    /* dCSWDataResidue */
+	uint8_t status;      /* bCSWStatus */
+	bool read10;         /* data from the medium (lba, nblocks) */
+	uint16_t chunk;
 	uint8_t sense_key, asc, ascq;
 	uint32_t lba, nblocks; /* READ(10) in progress */
-	uint16_t buf_len;
 	uint8_t csw[NG_MSC_CSW_LEN];
 	uint8_t buf[NG_MSC_BLOCK];
 } ng_msc_ctx;

@@ -50,9 +50,8 @@
 #define NG_NEUG_STR_MANUFACTURER 1u
 #define NG_NEUG_STR_PRODUCT      2u
 #define NG_NEUG_STR_SERIAL       3u /* 24 hex digits: uid[0], uid[1], uid[2] */
-#define NG_NEUG_STR_REVISION     4u /* cfg.revision; also iInterface of CDC comm */
-#define NG_NEUG_STR_BOARD        5u /* cfg.board; also iInterface of CDC data */
-#define NG_NEUG_STR_MSC          6u /* iInterface of mass storage */
+#define NG_NEUG_STR_REVISION     4u /* cfg.revision (as NeuG: index 4) */
+#define NG_NEUG_STR_BOARD        5u /* cfg.board (as NeuG: index 5) */
 
 /* Vendor request GET_INFO: bmRequestType 0xC0 (vendor, device, IN),
  * bRequest 254, wValue 0, wIndex = index below, wLength >= the size (a
@@ -84,7 +83,8 @@
 #define NG_INFO_FAIL_COUNT    29u  /* u32 the test's count then */
 #define NG_INFO_SAMPLES_PER_BLOCK 30u /* u32 */
 #define NG_INFO_APT_WINDOW    31u  /* u32 */
-#define NG_INFO_BYTES_SENT    32u  /* u64 bytes sent on bulk IN */
+#define NG_INFO_BYTES_SENT    32u  /* u64 bytes handed to bulk IN */
+#define NG_INFO_BLOCKS_DISCARDED 33u /* u64 blocks lost because the output buffer was full */
 
 /* Bulk IN output buffer (multiple of 64 and of 32). */
 #define NG_NEUG_OUT_BUF 512u
@@ -109,13 +109,12 @@ typedef struct {
 	ng_usbd_class neug_cls; /* vendor requests */
 	char serial[25];
 	bool dtr, configured;
-	uint64_t bytes_sent;
-	/* output ring: out[tail..head) pending; tx_len bytes at tx_off in flight */
-	uint16_t out_head, out_tail, tx_len;
+	uint64_t bytes_sent, blocks_discarded;
+	/* output ring: out[out_tail..out_head) pending (indices mod 2 * size) */
+	uint16_t out_head, out_tail;
 	bool tx_busy;
 	uint8_t out[NG_NEUG_OUT_BUF];
 	uint8_t tx[NG_NEUG_OUT_BUF];
-	uint8_t info[8];
 } ng_neug_dev;
 
 /* Initialises everything (pipeline in mode 0, stack, classes) and calls
