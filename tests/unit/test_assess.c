@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SP 800-90B estimators on inputs with closed-form answers: constant data,
+ * balanced binary and 8-bit data, a known Markov chain, periodic data; the
+ * suffix array against a naive sort; the P_local figure of the reference. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "assess.h"
+#include "check.h"
+
+static const uint8_t *g_s;
+static size_t g_n;
+static int cmp_suf(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	size_t li = g_n - i, lj = g_n - j, m = li < lj ? li : lj;
+	int c = memcmp(g_s + i, g_s + j, m);
+	return c ? c : (li < lj ? -1 : 1);
+}
+
+static double mcv_closed(double p, size_t n)
+{
+	return -log2(p + NG_ASSESS_Z * sqrt(p * (1 - p) / (n - 1.0)));
+}
+
+int main(void)
+{
+	uint64_t seed = ng_test_seed();
+	size_t n = 100000;
+	uint8_t *s = malloc(n), *t = malloc(n);
+	ng_est_result r, r2;
+
+	/* constant data: every estimator says 0 */
+	memset(s, 0, n);
+	int bad = 0;
+	ng_est_mcv(s, n, 1, &r); bad += !(r.ok && r.h == 0);
+	ng_est_collision(s, n, &r); bad += !(r.ok && fabs(r.h) < 1e-12);
+	ng_est_markov(s, n, &r); bad += !(r.ok && fabs(r.h) < 1e-12);
+	ng_est_compression(s, n, &r); bad += !(r.ok && r.h < 1e-6);
+	ng_est_tuple_lrs(s, n, 1, &r, &r2); bad += !(r.ok && fabs(r.h) < 1e-12);
+	ng_est_multi_mcw(s, n, 1, &r); bad += !(r.ok && r.h < 1e-3);
+	ng_est_lag(s, n, 1, &r); bad += !(r.ok && r.h < 1e-3);
+	ng_est_multi_mmc(s, n, 1, &r); bad += !(r.ok && r.h < 1e-3);
+	ng_est_lz78y(s, n, 1, &r); bad += !(r.ok && r.h < 1e-3);
+	CHECK(bad == 0, "constant data: all estimators give 0 (%d wrong)", bad);
+
+	/* balanced binary: MCV = closed form; others near 1 */
+	for (size_t i = 0; i < n; i++)
+		s[i] = i < n / 2;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = ng_test_rand(&seed) % (i + 1);
+		uint8_t x = s[i]; s[i] = s[j]; s[j] = x;
+	}
+	ng_est_mcv(s, n, 2, &r);
+	CHECK(r.h == mcv_closed(0.5, n), "balanced binary: MCV = -log2(0.5 + Z sqrt(0.25/(n-1))) = %.15f", r.h);
+	ng_est_markov(s, n, &r);
+	CHECK(r.h > 0.97 && r.h <= 1, "balanced binary: Markov %.4f in (0.97, 1]", r.h);
+	ng_est_collision(s, n, &r);
+	CHECK(r.h > 0.85 && r.h <= 1, "balanced binary: collision %.4f in (0.85, 1]", r.h);
+	ng_est_lag(s, n, 2, &r);
+	CHECK(r.h > 0.97 && r.h <= 1, "balanced binary: Lag %.4f in (0.97, 1]", r.h);
+
+	/* uniform 8-bit, each value exactly n/256 times */
+	size_t m = 256 * 400;
+	uint8_t *u = malloc(m);
+	for (size_t i = 0; i < m; i++)
+		u[i] = (uint8_t)i;
+	for (size_t i = m - 1; i > 0; i--) {
+		size_t j = ng_test_rand(&seed) % (i + 1);
+		uint8_t x = u[i]; u[i] = u[j]; u[j] = x;
+	}
+	ng_est_mcv(u, m, 256, &r);
+	CHECK(r.mode == 400 && r.h == mcv_closed(1.0 / 256, m), "uniform 8-bit: MCV = closed form %.12f", r.h);
+	ng_est_multi_mmc(u, m, 256, &r);
+	CHECK(r.ok && r.h > 7.0 && r.h <= 8, "uniform 8-bit: MultiMMC %.3f in (7, 8]", r.h);
+	ng_est_lz78y(u, m, 256, &r);
+	CHECK(r.ok && r.h > 7.0 && r.h <= 8, "uniform 8-bit: LZ78Y %.3f in (7, 8]", r.h);
+
+	/* Markov chain, P(stay) = 0.9: H = -(log2 0.5 + 127 log2 0.9)/128 */
+	uint8_t b = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (ng_test_rand(&seed) % 1000 >= 900)
+			b ^= 1;
+		s[i] = b;
+	}
+	double want = -(log2(0.5) + 127 * log2(0.9)) / 128;
+	ng_est_markov(s, n, &r);
+	CHECK(fabs(r.h - want) < 0.01, "Markov chain p=0.9: Markov estimate %.4f ~ %.4f", r.h, want);
+	ng_est_multi_mmc(s, n, 2, &r);
+	CHECK(r.h < -log2(0.9) + 0.01 && r.h > -log2(0.9) - 0.02, "Markov chain: MultiMMC %.4f ~ -log2(0.9) = %.4f", r.h, -log2(0.9));
+
+	/* periodic data: the lag predictor is right almost always */
+	for (size_t i = 0; i < n; i++)
+		s[i] = (uint8_t)((i % 7) * 3);
+	ng_est_lag(s, n, 7, &r);
+	CHECK(r.C == r.N - 7 && r.h < 0.001, "period 7: Lag C = N - 7 (lag 7 wins after the 7th) (%llu of %llu)", (unsigned long long)r.C, (unsigned long long)r.N);
+
+	/* the reference's P_local case (rand8-1M literal MultiMCW) */
+	ng_est_predict_finish(3817, 999937, 3, 256, &r);
+	CHECK(r.local_used && r.h == 6.6383827354578617, "P_local: C=3817 N=999937 r=4 gives 6.6383827354578617 (%.17g)", r.h);
+
+	/* suffix array against qsort on random strings, alphabets 2, 3, 256 */
+	int sabad = 0;
+	for (int round = 0; round < 30; round++) {
+		size_t L = 1 + ng_test_rand(&seed) % 3000;
+		unsigned k = round % 3 == 0 ? 2 : round % 3 == 1 ? 3 : 256;
+		for (size_t i = 0; i < L; i++)
+			t[i] = (uint8_t)(ng_test_rand(&seed) % k);
+		if (round == 5)
+			memset(t, 1, L);
+		uint32_t *sa = malloc(L * 4), *nv = malloc(L * 4);
+		ng_suffix_array(t, L, k, sa);
+		for (uint32_t i = 0; i < L; i++)
+			nv[i] = i;
+		g_s = t;
+		g_n = L;
+		qsort(nv, L, 4, cmp_suf);
+		sabad += memcmp(sa, nv, L * 4) != 0;
+		free(sa);
+		free(nv);
+	}
+	CHECK(sabad == 0, "suffix array = naive sort on 30 random strings (%d differ)", sabad);
+
+	/* too few samples: skipped with a reason */
+	ng_est_compression(s, 100, &r);
+	CHECK(!r.ok && r.reason[0], "compression on 100 bits is skipped: %s", r.reason);
+	ng_est_multi_mcw(s, 50, 2, &r);
+	CHECK(!r.ok && r.reason[0], "MultiMCW on 50 samples is skipped: %s", r.reason);
+	free(s);
+	free(t);
+	free(u);
+	return ng_check_exit();
+}
