@@ -404,7 +404,7 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_map cm;
 	pair_map pm;
-	bool ok = ctx_init(&cm, s) & pair_init(&pm);
+	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok = ok1 && ok2;
 	uint32_t entries[MMC_D + 1] = {0};
 	uint64_t sb[MMC_D + 1] = {0};
 	unsigned winner = 1;
@@ -532,7 +532,7 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_map cm;
 	pair_map pm;
-	bool ok = ctx_init(&cm, s) & pair_init(&pm), added;
+	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok = ok1 && ok2, added;
 	for (size_t i = LZ_B + 1; ok && i < n; i++) {
 		unsigned y = s[i - 1];
 		for (unsigned j = LZ_B; j >= 1; j--) {

@@ -23,7 +23,10 @@ bool ng_suffix_array(const uint8_t *s, size_t n, unsigned k, uint32_t *sa)
 	/* initial key: the first m symbols, base k+1 (0 = past the end) */
 	unsigned m = 1;
 	uint64_t base = (uint64_t)k + 1, K = base;
-	while (K * base <= (1u << 22) && m < 32) {
+	uint64_t lim = 4 * (uint64_t)n > 1024 ? 4 * (uint64_t)n : 1024;
+	if (lim > (1u << 22))
+		lim = 1u << 22;
+	while (K * base <= lim && m < 32) {
 		K *= base;
 		m++;
 	}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Fuzz: the non-IID track, the IID statistics and the FIPS tests on short
+ * arbitrary inputs. First byte: bits per sample (1..8); the rest: samples. */
+#include <stdlib.h>
+#include <string.h>
+#include "assess.h"
+#include "fips.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 2 || size > 4096)
+		return 0;
+	unsigned bits = 1 + data[0] % 8;
+	size_t n = size - 1;
+	uint8_t *s = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		s[i] = (uint8_t)(data[1 + i] & ((1u << bits) - 1));
+	ng_assess_opts o = {.bits = bits, .threads = 1};
+	ng_noniid_report *r = malloc(sizeof *r);
+	if (ng_assess_noniid(s, n, &o, r) == 0) {
+		if (!(r->h_assessed >= 0 && r->h_assessed <= bits))
+			abort();
+	}
+	free(r);
+	if (n >= 8) {
+		ng_iid_report *ir = malloc(sizeof *ir);
+		if (ng_assess_iid(s, n, &o, 20, 1, ir) == 0 && !(ir->h_assessed >= 0 && ir->h_assessed <= bits))
+			abort();
+		free(ir);
+	}
+	ng_fips_ctx f;
+	ng_fips_init(&f);
+	ng_fips_update(&f, data, size);
+	free(s);
+	return 0;
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# neug assess / cutoffs on bad and awkward input: empty file, unreadable
+# file, --bits too small (names the first offending sample and its offset),
+# too few samples for some estimators (skipped with a reason), --words.
+set -u
+cd "$(dirname "$0")/../.."
+neug=build/neug
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok() { echo "PASS: assess-cli $1"; }
+no() { echo "FAIL: assess-cli $1"; }
+: >"$tmp/empty.bin"
+"$neug" assess "$tmp/empty.bin" 2>"$tmp/e"; rc=$?
+[ "$rc" != 0 ] && grep -q "empty.bin.*no samples" "$tmp/e" && ok "empty file: exit $rc, '$(cat "$tmp/e")'" || no "empty file (exit $rc: $(cat "$tmp/e"))"
+"$neug" assess "$tmp/nonexistent.bin" 2>"$tmp/e"; rc=$?
+[ "$rc" != 0 ] && grep -q "nonexistent.bin.*No such file" "$tmp/e" && ok "missing file: exit $rc" || no "missing file (exit $rc: $(cat "$tmp/e"))"
+mkdir "$tmp/dir"
+"$neug" assess "$tmp/dir" 2>"$tmp/e"; rc=$?
+[ "$rc" != 0 ] && grep -q "dir" "$tmp/e" && ok "directory: exit $rc, '$(cat "$tmp/e")'" || no "directory (exit $rc: $(cat "$tmp/e"))"
+printf '\x01\x02\x03\x01\x35\x02' >"$tmp/wide.bin"
+"$neug" assess --bits=4 "$tmp/wide.bin" 2>"$tmp/e"; rc=$?
+[ "$rc" != 0 ] && grep -q "sample 4 (offset 4) is 0x35, wider than --bits=4" "$tmp/e" && ok "--bits too small names sample 4" || no "--bits too small (exit $rc: $(cat "$tmp/e"))"
+head -c 50 /dev/urandom >"$tmp/short.bin"
+"$neug" assess --json "$tmp/short.bin" >"$tmp/o" 2>"$tmp/e"; rc=$?
+if [ "$rc" = 0 ] && python3 -c '
+import json,sys; d=json.load(open(sys.argv[1])); e=d["estimators"]
+assert e["multi_mcw"]["original"] is None and "64" in e["multi_mcw"]["skipped"], e["multi_mcw"]
+assert e["compression"]["bitstring"] is None and "skipped" in e["compression"]
+assert d["min_entropy"] is not None and d["samples"] == 50' "$tmp/o"; then ok "50 samples: MultiMCW and compression skipped with reasons"
+else no "50 samples (exit $rc): $(head -c 600 "$tmp/o") $(cat "$tmp/e")"; fi
+# --words: the low 8 bits of little-endian words = the same as the bytes
+head -c 20000 /dev/urandom >"$tmp/b.bin"
+python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); open(sys.argv[2],"wb").write(b"".join(bytes([x,0xaa,0x55,0x0f]) for x in d))' "$tmp/b.bin" "$tmp/w.bin"
+a=$("$neug" assess --json "$tmp/b.bin" --bits=8 | grep min_entropy); b=$("$neug" assess --json --words "$tmp/w.bin" | grep min_entropy)
+[ -n "$a" ] && [ "$a" = "$b" ] && ok "--words: low 8 bits of each word = the byte file ($a)" || no "--words ($a vs $b)"
+printf '\x01\x02\x03' >"$tmp/odd.bin"
+"$neug" assess --words "$tmp/odd.bin" 2>"$tmp/e"; rc=$?
+[ "$rc" != 0 ] && grep -q "not a whole number of 32-bit words" "$tmp/e" && ok "--words on 3 bytes rejected" || no "--words odd size (exit $rc)"
+"$neug" assess --restart "$tmp/b.bin" 2>"$tmp/e"; rc=$?
+[ "$rc" = 2 ] && grep -q "h-initial" "$tmp/e" && ok "--restart without --h-initial: usage error" || no "--restart without H (exit $rc)"
+"$neug" assess --restart --h-initial=7 "$tmp/b.bin" 2>"$tmp/e"; rc=$?
+[ "$rc" != 0 ] && grep -q "exactly 1000000 samples" "$tmp/e" && ok "--restart on 20000 samples rejected" || no "--restart size (exit $rc)"
+"$neug" assess --help | grep -q -- "--conditioned" && "$neug" fips --help | grep -q rngtest && "$neug" cutoffs --help | grep -q CRITBINOM \
+	&& ok "--help of assess, fips, cutoffs" || no "--help"
+"$neug" cutoffs --min-entropy=0 2>/dev/null; rc=$?
+[ "$rc" = 2 ] && ok "cutoffs --min-entropy=0 rejected" || no "cutoffs H=0 (exit $rc)"
+out=$("$neug" cutoffs --min-entropy=3.7 --json)
+python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["rct_cutoff"]==10' "$out" && ok "cutoffs H=3.7: RCT 10" || no "cutoffs json: $out"
+# threads do not change the figures
+a=$("$neug" assess --json --threads=1 "$tmp/b.bin" --bits=8 | md5sum); b=$("$neug" assess --json --threads=4 "$tmp/b.bin" --bits=8 | md5sum)
+[ "$a" = "$b" ] && ok "--threads=1 and --threads=4 give the same report" || no "threads change the report"
