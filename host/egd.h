@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* An EGD (Entropy Gathering Daemon) protocol server: one poll(2) event loop
+ * for any number of clients, fed by a producer thread through a bounded ring.
+ * Commands (one byte, then arguments; all counts big endian):
+ *   0x00 entropy level      -> u32 bits buffered
+ *   0x01 u8 n  read, non-blocking -> u8 count, count bytes (count <= n)
+ *   0x02 u8 n  read, blocking     -> n bytes (as they become ready)
+ *   0x03 u16 bits, u8 n, n bytes  write entropy: read and ignored, no reply
+ *   0x04 pid                -> u8 len, the pid in ASCII
+ * A client gets at most one reply buffered at a time (at most 256 bytes),
+ * so a client that does not read cannot make the server grow; an unknown
+ * command, or a request left incomplete for idle_ms, closes that client. */
+#ifndef NG_EGD_H
+#define NG_EGD_H
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reads up to len bytes of output: > 0 the count, 0 the end of the source,
+ * -1 failure (the server stops and returns fill_error). Called from the
+ * producer thread only. */
+typedef long (*ng_egd_fill_fn)(void *user, uint8_t *buf, size_t len);
+
+#define NG_EGD_MAX_LISTEN 8
+
+typedef struct {
+	int listen_fd[NG_EGD_MAX_LISTEN];
+	int nlisten;
+	ng_egd_fill_fn fill;
+	void *user;
+	size_t ring_bytes;        /* bytes kept ready (default 16384) */
+	unsigned max_clients;     /* connections beyond this are closed at once (default 64) */
+	int idle_ms;              /* a request left incomplete this long drops the client (default 30000) */
+	volatile sig_atomic_t *stop;  /* set non-zero (a signal handler) to stop the server */
+	/* results */
+	uint64_t clients_total, bytes_served, requests;
+	int fill_error;           /* 1 when fill failed, 2 at the end of the source */
+} ng_egd_server;
+
+/* "unix:PATH" (a stale socket file is replaced), "HOST:PORT" or ":PORT"
+ * (PORT 0: the kernel picks one, see getsockname)
+ * (IPv4, HOST default 127.0.0.1). Returns a listening fd, or -1 with the
+ * reason in err. */
+int ng_egd_listen(const char *addr, char *err, size_t errlen);
+/* Listening sockets passed by systemd (LISTEN_PID, LISTEN_FDS): adds them
+ * to s and returns how many (0 when none). */
+int ng_egd_listen_fds(ng_egd_server *s);
+/* Runs until *stop, or until fill fails. Returns 0, or -1 with err set. */
+int ng_egd_run(ng_egd_server *s, char *err, size_t errlen);
+
+#endif

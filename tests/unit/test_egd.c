@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The EGD server (host/egd.c): every command, over a unix socket and
+ * 127.0.0.1, and hostile clients (short writes, stalled or abandoned
+ * requests, clients that never read, early disconnects, too many clients,
+ * unknown commands) that must not stall the others. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include "check.h"
+#include "egd.h"
+
+/* The source: the byte stream s[i] = top byte of i * golden ratio, so a
+ * reader can tell that bytes arrive in order, none repeated or lost. */
+static uint64_t src_pos;
+static long src_limit = -1;  /* bytes before the source "fails" (-1 never) */
+static long test_fill(void *user, uint8_t *buf, size_t len)
+{
+	(void)user;
+	if (src_limit >= 0 && (long)src_pos >= src_limit)
+		return -1;
+	if (src_limit >= 0 && len > (size_t)(src_limit - (long)src_pos))
+		len = (size_t)(src_limit - (long)src_pos);
+	for (size_t i = 0; i < len; i++, src_pos++)
+		buf[i] = (uint8_t)((src_pos * 0x9E3779B97F4A7C15ull) >> 56);
+	return (long)len;
+}
+static uint8_t stream_at(uint64_t i) { return (uint8_t)((i * 0x9E3779B97F4A7C15ull) >> 56); }
+
+static volatile sig_atomic_t stop_flag;
+static ng_egd_server srv;
+static char run_err[256];
+static int run_rc;
+static void *server_thread(void *a)
+{
+	(void)a;
+	run_rc = ng_egd_run(&srv, run_err, sizeof run_err);
+	return NULL;
+}
+
+static char sock_path[108];
+static int tcp_port;
+
+static int connect_unix(void)
+{
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	strcpy(un.sun_path, sock_path);
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (connect(fd, (struct sockaddr *)&un, sizeof un) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int connect_tcp(void)
+{
+	struct sockaddr_in in = {.sin_family = AF_INET, .sin_port = htons((uint16_t)tcp_port)};
+	inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (connect(fd, (struct sockaddr *)&in, sizeof in) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Reads exactly n bytes within ms milliseconds; returns the count read. */
+static size_t read_n(int fd, uint8_t *buf, size_t n, int ms)
+{
+	size_t got = 0;
+	while (got < n) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		if (poll(&p, 1, ms) <= 0)
+			break;
+		ssize_t r = recv(fd, buf + got, n - got, 0);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}
+
+/* true when the peer closed the connection within ms. */
+static bool closed_within(int fd, int ms)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	uint8_t b[512];
+	for (;;) {
+		if (poll(&p, 1, ms) <= 0)
+			return false;
+		ssize_t r = recv(fd, b, sizeof b, 0);
+		if (r == 0 || (r < 0 && errno == ECONNRESET))
+			return true;
+		if (r < 0)
+			return false;
+	}
+}
+
+static bool send_all(int fd, const void *b, size_t n)
+{
+	return send(fd, b, n, MSG_NOSIGNAL) == (ssize_t)n;
+}
+
+/* One full protocol session on fd; name tells the transport. */
+static void commands(int fd, const char *name)
+{
+	uint8_t b[300];
+	/* 0x00 entropy level: 4 bytes, a multiple of 8, at most the ring. */
+	send_all(fd, "\x00", 1);
+	size_t n = read_n(fd, b, 4, 2000);
+	uint32_t lvl = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	CHECK(n == 4 && lvl % 8 == 0 && lvl <= 4096 * 8, "%s: 0x00 entropy level %u bits", name, lvl);
+	/* 0x02 blocking read of 255 bytes: exactly 255, in stream order. */
+	send_all(fd, "\x02\xff", 2);
+	n = read_n(fd, b, 255, 2000);
+	CHECK(n == 255, "%s: 0x02 blocking read returns 255 bytes", name);
+	/* 0x01 non-blocking read: count byte then count bytes, count <= 200. */
+	send_all(fd, "\x01\xc8", 2);
+	n = read_n(fd, b, 1, 2000);
+	size_t cnt = n == 1 ? b[0] : 999;
+	size_t m = cnt <= 200 ? read_n(fd, b + 1, cnt, 2000) : 0;
+	CHECK(cnt <= 200 && m == cnt, "%s: 0x01 non-blocking read count %zu <= 200", name, cnt);
+	/* 0x03 write (ignored, no reply), then 0x04 pid: the reply is ours. */
+	uint8_t w[4 + 16] = {0x03, 0x00, 0x80, 16};
+	memset(w + 4, 0xa5, 16);
+	send_all(fd, w, sizeof w);
+	send_all(fd, "\x04", 1);
+	n = read_n(fd, b, 1, 2000);
+	size_t len = n == 1 ? b[0] : 0;
+	char pid[32] = {0};
+	if (len && len < sizeof pid)
+		read_n(fd, (uint8_t *)pid, len, 2000);
+	char want[32];
+	snprintf(want, sizeof want, "%ld", (long)getpid());
+	CHECK(!strcmp(pid, want), "%s: 0x03 ignored, then 0x04 pid '%s' = '%s'", name, pid, want);
+	/* 0x02 with length 0: no reply; the next request is still served. */
+	send_all(fd, "\x02\x00\x00", 3);
+	n = read_n(fd, b, 4, 2000);
+	CHECK(n == 4, "%s: 0x02 of 0 bytes answers nothing, the next request is served", name);
+}
+
+int main(void)
+{
+	char err[256];
+	snprintf(sock_path, sizeof sock_path, "/tmp/ng-test-egd-%ld.sock", (long)getpid());
+	char addr[160];
+	snprintf(addr, sizeof addr, "unix:%s", sock_path);
+	int ufd = ng_egd_listen(addr, err, sizeof err);
+	int tfd = ng_egd_listen("127.0.0.1:0", err, sizeof err);
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof sin;
+	getsockname(tfd, (struct sockaddr *)&sin, &sl);
+	tcp_port = ntohs(sin.sin_port);
+	CHECK(ufd >= 0 && tfd >= 0, "listen on %s and 127.0.0.1:%d", sock_path, tcp_port);
+	CHECK(ng_egd_listen("10.0.0.1", err, sizeof err) < 0 && strstr(err, "bad address"),
+	      "a bad address is refused: %s", err);
+	CHECK(ng_egd_listen("127.0.0.1:99999", err, sizeof err) < 0, "a bad port is refused");
+
+	srv = (ng_egd_server){.listen_fd = {ufd, tfd}, .nlisten = 2, .fill = test_fill,
+			      .ring_bytes = 4096, .max_clients = 8, .idle_ms = 400, .stop = &stop_flag};
+	pthread_t th;
+	pthread_create(&th, NULL, server_thread, NULL);
+
+	int fd = connect_unix();
+	commands(fd, "unix");
+	close(fd);
+	fd = connect_tcp();
+	commands(fd, "tcp");
+	close(fd);
+
+	/* Stream order, no byte twice: one client reads 20 x 255 bytes; every
+	 * byte must follow its predecessor in the source stream. */
+	{
+		uint8_t b[255 * 20];
+		fd = connect_unix();
+		for (int i = 0; i < 20; i++)
+			send_all(fd, "\x02\xff", 2);
+		size_t n = read_n(fd, b, sizeof b, 3000);
+		/* locate the start: the position p with stream_at(p..p+3) = b[0..3] */
+		uint64_t start = UINT64_MAX;
+		for (uint64_t p = 0; p < src_pos + 1 && start == UINT64_MAX; p++)
+			if (stream_at(p) == b[0] && stream_at(p + 1) == b[1] && stream_at(p + 2) == b[2] &&
+			    stream_at(p + 3) == b[3] && stream_at(p + 4) == b[4] && stream_at(p + 5) == b[5] &&
+			    stream_at(p + 6) == b[6] && stream_at(p + 7) == b[7])
+				start = p;
+		size_t bad = 0;
+		for (size_t i = 0; i < n; i++)
+			bad += b[i] != stream_at(start + i);
+		CHECK(n == sizeof b && start != UINT64_MAX && bad == 0,
+		      "20 pipelined blocking reads: %zu bytes, in source order from %llu, %zu out of place",
+		      n, (unsigned long long)start, bad);
+		close(fd);
+	}
+
+	/* Hostile clients, all at once, then a well-behaved one must be served. */
+	int stalled = connect_unix();           /* a request byte, then nothing */
+	send_all(stalled, "\x02", 1);
+	int hog = connect_tcp();                /* asks a lot, never reads */
+	uint8_t many[2 * 512];
+	for (int i = 0; i < 512; i++)
+		many[2 * i] = 0x02, many[2 * i + 1] = 0xff;
+	send_all(hog, many, sizeof many);
+	int quitter = connect_unix();           /* asks, hangs up before the reply */
+	send_all(quitter, "\x02\xff\x02\xff", 4);
+	close(quitter);
+	int slow = connect_unix();              /* a write command one byte at a time */
+	uint8_t big[4 + 255] = {0x03, 0xff, 0xff, 255};
+	for (size_t i = 0; i < sizeof big; i++) {
+		send_all(slow, big + i, 1);
+		if (i % 64 == 0)
+			usleep(1000);
+	}
+	send_all(slow, "\x00", 1);
+	uint8_t b[256];
+	CHECK(read_n(slow, b, 4, 2000) == 4, "a write command sent in 1-byte pieces is parsed");
+	close(slow);
+	int bad = connect_unix();
+	send_all(bad, "\x07", 1);
+	CHECK(closed_within(bad, 2000), "an unknown command closes that connection");
+	close(bad);
+
+	fd = connect_tcp();
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	send_all(fd, "\x02\x80", 2);
+	size_t n = read_n(fd, b, 128, 2000);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	CHECK(n == 128, "with stalled, hogging and vanished clients around, another client "
+	      "still gets its 128 bytes (%.1f ms)", ms);
+	close(fd);
+
+	/* The stalled request is dropped after the idle time (400 ms). */
+	CHECK(closed_within(stalled, 3000), "an incomplete request is dropped after the idle time");
+	close(stalled);
+
+	/* Too many clients: beyond max_clients (8) connections are closed at
+	 * once; those within the limit are served. */
+	int fds[12];
+	for (int i = 0; i < 12; i++)
+		fds[i] = connect_unix();
+	usleep(200000);
+	int refused = 0, served = 0;
+	for (int i = 0; i < 12; i++) {
+		if (!send_all(fds[i], "\x00", 1)) {
+			refused++;
+			continue;
+		}
+		if (read_n(fds[i], b, 4, 500) == 4)
+			served++;
+		else
+			refused++;
+	}
+	/* the hog still holds a slot: 7 of 12 get served */
+	CHECK(served == 7 && refused == 5, "max_clients 8 (one held by the hog): %d served, %d refused",
+	      served, refused);
+	for (int i = 0; i < 12; i++)
+		close(fds[i]);
+	close(hog);
+
+	/* After a client closes, its slot is free again. */
+	usleep(100000);
+	fd = connect_unix();
+	send_all(fd, "\x02\x10", 2);
+	CHECK(read_n(fd, b, 16, 2000) == 16, "slots are reused after clients leave");
+	close(fd);
+
+	/* Stop flag: the server returns 0. */
+	stop_flag = 1;
+	pthread_join(th, NULL);
+	CHECK(run_rc == 0 && srv.fill_error == 0, "stops on the stop flag (rc %d)", run_rc);
+	CHECK(srv.bytes_served >= 255 * 22 && srv.requests > 20, "counters: %llu bytes, %llu requests",
+	      (unsigned long long)srv.bytes_served, (unsigned long long)srv.requests);
+
+	/* A failing source: the server stops with an error; clients are closed. */
+	stop_flag = 0;
+	src_limit = (long)src_pos + 1000;
+	srv.clients_total = 0;
+	pthread_create(&th, NULL, server_thread, NULL);
+	fd = connect_unix();
+	for (int i = 0; i < 8; i++)
+		send_all(fd, "\x02\xff", 2);
+	uint8_t big2[2048];
+	size_t got = read_n(fd, big2, sizeof big2, 3000);
+	pthread_join(th, NULL);
+	CHECK(run_rc == -1 && srv.fill_error == 1 && got <= 1000,
+	      "a failing source stops the server (rc %d, %zu bytes before the failure)", run_rc, got);
+	close(fd);
+	close(ufd);
+	close(tfd);
+	unlink(sock_path);
+	return ng_check_exit();
+}
