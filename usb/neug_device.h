@@ -84,7 +84,6 @@
 #define NG_INFO_SAMPLES_PER_BLOCK 30u /* u32 */
 #define NG_INFO_APT_WINDOW    31u  /* u32 */
 #define NG_INFO_BYTES_SENT    32u  /* u64 bytes handed to bulk IN */
-#define NG_INFO_BLOCKS_DISCARDED 33u /* u64 blocks lost because the output buffer was full */
 
 /* Bulk IN output buffer (multiple of 64 and of 32). */
 #define NG_NEUG_OUT_BUF 512u
@@ -109,7 +108,7 @@ typedef struct {
 	ng_usbd_class neug_cls; /* vendor requests */
 	char serial[25];
 	bool dtr, configured;
-	uint64_t bytes_sent, blocks_discarded;
+	uint64_t bytes_sent;
 	/* output ring: out[out_tail..out_head) pending (indices mod 2 * size) */
 	uint16_t out_head, out_tail;
 	bool tx_busy;
@@ -130,7 +129,8 @@ void ng_neug_task(ng_neug_dev *d);
  * configured, output full, or the pipeline latched a persistent failure). */
 size_t ng_neug_wants_samples(const ng_neug_dev *d);
 /* Feeds n raw samples (in order). More than wanted is allowed: they are
- * tested and counted, output that does not fit is discarded. Returns
+ * tested and counted; output that overflows the pipeline's queue is lost
+ * (the pipeline counts it). Returns
  * NG_OK, NG_ERR_HEALTH or NG_ERR_PERSISTENT as ng_pipeline_put_many. */
 ng_status ng_neug_put_samples(ng_neug_dev *d, const uint32_t *w, size_t n);
 /* Current output mode (NG_MODE_*), DTR, and the pipeline's counters. */
