@@ -28,7 +28,9 @@ typedef struct {
 	uint32_t h_milli;     /* declared min-entropy per raw sample, in 1/1000 bit */
 	uint32_t rct_cutoff;  /* 0: derive from h_milli with ng_health_cutoffs */
 	uint32_t apt_cutoff;  /* 0: derive from h_milli with ng_health_cutoffs */
-	ng_crc_fn crc;        /* NULL: the software CRC of crc32.h */
+	ng_crc_fn crc;        /* NULL: the software CRC of crc32.h. Otherwise the
+			       * caller resets the unit before ng_pipeline_init,
+			       * which feeds it the uid words. */
 	void *crc_user;
 } ng_pipeline_config;
 
@@ -48,24 +50,38 @@ typedef struct {
 	/* NeuG 1.0.x's CRC-level tests, as its GET_INFO reports them (indices 1..7) */
 	uint16_t neug_err, neug_err_rc, neug_err_p64, neug_err_p4k;
 	uint16_t neug_rc_max, neug_p64_max, neug_p4k_max;
+	uint32_t mode;            /* NG_MODE_* */
+	uint32_t ready;           /* blocks waiting for ng_pipeline_take */
+	uint64_t blocks_lost;     /* completed blocks discarded because the queue was full */
 } ng_pipeline_stats;
 
 /* Do not rely on the size or contents of this type; the caller owns it. */
 typedef struct ng_pipeline ng_pipeline;
 #include "ng/pipeline_impl.h"
 
-/* Resets everything (CRC, health state, counters, start-up test). */
+/* Resets everything (CRC, health state, counters, start-up test).
+ * NG_ERR_ARG for a bad mode, h_milli or cutoff. */
 ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg);
+/* Samples per conditioned (mode 0) block for a declared min-entropy:
+ * max(140, ceil(512000 / h_milli)) rounded up to a multiple of 4
+ * (doc/pipeline.md); 0 when h_milli is out of range. */
+uint32_t ng_pipeline_block_samples(uint32_t h_milli);
 /* Feeds raw samples, in order. Returns NG_OK, NG_ERR_HEALTH (a block was
  * dropped) or NG_ERR_PERSISTENT (latched; further samples are only counted).
- * Completed blocks are queued for ng_pipeline_take. */
+ * Completed blocks are queued for ng_pipeline_take; a block completed while
+ * NG_PIPELINE_QUEUE blocks wait is discarded (stats.blocks_lost), so feed at
+ * most (NG_PIPELINE_QUEUE - ready) blocks' worth of samples between takes. */
 ng_status ng_pipeline_put(ng_pipeline *p, uint32_t sample);
 ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n);
 /* Pops one released 32-byte block; false when none is ready. */
 bool ng_pipeline_take(ng_pipeline *p, uint8_t out[NG_BLOCK_BYTES]);
 /* Number of blocks ready to take. */
 uint32_t ng_pipeline_ready(const ng_pipeline *p);
-/* Switches mode: discards queued and partial output; the CRC register runs on. */
+/* How many samples can be fed now without a completed block being lost to a
+ * full queue (SIZE_MAX once output has stopped for good). */
+size_t ng_pipeline_room(const ng_pipeline *p);
+/* Switches mode: discards queued and partial output; the CRC register, the
+ * mode 0 chaining value and the health tests run on. Ignores a bad mode. */
 void ng_pipeline_set_mode(ng_pipeline *p, uint32_t mode);
 uint32_t ng_pipeline_mode(const ng_pipeline *p);
 void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* SHA-256 (FIPS 180-4), incremental. */
+/* SHA-256 (FIPS 180-4), incremental. Portable C everywhere; on x86-64 the
+ * compression function uses the SHA extensions when CPUID reports them. */
 #ifndef NG_SHA256_H
 #define NG_SHA256_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,5 +21,15 @@ void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len);
 void ng_sha256_final(ng_sha256_ctx *ctx, uint8_t digest[32]);
 /* One shot. */
 void ng_sha256(uint8_t digest[32], const void *data, size_t len);
+
+/* FIPS 180-4 6.2.2 on n consecutive 64-byte blocks, with the fastest
+ * implementation this CPU has. */
+void ng_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n);
+/* The portable C version: the reference the fast paths are tested against. */
+void ng_sha256_compress_portable(uint32_t h[8], const uint8_t *blocks, size_t n);
+/* The name of the implementation ng_sha256_compress uses ("portable", "sha-ni"). */
+const char *ng_sha256_impl(void);
+/* Tests and benchmarks: force the portable path (true) or allow the fastest (false). */
+void ng_sha256_force_portable(bool on);
 
 #endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Software model of the STM32F1 CRC unit (RM0008 section 4.2): see crc32.h.
+ * Table-driven, MSB first (tables from tools/gen_crc32_table.py). */
+#include "ng/crc32.h"
+#include "crc32_impl.h"
+#include "crc32_table.h"
+
+void ng_crc32_reset(ng_crc32_ctx *ctx) { ctx->reg = 0xFFFFFFFFu; }
+
+uint32_t ng_crc32_word(ng_crc32_ctx *ctx, uint32_t w)
+{
+	return ctx->reg = ng_crc32_step1(ctx->reg, w);
+}
+
+uint32_t ng_crc32_bytes(ng_crc32_ctx *ctx, const uint8_t *buf, size_t len)
+{
+	uint32_t r = ctx->reg;
+	while (len--)
+		r = (r << 8) ^ ng_crc32_t[0][(r >> 24) ^ *buf++];
+	return ctx->reg = r;
+}
+
+uint32_t ng_crc32_run(uint32_t reg, const uint32_t *w, size_t n)
+{
+	for (; n >= 4; n -= 4, w += 4)
+		reg = ng_crc32_step4(reg, w);
+	while (n--)
+		reg = ng_crc32_step1(reg, *w++);
+	return reg;
+}

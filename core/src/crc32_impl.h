@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Internal to core/src: the software CRC's tables and inline word steps.
+ * 64-bit hosts use 16 tables (16 KiB, one step per 4 words); small targets
+ * (Cortex-M3, where the hardware unit is normally used) one 1 KiB table. */
+#ifndef NG_CRC32_IMPL_H
+#define NG_CRC32_IMPL_H
+#include <stdint.h>
+
+#ifndef NG_CRC32_SLICE16
+#if UINTPTR_MAX > 0xffffffffu
+#define NG_CRC32_SLICE16 1
+#else
+#define NG_CRC32_SLICE16 0
+#endif
+#endif
+
+extern const uint32_t ng_crc32_t[NG_CRC32_SLICE16 ? 16 : 1][256];
+
+#define NG_B0(x) ((x) >> 24)
+#define NG_B1(x) (((x) >> 16) & 0xffu)
+#define NG_B2(x) (((x) >> 8) & 0xffu)
+#define NG_B3(x) ((x) & 0xffu)
+
+/* One word, MSB first: the unit's DR write. */
+static inline uint32_t ng_crc32_step1(uint32_t reg, uint32_t w)
+{
+	uint32_t x = reg ^ w;
+#if NG_CRC32_SLICE16
+	return ng_crc32_t[3][NG_B0(x)] ^ ng_crc32_t[2][NG_B1(x)] ^
+	       ng_crc32_t[1][NG_B2(x)] ^ ng_crc32_t[0][NG_B3(x)];
+#else
+	for (int i = 0; i < 4; i++)
+		x = (x << 8) ^ ng_crc32_t[0][x >> 24];
+	return x;
+#endif
+}
+
+/* Four words: w[0] first. Only the first word depends on reg, so on 64-bit
+ * hosts the other twelve lookups are off the critical path. */
+static inline uint32_t ng_crc32_step4(uint32_t reg, const uint32_t *w)
+{
+#if NG_CRC32_SLICE16
+	uint32_t x = reg ^ w[0], y = w[1], z = w[2], u = w[3];
+	return (ng_crc32_t[15][NG_B0(x)] ^ ng_crc32_t[14][NG_B1(x)] ^
+		ng_crc32_t[13][NG_B2(x)] ^ ng_crc32_t[12][NG_B3(x)]) ^
+	       (ng_crc32_t[11][NG_B0(y)] ^ ng_crc32_t[10][NG_B1(y)] ^
+		ng_crc32_t[9][NG_B2(y)] ^ ng_crc32_t[8][NG_B3(y)] ^
+		ng_crc32_t[7][NG_B0(z)] ^ ng_crc32_t[6][NG_B1(z)] ^
+		ng_crc32_t[5][NG_B2(z)] ^ ng_crc32_t[4][NG_B3(z)] ^
+		ng_crc32_t[3][NG_B0(u)] ^ ng_crc32_t[2][NG_B1(u)] ^
+		ng_crc32_t[1][NG_B2(u)] ^ ng_crc32_t[0][NG_B3(u)]);
+#else
+	for (int i = 0; i < 4; i++)
+		reg = ng_crc32_step1(reg, w[i]);
+	return reg;
+#endif
+}
+
+#endif

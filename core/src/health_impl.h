@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Internal to core/src: the per-sample step of the raw-sample health tests,
+ * inline so that the pipeline's hot loop pays a compare or two per sample.
+ * The rare paths (a test at its cutoff) are out of line in health.c. */
+#ifndef NG_HEALTH_IMPL_H
+#define NG_HEALTH_IMPL_H
+#include "ng/health.h"
+
+uint32_t ng_health_rct_hit(ng_health_ctx *h);
+uint32_t ng_health_apt_hit(ng_health_ctx *h);
+void ng_health_startup_done(ng_health_ctx *h);
+
+static inline uint32_t ng_health_step(ng_health_ctx *h, uint32_t s)
+{
+	uint32_t fired = 0;
+	/* ---- SP 800-90B 4.4.1 Repetition Count Test ---------------------- */
+	if (s == h->rct_a) {
+		/* Step 2a: if x_i = A, B = B + 1. (B = 0 before the first sample,
+		 * so the first sample, whatever it is, leaves B = 1.) */
+		if (++h->rct_b > h->rct_max)
+			h->rct_max = h->rct_b;
+		/* Step 2a.ii: if B >= C, the test fires. */
+		if (h->rct_b >= h->rct_cutoff)
+			fired |= ng_health_rct_hit(h);
+	} else {
+		/* Step 2b: A = x_i, B = 1. */
+		h->rct_a = s;
+		h->rct_b = 1;
+	}
+	/* ---- SP 800-90B 4.4.2 Adaptive Proportion Test ------------------- */
+	if (h->apt_i == 0) {
+		/* Steps 1-2: A = the first sample of the window, B = 1. */
+		h->apt_a = s;
+		h->apt_b = 1;
+		if (!h->apt_max)
+			h->apt_max = 1;
+	} else if (s == h->apt_a) {
+		/* Step 3a: if A = x_i, B = B + 1; step 3b: if B >= C, fire. */
+		if (++h->apt_b > h->apt_max)
+			h->apt_max = h->apt_b;
+		if (h->apt_b >= h->apt_cutoff)
+			fired |= ng_health_apt_hit(h);
+	}
+	/* Step 3 loops over i = 1 .. W-1: the next sample starts a new window. */
+	if (++h->apt_i == h->apt_window)
+		h->apt_i = 0;
+	if (++h->samples == NG_STARTUP_SAMPLES)
+		ng_health_startup_done(h);
+	return fired;
+}
+
+#endif

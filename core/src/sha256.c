@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SHA-256 as specified by FIPS 180-4 (sections 4.1.2, 4.2.2, 5.1.1, 6.2).
+ * Portable C, no allocation; ng_sha256_compress dispatches to the SHA-NI
+ * code of sha256_x86.c when the CPU has it (x86-64 only). */
+#include <string.h>
+#include "ng/sha256.h"
+#include "sha256_impl.h"
+
+/* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the cube
+ * roots of the first 64 primes. */
+const uint32_t ng_sha256_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+/* FIPS 180-4 5.3.3: the initial hash value H(0). */
+static const uint32_t ng_sha256_h0[8] = {
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+
+static inline uint32_t ng_ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
+static inline uint32_t ng_load_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* FIPS 180-4 4.1.2 functions. */
+#define NG_CH(x, y, z)  (((x) & (y)) ^ (~(x) & (z)))
+#define NG_MAJ(x, y, z) (((x) & (y)) ^ ((x) & (z)) ^ ((y) & (z)))
+#define NG_BSIG0(x) (ng_ror(x, 2) ^ ng_ror(x, 13) ^ ng_ror(x, 22))
+#define NG_BSIG1(x) (ng_ror(x, 6) ^ ng_ror(x, 11) ^ ng_ror(x, 25))
+#define NG_SSIG0(x) (ng_ror(x, 7) ^ ng_ror(x, 18) ^ ((x) >> 3))
+#define NG_SSIG1(x) (ng_ror(x, 17) ^ ng_ror(x, 19) ^ ((x) >> 10))
+
+/* FIPS 180-4 6.2.2, with the message schedule kept in a 16-word ring. */
+void ng_sha256_compress_portable(uint32_t h[8], const uint8_t *blocks, size_t n)
+{
+	while (n--) {
+		uint32_t w[16];
+		uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
+		uint32_t e = h[4], f = h[5], g = h[6], hh = h[7];
+		for (unsigned t = 0; t < 64; t++) {
+			uint32_t wt;
+			if (t < 16) {
+				wt = w[t] = ng_load_be32(blocks + 4 * t);          /* step 1, t <= 15 */
+			} else {                                                   /* step 1, t >= 16 */
+				wt = w[t & 15] = NG_SSIG1(w[(t - 2) & 15]) + w[(t - 7) & 15] +
+						 NG_SSIG0(w[(t - 15) & 15]) + w[t & 15];
+			}
+			uint32_t t1 = hh + NG_BSIG1(e) + NG_CH(e, f, g) + ng_sha256_k[t] + wt; /* step 3 */
+			uint32_t t2 = NG_BSIG0(a) + NG_MAJ(a, b, c);
+			hh = g; g = f; f = e; e = d + t1;
+			d = c; c = b; b = a; a = t1 + t2;
+		}
+		h[0] += a; h[1] += b; h[2] += c; h[3] += d;                        /* step 4 */
+		h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+		blocks += 64;
+		ng_wipe(w, sizeof w);
+	}
+}
+
+#if NG_SHA256_HAVE_X86
+/* 0 = not probed yet, 1 = portable, 2 = SHA-NI. Probing twice is harmless. */
+static int ng_sha256_sel;
+static bool ng_sha256_portable_only;
+
+static int ng_sha256_select(void)
+{
+	int s = __atomic_load_n(&ng_sha256_sel, __ATOMIC_RELAXED);
+	if (!s) {
+		s = ng_sha256_x86_supported() ? 2 : 1;
+		__atomic_store_n(&ng_sha256_sel, s, __ATOMIC_RELAXED);
+	}
+	if (__atomic_load_n(&ng_sha256_portable_only, __ATOMIC_RELAXED))
+		return 1;
+	return s;
+}
+
+void ng_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n)
+{
+	if (ng_sha256_select() == 2)
+		ng_sha256_compress_x86(h, blocks, n);
+	else
+		ng_sha256_compress_portable(h, blocks, n);
+}
+
+const char *ng_sha256_impl(void) { return ng_sha256_select() == 2 ? "sha-ni" : "portable"; }
+
+void ng_sha256_force_portable(bool on)
+{
+	__atomic_store_n(&ng_sha256_portable_only, on, __ATOMIC_RELAXED);
+}
+#else
+void ng_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n)
+{
+	ng_sha256_compress_portable(h, blocks, n);
+}
+
+const char *ng_sha256_impl(void) { return "portable"; }
+void ng_sha256_force_portable(bool on) { (void)on; }
+#endif
+
+void ng_sha256_init(ng_sha256_ctx *ctx)
+{
+	memcpy(ctx->h, ng_sha256_h0, sizeof ctx->h);
+	ctx->len = 0;
+	ctx->fill = 0;
+}
+
+void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	ctx->len += len;
+	if (ctx->fill) {
+		size_t k = 64 - ctx->fill;
+		if (k > len)
+			k = len;
+		memcpy(ctx->buf + ctx->fill, p, k);
+		ctx->fill += (uint32_t)k;
+		p += k;
+		len -= k;
+		if (ctx->fill < 64)
+			return;
+		ng_sha256_compress(ctx->h, ctx->buf, 1);
+		ctx->fill = 0;
+	}
+	if (len >= 64) {
+		ng_sha256_compress(ctx->h, p, len / 64);
+		p += len & ~(size_t)63;
+		len &= 63;
+	}
+	if (len) {
+		memcpy(ctx->buf, p, len);
+		ctx->fill = (uint32_t)len;
+	}
+}
+
+/* FIPS 180-4 5.1.1 padding: 0x80, zeros, the bit length as 64-bit big endian. */
+void ng_sha256_final(ng_sha256_ctx *ctx, uint8_t digest[32])
+{
+	uint64_t bits = ctx->len * 8;
+	uint32_t f = ctx->fill;
+	ctx->buf[f++] = 0x80;
+	if (f > 56) {
+		memset(ctx->buf + f, 0, 64 - f);
+		ng_sha256_compress(ctx->h, ctx->buf, 1);
+		f = 0;
+	}
+	memset(ctx->buf + f, 0, 56 - f);
+	for (int i = 0; i < 8; i++)
+		ctx->buf[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
+	ng_sha256_compress(ctx->h, ctx->buf, 1);
+	for (int i = 0; i < 8; i++) {
+		digest[4 * i] = (uint8_t)(ctx->h[i] >> 24);
+		digest[4 * i + 1] = (uint8_t)(ctx->h[i] >> 16);
+		digest[4 * i + 2] = (uint8_t)(ctx->h[i] >> 8);
+		digest[4 * i + 3] = (uint8_t)ctx->h[i];
+	}
+	ng_wipe(ctx, sizeof *ctx);
+}
+
+void ng_sha256(uint8_t digest[32], const void *data, size_t len)
+{
+	ng_sha256_ctx c;
+	ng_sha256_init(&c);
+	ng_sha256_update(&c, data, len);
+	ng_sha256_final(&c, digest);
+}

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Health tests: cutoffs against an exact binomial computation done here in
+ * long double (log domain), induced failures that trip exactly one test
+ * during and after start-up, the dead and degraded vectors, raw mode, and
+ * the latch property. */
+#include <math.h>
+#include <string.h>
+#include "check.h"
+#include "ng/pipeline.h"
+
+/* ---- independent cutoffs ---------------------------------------------- */
+static long double log_pmf(int n, int k, long double lp, long double lq)
+{
+	return lgammal(n + 1.0L) - lgammal(k + 1.0L) - lgammal(n - k + 1.0L) + k * lp + (n - k) * lq;
+}
+
+/* 1 + the least k with P(X > k) <= 2^-30, X ~ B(n, 2^-H). */
+static uint32_t ref_apt(uint32_t h_milli, int n)
+{
+	long double p = powl(2.0L, -(long double)h_milli / 1000.0L), lp = logl(p), lq = log1pl(-p);
+	long double eps = ldexpl(1.0L, -30), tail = 0.0L;
+	for (int k = n; k >= 0; k--) {
+		long double t = expl(log_pmf(n, k, lp, lq));
+		if (tail + t > eps)
+			return (uint32_t)k + 1;   /* P(X > k) = tail <= eps */
+		tail += t;
+	}
+	return 1;
+}
+
+static uint32_t ref_rct(uint32_t h_milli)
+{
+	return 1 + (uint32_t)ceill(30.0L / ((long double)h_milli / 1000.0L) - 1e-12L);
+}
+
+static ng_pipeline P;
+
+static void init(uint32_t mode, uint32_t h_milli)
+{
+	ng_pipeline_config c = { .mode = mode, .uid = { 1, 2, 3 }, .h_milli = h_milli };
+	if (ng_pipeline_init(&P, &c) != NG_OK) {
+		printf("FAIL: ng_pipeline_init\n");
+		exit(1);
+	}
+}
+
+/* xorshift samples: healthy for any declared H <= 8 (no repeats in practice). */
+static uint64_t rs = 0x1234567;
+static uint32_t good(void) { return (uint32_t)ng_test_rand(&rs); }
+
+static size_t drain(void)
+{
+	uint8_t b[32];
+	size_t n = 0;
+	while (ng_pipeline_take(&P, b))
+		n++;
+	return n;
+}
+
+static ng_status feed_good(size_t n)
+{
+	ng_status r = NG_OK, x;
+	for (size_t i = 0; i < n; i++)
+		if ((x = ng_pipeline_put(&P, good())) != NG_OK && r == NG_OK)
+			r = x;
+	return r;
+}
+
+static ng_pipeline_stats stats(void)
+{
+	ng_pipeline_stats st;
+	ng_pipeline_get_stats(&P, &st);
+	return st;
+}
+
+/* `reps` copies of v (an RCT run): v is fresh, so no APT window counts it. */
+static ng_status feed_run(uint32_t v, uint32_t reps)
+{
+	ng_status r = NG_OK, x;
+	for (uint32_t i = 0; i < reps; i++)
+		if ((x = ng_pipeline_put(&P, v)) != NG_OK && r == NG_OK)
+			r = x;
+	return r;
+}
+
+/* Starting at a window boundary: A, then A at every other sample until A
+ * has been seen `count` times (no two equal samples in a row: RCT stays 1). */
+static ng_status feed_apt(uint32_t count)
+{
+	uint32_t a = good();
+	ng_status r = ng_pipeline_put(&P, a), x;
+	for (uint32_t i = 1; i < count; i++) {
+		if ((x = ng_pipeline_put(&P, good())) != NG_OK && r == NG_OK)
+			r = x;
+		if ((x = ng_pipeline_put(&P, a)) != NG_OK && r == NG_OK)
+			r = x;
+	}
+	return r;
+}
+
+static uint8_t *slurp(const char *name, size_t *n)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/neug-1.0.6/%s", ng_vectors_dir(), name);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		printf("FAIL: cannot open %s\n", path);
+		exit(1);
+	}
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	rewind(f);
+	uint8_t *b = malloc((size_t)len);
+	if (fread(b, 1, (size_t)len, f) != (size_t)len)
+		exit(1);
+	fclose(f);
+	*n = (size_t)len;
+	return b;
+}
+
+static void induced(uint32_t mode)
+{
+	const char *mn = mode == 0 ? "mode 0" : mode == 1 ? "mode 1" : "raw";
+	ng_pipeline_stats st;
+	/* RCT during start-up: 100 good, then a run of exactly C = 10. */
+	init(mode, 3700);
+	feed_good(100);
+	ng_status r = feed_run(0xabcdef01u, 10);
+	st = stats();
+	CHECK(r == NG_ERR_PERSISTENT && st.status == (NG_HEALTH_RCT | NG_HEALTH_STARTUP | NG_HEALTH_STARTUP_FAILED | NG_HEALTH_PERSISTENT) &&
+	      st.fail_test == NG_HEALTH_RCT && st.fail_index == 109 && st.fail_count == 10 &&
+	      st.rct_failures == 1 && st.apt_failures == 0,
+	      "%s: a run of 10 at sample 100 trips RCT only, during start-up: latched at index 109, count 10 (status 0x%x index %llu)",
+	      mn, st.status, (unsigned long long)st.fail_index);
+	/* A run of 9 is fine. */
+	init(mode, 3700);
+	feed_good(100);
+	feed_run(0xabcdef01u, 9);
+	feed_good(2000);
+	st = stats();
+	CHECK(st.status == 0 && st.rct_max == 9 && st.rct_failures == 0,
+	      "%s: a run of 9 (C - 1) trips nothing (status 0x%x)", mn, st.status);
+	/* APT during start-up: A seen C = 81 times in the first window. */
+	init(mode, 3700);
+	r = feed_apt(81);
+	st = stats();
+	CHECK(r == NG_ERR_PERSISTENT && st.status == (NG_HEALTH_APT | NG_HEALTH_STARTUP | NG_HEALTH_STARTUP_FAILED | NG_HEALTH_PERSISTENT) &&
+	      st.fail_test == NG_HEALTH_APT && st.fail_index == 160 && st.fail_count == 81 && st.rct_failures == 0,
+	      "%s: A 81 times in a window trips APT only, during start-up (index %llu, status 0x%x)",
+	      mn, (unsigned long long)st.fail_index, st.status);
+	init(mode, 3700);
+	feed_apt(80);
+	feed_good(2000);
+	st = stats();
+	CHECK(st.status == 0 && st.apt_max == 80, "%s: A 80 times (C - 1) trips nothing", mn);
+	CHECK(drain() > 0 || mode == 2, "%s: output flows after a clean start-up", mn);
+
+	/* After start-up: one RCT firing is intermittent. */
+	init(mode, 3700);
+	feed_good(2048);
+	drain();
+	st = stats();
+	uint64_t out0 = st.blocks_out, drop0 = st.blocks_dropped;
+	r = feed_run(0x55aa55aau, 10);
+	ng_status r2 = feed_good(mode == 0 ? 300 : 70);
+	size_t got = drain();
+	st = stats();
+	bool dropped_ok = mode == 2 ? st.blocks_dropped == drop0 : st.blocks_dropped == drop0 + 1;
+	CHECK(st.status == NG_HEALTH_RCT && st.rct_failures == 1 && st.apt_failures == 0 && dropped_ok &&
+	      (mode == 2 || r == NG_ERR_HEALTH || r2 == NG_ERR_HEALTH) && got > 0 && st.blocks_out == out0 + got,
+	      "%s: after start-up a run of 10 trips RCT only, not persistent; %s (status 0x%x dropped %llu)",
+	      mn, mode == 2 ? "raw outputs anyway" : "one block dropped, output goes on",
+	      st.status, (unsigned long long)(st.blocks_dropped - drop0));
+	/* A second firing within NG_HEALTH_REPEAT_SPAN latches. */
+	r = feed_run(0x66aa55aau, 10);
+	st = stats();
+	CHECK(r == NG_ERR_PERSISTENT && (st.status & NG_HEALTH_PERSISTENT) && !(st.status & NG_HEALTH_STARTUP_FAILED) &&
+	      st.fail_test == NG_HEALTH_RCT && st.fail_count == 10,
+	      "%s: a second RCT firing within %u samples latches persistent", mn, NG_HEALTH_REPEAT_SPAN);
+	uint64_t before = st.blocks_out;
+	uint32_t bits = st.status;
+	feed_good(20000);
+	drain();
+	ng_pipeline_set_mode(&P, mode == 2 ? 0 : 2);
+	ng_pipeline_set_mode(&P, mode);
+	feed_good(5000);
+	size_t more = drain();
+	st = stats();
+	CHECK((st.status & bits) == bits && (mode == 2 ? more > 0 : st.blocks_out == before && more == 0),
+	      "%s: after the latch, good input and mode switches clear nothing%s", mn,
+	      mode == 2 ? " (raw still outputs)" : " and release nothing");
+
+	/* A firing more than NG_HEALTH_REPEAT_SPAN after the previous one is intermittent again. */
+	init(mode, 3700);
+	feed_good(2048);
+	feed_run(0x55aa55aau, 10);
+	feed_good(NG_HEALTH_REPEAT_SPAN);
+	feed_run(0x77aa55aau, 10);
+	st = stats();
+	CHECK(st.status == NG_HEALTH_RCT && st.rct_failures == 2,
+	      "%s: two RCT firings %u+ samples apart stay intermittent", mn, NG_HEALTH_REPEAT_SPAN);
+
+	/* After start-up: one APT firing (aligned to a window start). */
+	init(mode, 3700);
+	feed_good(2048);
+	drain();
+	drop0 = stats().blocks_dropped;
+	feed_apt(81);
+	feed_good(400);
+	got = drain();
+	st = stats();
+	dropped_ok = mode == 2 ? st.blocks_dropped == drop0 : st.blocks_dropped >= drop0 + 1;
+	CHECK(st.status == NG_HEALTH_APT && st.apt_failures == 1 && st.rct_failures == 0 && dropped_ok && got > 0,
+	      "%s: after start-up A 81 times in a window trips APT only, not persistent (status 0x%x)", mn, st.status);
+}
+
+static void vector_fail(const char *name, uint32_t mode)
+{
+	size_t n;
+	uint8_t *b = slurp(name, &n);
+	init(mode, 3700);
+	ng_status r = NG_OK;
+	size_t got = 0;
+	for (size_t i = 0; i < n / 4; i += 64) {
+		r = ng_pipeline_put_many(&P, (const uint32_t *)b + i, n / 4 - i < 64 ? n / 4 - i : 64);
+		got += drain();
+	}
+	ng_pipeline_stats st = stats();
+	printf("# %s mode %u: status 0x%x test %s index %llu count %u; rct %u apt %u failures\n", name, mode,
+	       st.status, ng_health_name(st.fail_test), (unsigned long long)st.fail_index, st.fail_count,
+	       st.rct_failures, st.apt_failures);
+	if (mode == NG_MODE_RAW) {
+		CHECK(r == NG_ERR_PERSISTENT && got == n / 32 && (st.status & NG_HEALTH_PERSISTENT) && st.rct_failures > 0,
+		      "%s raw: all %zu blocks output anyway, failure counted and latched (got %zu, r %d)", name, n / 32, got, r);
+	} else {
+		CHECK(r == NG_ERR_PERSISTENT && got == 0 && st.blocks_out == 0 &&
+		      (st.status & (NG_HEALTH_PERSISTENT | NG_HEALTH_STARTUP_FAILED)) == (NG_HEALTH_PERSISTENT | NG_HEALTH_STARTUP_FAILED) &&
+		      st.fail_test != 0 && st.fail_index < NG_STARTUP_SAMPLES && st.fail_count > 1,
+		      "%s mode %u: zero blocks out, start-up failure latched (%s at %llu, count %u)", name, mode,
+		      ng_health_name(st.fail_test), (unsigned long long)st.fail_index, st.fail_count);
+	}
+	free(b);
+}
+
+int main(void)
+{
+	uint32_t rc = 0, ac = 0;
+	/* RCT(3.7) = 10 and the APT cutoffs against the exact computation. */
+	CHECK(ng_health_cutoffs(3700, 512, &rc, &ac) == NG_OK && rc == 10,
+	      "RCT cutoff at H=3.7 is 1 + ceil(30/3.7) = 10 (got %u)", rc);
+	static const uint32_t hs[] = { 500, 700, 1000, 1500, 2000, 2500, 3000, 3500, 3700, 4000,
+				       4200, 5000, 6000, 7000, 8000, 100, 12345, 32000 };
+	int bad = 0;
+	for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++) {
+		ng_health_cutoffs(hs[i], 512, &rc, &ac);
+		uint32_t er = ref_rct(hs[i]), ea = ref_apt(hs[i], 512);
+		printf("# H=%u.%03u: RCT %u (ref %u) APT %u (ref %u)\n", hs[i] / 1000, hs[i] % 1000, rc, er, ac, ea);
+		bad += rc != er || ac != ea;
+	}
+	CHECK(!bad, "cutoffs for H in 0.1..32 == exact binomial (lgammal, long double)");
+	bad = 0;
+	for (uint32_t h = 100; h <= 32000; h += 37) {
+		ng_health_cutoffs(h, 512, &rc, &ac);
+		bad += rc != ref_rct(h) || ac != ref_apt(h, 512);
+	}
+	CHECK(!bad, "cutoffs on a 0.037-bit grid of H in 0.1..32 == exact (%d differ)", bad);
+	bad = 0;
+	static const int ws[] = { 2, 16, 64, 1024, 4096 };
+	for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
+		ng_health_cutoffs(3700, (uint32_t)ws[i], NULL, &ac);
+		bad += ac != ref_apt(3700, ws[i]);
+	}
+	CHECK(!bad, "APT cutoffs for windows 2..4096 == exact");
+	CHECK(ng_health_cutoffs(99, 512, &rc, &ac) == NG_ERR_ARG && ng_health_cutoffs(32001, 512, &rc, &ac) == NG_ERR_ARG &&
+	      ng_health_cutoffs(1000, 1, &rc, &ac) == NG_ERR_ARG, "cutoffs: out-of-range H or window -> NG_ERR_ARG");
+	ng_health_cutoffs(3700, 512, &rc, &ac);
+	CHECK(ac == 81, "APT cutoff at H=3.7, W=512 is 81 (the induced tests assume it)");
+
+	for (uint32_t m = 0; m < 3; m++)
+		induced(m);
+	for (uint32_t m = 0; m < 3; m++) {
+		vector_fail("stuck.bin", m);
+		vector_fail("lowbit.bin", m);
+	}
+	return ng_check_exit();
+}
