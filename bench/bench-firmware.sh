@@ -38,6 +38,13 @@ row "CRC32 mode, CRC unit (firmware path)" "$(get crc32_hwcrc_minstr_per_output)
 row "CRC32 mode, software CRC" "$(get crc32_swcrc_minstr_per_output)" "" ""
 row "raw mode (health tests only)" "$(get raw_minstr_per_output)" "" ""
 row "SHA-256 of the 161-byte message" "$(get sha256_161B_minstr)" 7000 ""
+part() { awk -v l="$1" -v m="$2" -v u="$3" 'BEGIN { if (m > 0) printf "     %-44s %9.1f instr%s\n", l, m / 1000, u }'; }
+echo "   where the conditioned path's instructions go (per 32-byte output: 140 samples, 35 CRC words, 3 SHA-256 blocks):"
+part "raw-sample health tests, per sample" "$(get health_insert_minstr_per_sample)" " (x140)"
+part "NeuG CRC-output tests, per CRC word" "$(get neug_tests_word_minstr)" " (x35)"
+part "software CRC, per word (the CRC unit replaces it)" "$(get crc32_sw_minstr_per_word)" " (x140)"
+part "SHA-256 compression, per 64-byte block" "$(get sha256_minstr_per_64B_block)" " (x3; NeuG: about 7,000 per output)"
+part "ng_wipe, per byte" "$(get wipe_minstr_per_byte)" ""
 c=$(get conditioned_hwcrc_minstr_per_output)
 awk -v m="$c" 'BEGIN { i = m / 1000; printf "   goal: whole per-output path <= 8,500 instructions: %s (%.0f)\n", (i <= 0 ? "not measured" : i <= 8500 ? "met" : "NOT met"), i }'
 if make --no-print-directory -s firmware >/dev/null 2>&1; then

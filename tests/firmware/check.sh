@@ -11,37 +11,41 @@ if ! command -v arm-none-eabi-gcc >/dev/null; then
 	echo "SKIP: firmware (arm-none-eabi-gcc not installed: apt-get install gcc-arm-none-eabi)"
 	exit 77
 fi
-if [ -z "$(ls core/src/*.c 2>/dev/null)" ] || [ ! -f usb/neug_device.h ]; then
-	echo "SKIP: firmware (core/src or usb/ not there yet: nothing to build)"
+if [ -z "$(ls core/src/*.c 2>/dev/null)" ]; then
+	echo "SKIP: firmware (core/src not there yet: nothing to build)"
 	exit 77
 fi
-log=build/test-logs/firmware-build.log
 mkdir -p build/test-logs
-if make --no-print-directory firmware >"$log" 2>&1; then
-	echo "PASS: make firmware: every board builds and fits its flash and RAM"
-	sed -n '/^board /,$p' "$log" | sed 's/^/# /'
+log=build/test-logs/firmware-build.log
+if ! grep -qs '^ng_status ng_neug_init' usb/*.c; then
+	echo "SKIP: board images (usb/ has no ng_neug_* implementation yet)"
 else
-	echo "FAIL: make firmware (see $log)"
-	tail -n 20 "$log" | sed 's/^/# /'
-fi
-for b in firmware/stm32f103/boards/*.h; do
-	b=$(basename "$b" .h)
-	for f in elf bin hex; do
-		[ -s "build/firmware/$b/neug.$f" ] || echo "FAIL: build/firmware/$b/neug.$f missing"
-	done
-	# The vector table: initial SP at the top of the board's RAM, reset
-	# handler in flash with the Thumb bit.
-	if [ -s "build/firmware/$b/neug.bin" ]; then
-		read -r sp rv < <(od -An -tx4 -N8 "build/firmware/$b/neug.bin")
-		rk=$(sed -n 's/^#define NG_BOARD_RAM_KB *\([0-9]*\).*/\1/p' "firmware/stm32f103/boards/$b.h")
-		want=$(printf '%08x' $((0x20000000 + rk * 1024)))
-		if [ "$sp" = "$want" ] && [ $((0x$rv & 1)) = 1 ] && [ $((0x$rv >> 24)) = 8 ]; then
-			echo "PASS: $b: vector table (SP 0x$sp, reset 0x$rv)"
-		else
-			echo "FAIL: $b: vector table SP 0x$sp (want 0x$want), reset 0x$rv"
-		fi
+	if make --no-print-directory firmware >"$log" 2>&1; then
+		echo "PASS: make firmware: every board builds and fits its flash and RAM"
+		sed -n '/^board /,$p' "$log" | sed 's/^/# /'
+	else
+		echo "FAIL: make firmware (see $log)"
+		tail -n 20 "$log" | sed 's/^/# /'
 	fi
-done
+	for b in firmware/stm32f103/boards/*.h; do
+		b=$(basename "$b" .h)
+		for f in elf bin hex; do
+			[ -s "build/firmware/$b/neug.$f" ] || echo "FAIL: build/firmware/$b/neug.$f missing"
+		done
+		# The vector table: initial SP at the top of the board's RAM, reset
+		# handler in flash with the Thumb bit.
+		if [ -s "build/firmware/$b/neug.bin" ]; then
+			read -r sp rv < <(od -An -tx4 -N8 "build/firmware/$b/neug.bin")
+			rk=$(sed -n 's/^#define NG_BOARD_RAM_KB *\([0-9]*\).*/\1/p' "firmware/stm32f103/boards/$b.h")
+			want=$(printf '%08x' $((0x20000000 + rk * 1024)))
+			if [ "$sp" = "$want" ] && [ $((0x$rv & 1)) = 1 ] && [ $((0x$rv >> 24)) = 8 ]; then
+				echo "PASS: $b: vector table (SP 0x$sp, reset 0x$rv)"
+			else
+				echo "FAIL: $b: vector table SP 0x$sp (want 0x$want), reset 0x$rv"
+			fi
+		fi
+	done
+fi
 
 if ! command -v qemu-system-arm >/dev/null; then
 	echo "SKIP: Cortex-M3 self-tests (qemu-system-arm not installed)"
