@@ -1,75 +1,39 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* libFuzzer: arbitrary setup packets, data stages, bulk packets, halts and
- * resets into usb/usbd.c with the CDC-ACM and mass storage classes, through
- * the fake dcd. Invariants: no memory error (ASan/UBSan), no violation of
- * the dcd contract (packet > max packet, xfer on a closed endpoint, ...),
- * control IN data never longer than wLength, the stack always answers a
- * control transfer (data/ZLP/STALL, never silence). */
+/* libFuzzer: arbitrary setup packets, data stages, bulk packets, halts,
+ * resets and noise samples into the whole NeuG composite device
+ * (usb/neug_fn.c over usbd.c, cdc_acm.c, msc.c, scsi.c and the pipeline),
+ * through the fake dcd. Invariants: no memory error (ASan/UBSan), no
+ * violation of the dcd contract (packet > max packet, xfer on a closed
+ * endpoint, NULL buffer, ...), control IN data never longer than wLength
+ * (checked by the fake host), every control transfer answered (data, ZLP or
+ * STALL, never silence), bulk IN data only while DTR is set. */
 #include <stdlib.h>
 #include <string.h>
-#include "cdc_acm.h"
-#include "disk.h"
 #include "fakes/fake_dcd.h"
-#include "msc.h"
-#include "usbd.h"
+#include "neug_device.h"
 
-static const uint8_t dev_desc[18] = {18, 1, 0x00, 0x02, 0xEF, 0x02, 0x01, 64, 0x4B, 0x23, 0x01, 0x00, 0x00, 0x01, 1, 2, 3, 1};
-static const uint8_t cfg_desc[] = {
-	9, 2, 9 + 8 + 9 + 19 + 7 + 9 + 14 + 9 + 14, 0, 3, 1, 0, 0x80, 50,
-	8, 0x0B, 0, 2, 2, 2, 0, 0,
-	9, 4, 0, 0, 1, 2, 2, 0, 0,
-	5, 0x24, 0x00, 0x20, 0x01, 5, 0x24, 0x01, 0, 1, 4, 0x24, 0x02, 0x06, 5, 0x24, 0x06, 0, 1,
-	7, 5, 0x82, 3, 16, 0, 10,
-	9, 4, 1, 0, 2, 0x0A, 0, 0, 0,
-	7, 5, 0x81, 2, 64, 0, 0, 7, 5, 0x01, 2, 64, 0, 0,
-	9, 4, 2, 0, 2, 0x08, 0x06, 0x50, 0,
-	7, 5, 0x83, 2, 64, 0, 0, 7, 5, 0x03, 2, 64, 0, 0,
-};
-
-static uint16_t str_fn(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
-{
-	(void)ctx;
-	(void)langid;
-	if (index > 3 || cap < 4)
-		return 0;
-	out[0] = 4;
-	out[1] = 3;
-	out[2] = (uint8_t)('A' + index);
-	out[3] = 0;
-	return 4;
-}
-
-static const ng_usbd_desc desc = {dev_desc, cfg_desc, str_fn, NULL};
-static ng_usbd_ctx U;
+static ng_neug_dev D;
 static fk_dcd F;
-static ng_cdc_acm_ctx C;
-static ng_msc_ctx M;
-static uint8_t txbuf[300];
 
-static void tx_done(void *u)
-{
-	(void)u;
-}
+static void task(void *u) { ng_neug_task(u); }
 
-static void check(void)
+static void fail(const char *what)
 {
-	if (F.errors) {
-		fprintf(stderr, "dcd contract violation: %s\n", F.last_error);
-		abort();
-	}
+	fprintf(stderr, "fuzz_setup: %s (%s)\n", what, F.last_error);
+	abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	memset(&F, 0, sizeof F);
-	ng_cdc_acm_callbacks cb = {NULL, NULL, tx_done, NULL, NULL};
-	ng_cdc_acm_init(&C, 0, 0x82, 0x81, 0x01, &cb);
-	ng_msc_medium m = {ng_disk_sectors(), ng_disk_read, NULL, "FSIJ", "NeuG disk", "1.0", "SERIAL"};
-	ng_msc_init(&M, 2, 0x83, 0x03, &m);
-	const ng_usbd_class *cl[2] = {&C.cls, &M.cls};
-	ng_usbd_init(&U, &fk_ops, &F, &desc, cl, 2);
-	ng_usbd_connect(&U, true);
+	ng_neug_config cfg = {.uid = {1, 2, 3}, .board = "fuzz", .revision = "0"};
+	if (ng_neug_init(&D, &cfg, &fk_ops, &F) != NG_OK)
+		fail("init");
+	F.task = task;
+	F.task_user = &D;
+	ng_neug_connect(&D, true);
 	fk_bus_reset(&F);
+	uint32_t sample = 0x12345678u;
 	size_t i = 0;
 	while (i < size) {
 		uint8_t op = data[i++];
@@ -81,42 +45,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const uint8_t *s = data + i;
 			i += 8;
 			uint16_t wl = (uint16_t)(s[6] | (s[7] << 8));
-			if (wl > 1024)
-				wl = (uint16_t)(wl % 1024);
+			wl = (uint16_t)(wl % 1024u);
 			static uint8_t buf[1024];
-			size_t avail = size - i < wl ? size - i : wl;
 			memset(buf, 0, sizeof buf);
 			if (!(s[0] & 0x80)) {
+				size_t avail = size - i < wl ? size - i : wl;
 				memcpy(buf, data + i, avail);
 				i += avail;
 			}
 			uint16_t act = 0;
-			int r = fk_control(&F, s[0], s[1], (uint16_t)(s[2] | (s[3] << 8)), (uint16_t)(s[4] | (s[5] << 8)), wl, buf, &act);
-			if (r == FK_ERR && F.errors == 0) {
-				fprintf(stderr, "control transfer got no answer\n");
-				abort();
-			}
+			int r = fk_control(&F, s[0], s[1], (uint16_t)(s[2] | (s[3] << 8)),
+					   (uint16_t)(s[4] | (s[5] << 8)), wl, buf, &act);
+			if (r == FK_ERR && F.errors == 0)
+				fail("a control transfer got no answer");
 			break;
 		}
-		case 2: { /* a raw SETUP only (abandoned transfers) */
+		case 2: /* a lone SETUP (an abandoned transfer) */
 			if (size - i < 8)
 				return 0;
 			fk_setup(&F, data + i);
 			i += 8;
 			break;
-		}
 		case 3: { /* IN token on some endpoint */
 			uint8_t ep = (uint8_t)(0x80u | (op >> 3) % 4u);
 			uint8_t b[64];
 			uint16_t n;
-			fk_in(&F, ep, b, 64, &n);
+			bool dtr = ng_neug_dtr(&D), busy = D.tx_busy;
+			int r = fk_in(&F, ep, b, 64, &n);
+			if (ep == NG_NEUG_EP_DATA_IN && r == FK_OK && n && !dtr && !busy)
+				fail("bulk IN data while DTR is low");
 			break;
 		}
 		case 4: { /* OUT packet on some endpoint */
 			if (i >= size)
 				return 0;
 			uint8_t ep = (uint8_t)((op >> 3) % 4u);
-			uint16_t len = data[i++] % 65u;
+			uint16_t len = (uint16_t)(data[i++] % 65u);
 			size_t avail = size - i < len ? size - i : len;
 			fk_out(&F, ep, data + i, (uint16_t)avail);
 			i += avail;
@@ -125,17 +89,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 5:
 			fk_bus_reset(&F);
 			break;
-		case 6: /* the class sends something */
-			ng_cdc_acm_write(&C, &U, txbuf, (uint16_t)((op >> 3) * 9u));
-			ng_cdc_acm_serial_state(&C, &U, (uint16_t)(op >> 3));
-			break;
-		default: /* a queued event burst without the task */
-			ng_usbd_event_suspend(&U, true);
-			ng_usbd_event_resume(&U, true);
-			ng_usbd_task(&U);
+		case 6: { /* the app feeds what the device asks for (bounded) */
+			static uint32_t s[512];
+			size_t n = ng_neug_wants_samples(&D);
+			if (n > 512)
+				n = 512;
+			for (size_t k = 0; k < n; k++) { /* xorshift: passes the health tests */
+				sample ^= sample << 13;
+				sample ^= sample >> 17;
+				sample ^= sample << 5;
+				s[k] = (op & 0x80) ? 0x0FDC05D2u : sample; /* or a stuck source */
+			}
+			ng_neug_put_samples(&D, s, n);
 			break;
 		}
-		check();
+		default:
+			ng_neug_task(&D);
+			break;
+		}
+		if (F.errors)
+			fail("dcd contract violation");
 	}
 	return 0;
 }

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The NeuG composite device (neug_device.h): descriptors, strings, the NeuG
+ * function (modes from line coding, DTR gating, GET_INFO) on top of CDC-ACM,
+ * and the mass storage interface with the FAT12 disk. */
+#include <string.h>
+#include "disk.h"
+#include "neug_device.h"
+
+/* ------------------------------------------------------------ descriptors */
+
+/* USB 2.0 §9.6.1 device descriptor. Class EF/02/01: a composite device with
+ * an Interface Association Descriptor (USB IAD ECN, "Multi-interface
+ * function"). bcdUSB 2.00 for a full-speed-only device: hosts then ask for
+ * the device qualifier, which STALLs (§9.6.2). */
+static const uint8_t neug_device_desc[18] = {
+	18, 1,                         /* bLength, DEVICE */
+	0x00, 0x02,                    /* bcdUSB 2.00 */
+	0xEF, 0x02, 0x01,              /* misc / common / IAD */
+	NG_EP0_SIZE,                   /* bMaxPacketSize0 */
+	(uint8_t)NG_NEUG_VID, (uint8_t)(NG_NEUG_VID >> 8),
+	(uint8_t)NG_NEUG_PID, (uint8_t)(NG_NEUG_PID >> 8),
+	(uint8_t)NG_NEUG_BCD_DEVICE, (uint8_t)(NG_NEUG_BCD_DEVICE >> 8),
+	NG_NEUG_STR_MANUFACTURER, NG_NEUG_STR_PRODUCT, NG_NEUG_STR_SERIAL,
+	1,                             /* bNumConfigurations */
+};
+
+#define CFG_LEN (9 + 8 + 9 + 5 + 5 + 4 + 5 + 7 + 9 + 7 + 7 + 9 + 7 + 7)
+
+static const uint8_t neug_config_desc[CFG_LEN] = {
+	/* configuration (§9.6.3) */
+	9, 2, (uint8_t)CFG_LEN, (uint8_t)(CFG_LEN >> 8),
+	3,                             /* bNumInterfaces */
+	1,                             /* bConfigurationValue */
+	0,                             /* iConfiguration */
+	0x80,                          /* bus powered, no remote wakeup */
+	50,                            /* 100 mA */
+	/* IAD: interfaces 0..1 are one CDC-ACM function */
+	8, 0x0B, NG_NEUG_IF_CDC_COMM, 2, 0x02, 0x02, 0x00, 0,
+	/* CDC communication interface (CDC 1.2 §4.2, PSTN ACM subclass 2,
+	 * protocol 0: no AT command set) */
+	9, 4, NG_NEUG_IF_CDC_COMM, 0, 1, 0x02, 0x02, 0x00, 0,
+	5, 0x24, 0x00, 0x20, 0x01,     /* Header, bcdCDC 1.20 */
+	5, 0x24, 0x01, 0x00, NG_NEUG_IF_CDC_DATA, /* Call Management: none */
+	4, 0x24, 0x02, 0x06,           /* ACM: line coding + serial state, SEND_BREAK */
+	5, 0x24, 0x06, NG_NEUG_IF_CDC_COMM, NG_NEUG_IF_CDC_DATA, /* Union */
+	7, 5, NG_NEUG_EP_NOTIFY, NG_EP_INTERRUPT, NG_CDC_NOTIFY_SIZE, 0, 10,
+	/* CDC data interface */
+	9, 4, NG_NEUG_IF_CDC_DATA, 0, 2, 0x0A, 0x00, 0x00, 0,
+	7, 5, NG_NEUG_EP_DATA_IN, NG_EP_BULK, NG_FS_BULK_SIZE, 0, 0,
+	7, 5, NG_NEUG_EP_DATA_OUT, NG_EP_BULK, NG_FS_BULK_SIZE, 0, 0,
+	/* mass storage: SCSI transparent (06), Bulk-Only (50) */
+	9, 4, NG_NEUG_IF_MSC, 0, 2, 0x08, 0x06, 0x50, 0,
+	7, 5, NG_NEUG_EP_MSC_IN, NG_EP_BULK, NG_FS_BULK_SIZE, 0, 0,
+	7, 5, NG_NEUG_EP_MSC_OUT, NG_EP_BULK, NG_FS_BULK_SIZE, 0, 0,
+};
+
+_Static_assert(NG_FS_BULK_SIZE == 64, "full-speed bulk endpoints are 64 bytes");
+_Static_assert(NG_NEUG_OUT_BUF % NG_FS_BULK_SIZE == 0 && NG_NEUG_OUT_BUF % NG_BLOCK_BYTES == 0,
+	       "the output buffer holds whole packets and whole blocks");
+_Static_assert(NG_NEUG_OUT_BUF <= 0x8000u, "ring indices are mod 2*size in 16 bits");
+
+static const char neug_manufacturer[] = "Free Software Initiative of Japan";
+static const char neug_product[] = "NeuG True RNG";
+
+/* String descriptor (§9.6.7): ASCII -> UTF-16LE. */
+static uint16_t put_string(const char *s, uint8_t *out, uint16_t cap)
+{
+	size_t n = 0;
+	while (s && s[n])
+		n++;
+	if (n > 126)
+		n = 126;
+	if (2 + 2 * n > cap)
+		n = (size_t)(cap - 2) / 2;
+	out[0] = (uint8_t)(2 + 2 * n);
+	out[1] = 3;
+	for (size_t i = 0; i < n; i++) {
+		out[2 + 2 * i] = (uint8_t)s[i];
+		out[3 + 2 * i] = 0;
+	}
+	return out[0];
+}
+
+static uint16_t neug_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
+{
+	ng_neug_dev *d = ctx;
+	(void)langid; /* one language: answered whatever LANGID is asked */
+	switch (index) {
+	case 0:
+		out[0] = 4;
+		out[1] = 3;
+		out[2] = 0x09; /* LANGID 0x0409 English (US) */
+		out[3] = 0x04;
+		return 4;
+	case NG_NEUG_STR_MANUFACTURER: return put_string(neug_manufacturer, out, cap);
+	case NG_NEUG_STR_PRODUCT: return put_string(neug_product, out, cap);
+	case NG_NEUG_STR_SERIAL: return put_string(d->serial, out, cap);
+	case NG_NEUG_STR_REVISION: return put_string(d->cfg.revision ? d->cfg.revision : "unknown", out, cap);
+	case NG_NEUG_STR_BOARD: return put_string(d->cfg.board ? d->cfg.board : "unknown", out, cap);
+	default: return 0;
+	}
+}
+
+/* --------------------------------------------------------------- output */
+
+#define RING_MASK (2u * NG_NEUG_OUT_BUF - 1u) /* indices run mod 2*size */
+
+static uint16_t ring_used(const ng_neug_dev *d)
+{
+	return (uint16_t)((d->out_head - d->out_tail) & RING_MASK);
+}
+
+static void ring_clear(ng_neug_dev *d)
+{
+	d->out_head = d->out_tail = 0;
+}
+
+/* Samples per 32-byte block in the current mode (neug-1.0.6 README). */
+static uint32_t samples_per_block(const ng_neug_dev *d)
+{
+	switch (ng_pipeline_mode(&d->pipe)) {
+	case NG_MODE_CRC32: return 32;
+	case NG_MODE_RAW: return 8;
+	default: {
+		ng_pipeline_stats st;
+		ng_pipeline_get_stats(&d->pipe, &st);
+		return st.samples_per_block ? st.samples_per_block : NG_NEUG_SAMPLES;
+	}
+	}
+}
+
+/* Moves released blocks from the pipeline into the ring while they fit;
+ * the rest wait in the pipeline's own queue. */
+static void drain_pipeline(ng_neug_dev *d)
+{
+	uint8_t blk[NG_BLOCK_BYTES];
+	while (NG_NEUG_OUT_BUF - ring_used(d) >= NG_BLOCK_BYTES && ng_pipeline_take(&d->pipe, blk)) {
+		for (unsigned i = 0; i < NG_BLOCK_BYTES; i++) {
+			d->out[d->out_head & (NG_NEUG_OUT_BUF - 1u)] = blk[i];
+			d->out_head = (uint16_t)((d->out_head + 1u) & RING_MASK);
+		}
+	}
+	/* wipe the copy of output on the stack */
+	volatile uint8_t *v = blk;
+	for (unsigned i = 0; i < NG_BLOCK_BYTES; i++)
+		v[i] = 0;
+}
+
+/* Starts a bulk IN transfer of what is buffered, while DTR is set. */
+static void kick_tx(ng_neug_dev *d)
+{
+	if (d->tx_busy || !d->dtr || !d->configured || ng_cdc_acm_tx_busy(&d->cdc, &d->usbd))
+		return;
+	uint16_t n = ring_used(d);
+	if (n == 0)
+		return;
+	for (uint16_t i = 0; i < n; i++) {
+		d->tx[i] = d->out[d->out_tail & (NG_NEUG_OUT_BUF - 1u)];
+		d->out_tail = (uint16_t)((d->out_tail + 1u) & RING_MASK);
+	}
+	/* ng_cdc_acm_write ends a transfer that fills whole packets with a ZLP */
+	if (ng_cdc_acm_write(&d->cdc, &d->usbd, d->tx, n) == NG_OK) {
+		d->tx_busy = true;
+		d->bytes_sent += n;
+	}
+}
+
+/* ------------------------------------------------------- CDC callbacks */
+
+static void on_line_coding(void *user, const ng_cdc_line_coding *lc)
+{
+	ng_neug_dev *d = user;
+	uint32_t mode;
+	/* NeuG: parity none = conditioned, odd = CRC32, even = raw. Mark and
+	 * space leave the mode as it is. */
+	switch (lc->bParityType) {
+	case NG_CDC_PARITY_NONE: mode = NG_MODE_CONDITIONED; break;
+	case NG_CDC_PARITY_ODD: mode = NG_MODE_CRC32; break;
+	case NG_CDC_PARITY_EVEN: mode = NG_MODE_RAW; break;
+	default: return;
+	}
+	if (mode == ng_pipeline_mode(&d->pipe))
+		return;
+	ng_pipeline_set_mode(&d->pipe, mode); /* discards partial and queued blocks */
+	ring_clear(d);                        /* and what we buffered */
+}
+
+static void on_line_state(void *user, uint8_t state)
+{
+	ng_neug_dev *d = user;
+	d->dtr = (state & NG_CDC_DTR) != 0;
+	kick_tx(d);
+}
+
+static void on_tx_done(void *user)
+{
+	ng_neug_dev *d = user;
+	d->tx_busy = false;
+	kick_tx(d);
+}
+
+static void on_configured(void *user, bool on)
+{
+	ng_neug_dev *d = user;
+	d->configured = on;
+	d->tx_busy = false;
+	if (on) /* DCD and DSR up for good: a falling DCD would hang the tty up */
+		ng_cdc_acm_serial_state(&d->cdc, &d->usbd, 0x03);
+}
+
+/* ------------------------------------------------------------ GET_INFO */
+
+static bool neug_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage,
+			 const uint8_t *data, uint16_t len)
+{
+	ng_neug_dev *d = ctx;
+	ng_pipeline_stats st;
+	uint8_t b[8];
+	uint16_t n;
+	(void)data;
+	(void)len;
+	if (s->bmRequestType != 0xC0 || s->bRequest != NG_NEUG_REQ_GET_INFO || stage != NG_CTRL_SETUP ||
+	    s->wValue != 0)
+		return false;
+	ng_pipeline_get_stats(&d->pipe, &st);
+	switch (s->wIndex) {
+	case NG_INFO_MODE: b[0] = (uint8_t)ng_pipeline_mode(&d->pipe); n = 1; break;
+	case NG_INFO_NEUG_ERR: ng_put_le16(b, st.neug_err); n = 2; break;
+	case NG_INFO_NEUG_ERR_RC: ng_put_le16(b, st.neug_err_rc); n = 2; break;
+	case NG_INFO_NEUG_ERR_P64: ng_put_le16(b, st.neug_err_p64); n = 2; break;
+	case NG_INFO_NEUG_ERR_P4K: ng_put_le16(b, st.neug_err_p4k); n = 2; break;
+	case NG_INFO_NEUG_RC_MAX: ng_put_le16(b, st.neug_rc_max); n = 2; break;
+	case NG_INFO_NEUG_P64_MAX: ng_put_le16(b, st.neug_p64_max); n = 2; break;
+	case NG_INFO_NEUG_P4K_MAX: ng_put_le16(b, st.neug_p4k_max); n = 2; break;
+	case NG_INFO_STATUS: ng_put_le32(b, st.status); n = 4; break;
+	case NG_INFO_RCT_FAILURES: ng_put_le32(b, st.rct_failures); n = 4; break;
+	case NG_INFO_APT_FAILURES: ng_put_le32(b, st.apt_failures); n = 4; break;
+	case NG_INFO_RCT_MAX: ng_put_le32(b, st.rct_max); n = 4; break;
+	case NG_INFO_APT_MAX: ng_put_le32(b, st.apt_max); n = 4; break;
+	case NG_INFO_RCT_CUTOFF: ng_put_le32(b, st.rct_cutoff); n = 4; break;
+	case NG_INFO_APT_CUTOFF: ng_put_le32(b, st.apt_cutoff); n = 4; break;
+	case NG_INFO_H_MILLI: ng_put_le32(b, st.h_milli); n = 4; break;
+	case NG_INFO_FAIL_TEST: ng_put_le32(b, st.fail_test); n = 4; break;
+	case NG_INFO_FAIL_COUNT: ng_put_le32(b, st.fail_count); n = 4; break;
+	case NG_INFO_SAMPLES_PER_BLOCK: ng_put_le32(b, st.samples_per_block); n = 4; break;
+	case NG_INFO_APT_WINDOW: ng_put_le32(b, st.apt_window); n = 4; break;
+	case NG_INFO_SAMPLES:
+	case NG_INFO_BLOCKS_OUT:
+	case NG_INFO_BLOCKS_DROPPED:
+	case NG_INFO_FAIL_INDEX:
+	case NG_INFO_BYTES_SENT: {
+		uint64_t v = s->wIndex == NG_INFO_SAMPLES ? st.samples
+			   : s->wIndex == NG_INFO_BLOCKS_OUT ? st.blocks_out
+			   : s->wIndex == NG_INFO_BLOCKS_DROPPED ? st.blocks_dropped
+			   : s->wIndex == NG_INFO_FAIL_INDEX ? st.fail_index
+			   : d->bytes_sent;
+		ng_put_le32(b, (uint32_t)v);
+		ng_put_le32(b + 4, (uint32_t)(v >> 32));
+		n = 8;
+		break;
+	}
+	default: return false;
+	}
+	ng_usbd_control_reply(u, b, n);
+	return true;
+}
+
+/* -------------------------------------------------------------- the API */
+
+static void hex8(char *out, uint32_t w)
+{
+	static const char hx[] = "0123456789ABCDEF";
+	for (int i = 0; i < 8; i++)
+		out[i] = hx[(w >> (28 - 4 * i)) & 0xFu];
+}
+
+ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_ops *ops, void *drv)
+{
+	if (!d || !cfg || !ops)
+		return NG_ERR_ARG;
+	memset(d, 0, sizeof *d);
+	d->cfg = *cfg;
+	ng_pipeline_config pc;
+	memset(&pc, 0, sizeof pc);
+	pc.mode = NG_MODE_CONDITIONED;
+	memcpy(pc.uid, cfg->uid, sizeof pc.uid);
+	pc.h_milli = cfg->h_milli ? cfg->h_milli : NG_DEFAULT_H_MILLI;
+	pc.crc = cfg->crc;
+	pc.crc_user = cfg->crc_user;
+	ng_status st = ng_pipeline_init(&d->pipe, &pc);
+	if (st != NG_OK)
+		return st;
+	for (int i = 0; i < 3; i++)
+		hex8(d->serial + 8 * i, cfg->uid[i]);
+	d->serial[24] = 0;
+
+	ng_cdc_acm_callbacks cb = {on_line_coding, on_line_state, on_tx_done, on_configured, d};
+	ng_cdc_acm_init(&d->cdc, NG_NEUG_IF_CDC_COMM, NG_NEUG_EP_NOTIFY, NG_NEUG_EP_DATA_IN,
+			NG_NEUG_EP_DATA_OUT, &cb);
+	ng_msc_medium m = {
+		.blocks = ng_disk_sectors(),
+		.read = ng_disk_read,
+		.user = NULL,
+		.vendor = "FSIJ",
+		.product = "NeuG disk",
+		.revision = "1.0",
+		.serial = d->serial,
+	};
+	ng_msc_init(&d->msc, NG_NEUG_IF_MSC, NG_NEUG_EP_MSC_IN, NG_NEUG_EP_MSC_OUT, &m);
+	d->neug_cls.first_iface = 0xFF; /* no interface: vendor device requests */
+	d->neug_cls.n_iface = 0;
+	d->neug_cls.ctx = d;
+	d->neug_cls.control = neug_control;
+	d->desc.device = neug_device_desc;
+	d->desc.config = neug_config_desc;
+	d->desc.string = neug_string;
+	d->desc.string_ctx = d;
+	const ng_usbd_class *cl[3] = {&d->cdc.cls, &d->msc.cls, &d->neug_cls};
+	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 3);
+}
+
+void ng_neug_connect(ng_neug_dev *d, bool on)
+{
+	ng_usbd_connect(&d->usbd, on);
+}
+
+void ng_neug_task(ng_neug_dev *d)
+{
+	ng_usbd_task(&d->usbd);
+	drain_pipeline(d);
+	kick_tx(d);
+	ng_usbd_task(&d->usbd);
+}
+
+size_t ng_neug_wants_samples(const ng_neug_dev *d)
+{
+	if (!d->dtr || !d->configured)
+		return 0;
+	ng_pipeline_stats st;
+	ng_pipeline_get_stats(&d->pipe, &st);
+	uint32_t mode = ng_pipeline_mode(&d->pipe);
+	if ((st.status & NG_HEALTH_PERSISTENT) && mode != NG_MODE_RAW)
+		return 0;
+	uint32_t free_blocks = (NG_NEUG_OUT_BUF - ring_used(d)) / NG_BLOCK_BYTES;
+	uint32_t queued = ng_pipeline_ready(&d->pipe);
+	/* keep one block of slack for a partial block that completes first */
+	if (free_blocks <= queued + 1u)
+		return 0;
+	return (size_t)(free_blocks - queued - 1u) * samples_per_block(d);
+}
+
+ng_status ng_neug_put_samples(ng_neug_dev *d, const uint32_t *w, size_t n)
+{
+	ng_status worst = NG_OK;
+	size_t chunk = samples_per_block(d);
+	while (n) {
+		size_t k = n < chunk ? n : chunk;
+		ng_status st = ng_pipeline_put_many(&d->pipe, w, k);
+		if (st != NG_OK && (worst == NG_OK || st == NG_ERR_PERSISTENT))
+			worst = st;
+		drain_pipeline(d);
+		w += k;
+		n -= k;
+	}
+	kick_tx(d);
+	return worst;
+}
+
+uint32_t ng_neug_mode(const ng_neug_dev *d) { return ng_pipeline_mode(&d->pipe); }
+
+bool ng_neug_dtr(const ng_neug_dev *d) { return d->dtr; }
+
+void ng_neug_get_stats(const ng_neug_dev *d, ng_pipeline_stats *st) { ng_pipeline_get_stats(&d->pipe, st); }
