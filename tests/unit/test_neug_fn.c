@@ -339,6 +339,52 @@ static void test_msc_in_composite(void)
 	CHECK(F.errors == 0, "the fake dcd saw no contract violation (%s)", F.last_error);
 }
 
+static void test_halts(void)
+{
+	uint8_t b[512];
+	uint16_t n;
+	start();
+	configure();
+	fk_in(&F, NG_NEUG_EP_NOTIFY, b, 64, &n); /* the SERIAL_STATE */
+	const uint8_t eps[5] = {NG_NEUG_EP_DATA_IN, NG_NEUG_EP_DATA_OUT, NG_NEUG_EP_NOTIFY, NG_NEUG_EP_MSC_IN, NG_NEUG_EP_MSC_OUT};
+	int ok = 1;
+	for (int i = 0; i < 5; i++) {
+		fk_ep *e = fk_ep_of(&F, eps[i]);
+		e->toggle = 1;
+		int a = ctl(0x02, 3, 0, eps[i], 0, NULL, NULL) == FK_OK && e->stalled;
+		a = a && ctl(0x82, 0, 0, eps[i], 2, b, &n) == FK_OK && b[0] == 1;
+		a = a && ctl(0x02, 1, 0, eps[i], 0, NULL, NULL) == FK_OK && !e->stalled && e->toggle == 0;
+		a = a && ctl(0x82, 0, 0, eps[i], 2, b, &n) == FK_OK && b[0] == 0;
+		if (!a)
+			printf("# endpoint 0x%02x\n", eps[i]);
+		ok &= a;
+	}
+	CHECK(ok, "halt, GET_STATUS, clear (toggle DATA0) on all five endpoints of the composite");
+	CHECK(F.ep[0][1].pending && F.ep[0][3].pending, "bulk OUT endpoints re-armed after their halts were cleared");
+	/* everything still works: raw data on 0x81, a command on 0x83/0x03 */
+	set_parity(2);
+	set_dtr(true);
+	uint32_t s[16];
+	for (int i = 0; i < 16; i++)
+		s[i] = 0x9E3779B9u * (uint32_t)(i + 1);
+	ng_neug_put_samples(&D, s, 16);
+	ng_neug_task(&D);
+	int r = fk_in(&F, NG_NEUG_EP_DATA_IN, b, 64, &n);
+	CHECK(r == FK_OK && n == 64 && memcmp(b, s, 64) == 0, "CDC data flows after the halts");
+	bot_host h = {&F, NG_NEUG_EP_MSC_IN, NG_NEUG_EP_MSC_OUT, NG_NEUG_IF_MSC, 0};
+	uint8_t tur[6] = {0};
+	bot_result br = bot_cmd(&h, tur, 6, 0, false, NULL);
+	CHECK(br.ok && br.status == 0, "mass storage answers after the halts");
+	/* SET_CONFIGURATION 0 then 1: DTR is forgotten, output stops until raised again */
+	ctl(0x00, 9, 0, 0, 0, NULL, NULL);
+	CHECK(!ng_neug_dtr(&D) && ng_neug_wants_samples(&D) == 0, "SET_CONFIGURATION 0 drops DTR and stops sampling");
+	configure();
+	ng_neug_put_samples(&D, s, 16);
+	ng_neug_task(&D);
+	CHECK(fk_in(&F, NG_NEUG_EP_DATA_IN, b, 64, &n) == FK_NAK, "reconfigured, DTR low: nothing sent");
+	CHECK(F.errors == 0, "no dcd contract violation (%s)", F.last_error);
+}
+
 int main(void)
 {
 	start();
@@ -353,5 +399,6 @@ int main(void)
 	test_zlp_and_discard();
 	test_dead_source();
 	test_msc_in_composite();
+	test_halts();
 	return ng_check_exit();
 }
