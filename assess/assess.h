@@ -144,7 +144,7 @@ typedef struct {
 	bool valid;                   /* validation: min(H_r, H_c) >= H_I / 2 */
 } ng_restart_report;
 int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o,
-		      bool iid, uint64_t seed, ng_restart_report *rep);
+		      bool iid, unsigned long rounds, uint64_t seed, ng_restart_report *rep);
 
 /* xoshiro256** for the permutation tests and simulations. */
 typedef struct { uint64_t s[4]; } ng_xoshiro;

@@ -35,7 +35,8 @@ static void usage(FILE *f)
 	      "  --source=SPEC    collect --samples=N raw samples from a source instead\n"
 	      "  --samples=N      how many samples to collect (default 1000000)\n"
 	      "  --save=FILE      with --source: also write the samples (one per byte)\n"
-	      "  --seed=N         seed the permutation/simulation PRNG (default: random)\n"
+	      "  --seed=N         seed the permutation PRNG (default: from /dev/urandom)\n"
+	      "  --permutations=N permutation rounds of the IID track (default 10000)\n"
 	      "  --json           one JSON object on stdout\n"
 	      "  -v, --verbose    every estimator's intermediate figures\n"
 	      "  --threads=N      worker threads (default: online CPUs)\n"
@@ -53,6 +54,7 @@ typedef struct {
 	size_t samples;
 	uint64_t seed;
 	bool seed_given;
+	unsigned long rounds;
 } opts;
 
 static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
@@ -271,6 +273,7 @@ static const struct option longopts[] = {
 	{"samples", required_argument, NULL, 'n'},
 	{"save", required_argument, NULL, 'o'},
 	{"seed", required_argument, NULL, 'r'},
+	{"permutations", required_argument, NULL, 'P'},
 	{"json", no_argument, NULL, 'j'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"threads", required_argument, NULL, 't'},
@@ -283,7 +286,7 @@ int ng_assess_run(const uint8_t *s, size_t n, opts *o);
 
 int ng_cmd_assess(int argc, char **argv)
 {
-	opts o = {.samples = 1000000};
+	opts o = {.samples = 1000000, .rounds = 10000};
 	long nc = sysconf(_SC_NPROCESSORS_ONLN);
 	o.threads = nc > 0 ? (unsigned)nc : 1;
 	optind = 1;
@@ -331,6 +334,13 @@ int ng_cmd_assess(int argc, char **argv)
 			}
 			o.seed = v;
 			o.seed_given = true;
+			break;
+		case 'P':
+			if (parse_uint(optarg, 10000000, &v)) {
+				fprintf(stderr, "neug assess: --permutations=%s: give 0..10000000\n", optarg);
+				return 2;
+			}
+			o.rounds = (unsigned long)v;
 			break;
 		case 'j': o.json = true; break;
 		case 'v': o.verbose++; break;
@@ -485,7 +495,7 @@ int ng_assess_run(const uint8_t *s, size_t n, opts *o)
 			return 1;
 		}
 		ng_restart_report *rr = calloc(1, sizeof *rr);
-		if (!rr || ng_assess_restart(s, n, o->h_initial, &ao, o->iid, seed, rr)) {
+		if (!rr || ng_assess_restart(s, n, o->h_initial, &ao, o->iid, o->rounds, seed, rr)) {
 			fprintf(stderr, "neug assess: out of memory\n");
 			free(rr);
 			return 1;
@@ -497,7 +507,7 @@ int ng_assess_run(const uint8_t *s, size_t n, opts *o)
 	}
 	if (o->iid) {
 		ng_iid_report *ir = calloc(1, sizeof *ir);
-		if (!ir || ng_assess_iid(s, n, &ao, 10000, seed, ir)) {
+		if (!ir || ng_assess_iid(s, n, &ao, o->rounds, seed, ir)) {
 			fprintf(stderr, "neug assess: out of memory\n");
 			free(ir);
 			return 1;

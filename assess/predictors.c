@@ -173,15 +173,29 @@ typedef struct {
 	size_t n, cap;
 } ctx_map;
 
-static uint64_t ctx_hash(const uint8_t *p, unsigned d)
+/* The hash of a context folds its symbols from the last one backwards, so
+ * the contexts ending at one position are hashed incrementally (ctx_step). */
+#define CTX_SEED 0xcbf29ce484222325ULL
+static inline uint64_t ctx_step(uint64_t raw, uint8_t sym)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ d;
-	for (unsigned i = 0; i < d; i++)
-		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return (raw ^ sym) * 0x100000001b3ULL;
+}
+
+static inline uint64_t ctx_fin(uint64_t raw, unsigned d)
+{
+	uint64_t h = raw ^ (d * 0x9e3779b97f4a7c15ULL);
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ULL;
 	h ^= h >> 32;
 	return h;
+}
+
+static uint64_t ctx_hash(const uint8_t *p, unsigned d)
+{
+	uint64_t raw = CTX_SEED;
+	for (unsigned i = d; i-- > 0;)
+		raw = ctx_step(raw, p[i]);
+	return ctx_fin(raw, d);
 }
 
 static bool ctx_init(ctx_map *m, const uint8_t *s)
@@ -408,13 +422,21 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	uint32_t entries[MMC_D + 1] = {0};
 	uint64_t sb[MMC_D + 1] = {0};
 	unsigned winner = 1;
+	/* the contexts the last prediction looked up (ending at i-2): their
+	 * ids (-1 missing, -2 not looked up) and hashes */
+	long cid[MMC_D + 1];
+	uint64_t chh[MMC_D + 1];
+	for (unsigned d = 0; d <= MMC_D; d++)
+		cid[d] = -2;
 	for (size_t i = 2; ok && i < n; i++) {
 		unsigned y = s[i - 1];
 		/* train with contexts ending at i-2 */
+		uint64_t raw = CTX_SEED;
 		for (unsigned d = 1; d <= MMC_D && d <= i - 1; d++) {
 			size_t pos = i - 1 - d;
-			uint64_t hh = ctx_hash(s + pos, d);
-			long id = ctx_find(&cm, pos, d, hh);
+			raw = ctx_step(raw, s[pos]);
+			uint64_t hh = cid[d] == -2 ? ctx_fin(raw, d) : chh[d];
+			long id = cid[d] == -2 ? ctx_find(&cm, pos, d, hh) : cid[d];
 			bool may = entries[d] < MMC_MAX, added;
 			if (id < 0) {
 				if (!may)
@@ -439,9 +461,15 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		int pred[MMC_D + 1];
 		for (unsigned d = 1; d <= MMC_D; d++)
 			pred[d] = -1;
+		for (unsigned d = 0; d <= MMC_D; d++)
+			cid[d] = -2;
+		raw = CTX_SEED;
 		for (unsigned d = 1; d <= MMC_D && d <= i; d++) {
 			size_t pos = i - d;
-			long id = ctx_find(&cm, pos, d, ctx_hash(s + pos, d));
+			raw = ctx_step(raw, s[pos]);
+			chh[d] = ctx_fin(raw, d);
+			long id = ctx_find(&cm, pos, d, chh[d]);
+			cid[d] = id;
 			if (id < 0 || !cm.ent[id].best_cnt)
 				break;
 			pred[d] = cm.ent[id].best_y;
@@ -533,12 +561,24 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	ctx_map cm;
 	pair_map pm;
 	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok = ok1 && ok2, added;
+	/* the prefixes the last prediction looked up (ending at i-2) */
+	long cid[LZ_B + 1];
+	uint64_t chh[LZ_B + 1];
+	bool cached = false;
 	for (size_t i = LZ_B + 1; ok && i < n; i++) {
 		unsigned y = s[i - 1];
+		if (!cached) {
+			uint64_t raw = CTX_SEED;
+			for (unsigned j = 1; j <= LZ_B; j++) {
+				raw = ctx_step(raw, s[i - 1 - j]);
+				chh[j] = ctx_fin(raw, j);
+				cid[j] = ctx_find(&cm, i - 1 - j, j, chh[j]);
+			}
+		}
 		for (unsigned j = LZ_B; j >= 1; j--) {
 			size_t pos = i - 1 - j;
-			uint64_t hh = ctx_hash(s + pos, j);
-			long id = ctx_find(&cm, pos, j, hh);
+			uint64_t hh = chh[j];
+			long id = cid[j];
 			if (id < 0) {
 				if (cm.n >= LZ_MAX)
 					continue;
@@ -554,7 +594,7 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 				break;
 			}
 			ctx_ent *e = &cm.ent[id];
-			/* ties within a prefix go to the smaller symbol */
+			/* ties within a prefix go to the larger symbol */
 			if (c > e->best_cnt || (c == e->best_cnt && y > e->best_y)) {
 				e->best_cnt = c;
 				e->best_y = (uint8_t)y;
@@ -562,9 +602,15 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		}
 		int pred = -1;
 		uint32_t maxc = 0;
+		uint64_t raw = CTX_SEED;
+		for (unsigned j = 1; j <= LZ_B; j++) {
+			raw = ctx_step(raw, s[i - j]);
+			chh[j] = ctx_fin(raw, j);
+			cid[j] = ctx_find(&cm, i - j, j, chh[j]);
+		}
+		cached = true;
 		for (unsigned j = LZ_B; j >= 1; j--) {
-			size_t pos = i - j;
-			long id = ctx_find(&cm, pos, j, ctx_hash(s + pos, j));
+			long id = cid[j];
 			if (id < 0)
 				continue;
 			if (cm.ent[id].best_cnt > maxc) {

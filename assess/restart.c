@@ -77,7 +77,7 @@ static unsigned x_cutoff(double h, unsigned bits, double alpha)
 }
 
 int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o, bool iid,
-		      uint64_t seed, ng_restart_report *r)
+		      unsigned long rounds, uint64_t seed, ng_restart_report *r)
 {
 	memset(r, 0, sizeof *r);
 	if (n != (size_t)RS * RS)
@@ -111,8 +111,8 @@ int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_
 		lo.literal_only = true;
 		lo.conditioned = false;
 		if (iid) {
-			if (ng_assess_iid(raw, n, &lo, 10000, seed, &r->irows) ||
-			    ng_assess_iid(col, n, &lo, 10000, seed + 1, &r->icols)) {
+			if (ng_assess_iid(raw, n, &lo, rounds, seed, &r->irows) ||
+			    ng_assess_iid(col, n, &lo, rounds, seed + 1, &r->icols)) {
 				free(col);
 				return -1;
 			}

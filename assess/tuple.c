@@ -8,6 +8,43 @@
 #include <string.h>
 #include "assess.h"
 
+typedef struct {
+	uint32_t key, pos;
+} sa_pair;
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const sa_pair *x = a, *y = b;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+typedef struct {
+	uint32_t start, len;
+} sa_group;
+
+/* The groups (runs of equal rank in sa order) of two or more suffixes. */
+static size_t find_groups(const uint32_t *sa, const uint32_t *rank, size_t n, sa_group *g, size_t *members)
+{
+	size_t ng = 0, mem = 0;
+	for (size_t j = 0; j < n;) {
+		size_t e = j + 1;
+		uint32_t r = rank[sa[j]];
+		while (e < n && rank[sa[e]] == r)
+			e++;
+		if (e - j > 1) {
+			g[ng++] = (sa_group){(uint32_t)j, (uint32_t)(e - j)};
+			mem += e - j;
+		}
+		j = e;
+	}
+	*members = mem;
+	return ng;
+}
+
+/* Suffix array by prefix doubling. The first round radix-sorts a packed key:
+ * the first m symbols (m * bits <= 32) and the suffix length capped at m.
+ * Later rounds refine only the groups that still hold several suffixes, by
+ * the rank h positions on; when many remain, a full radix round runs. */
 bool ng_suffix_array(const uint8_t *s, size_t n, unsigned k, uint32_t *sa)
 {
 	if (n == 0)
@@ -16,101 +53,170 @@ bool ng_suffix_array(const uint8_t *s, size_t n, unsigned k, uint32_t *sa)
 		sa[0] = 0;
 		return true;
 	}
+	unsigned b = 1;
+	while ((1u << b) < k && b < 8)
+		b++;
+	unsigned m = 32 / b, kb = b * m + 6, ib = 1;
+	while (ib < 32 && ((size_t)1 << ib) < n)
+		ib++;
 	uint32_t *rank = malloc(n * sizeof *rank), *tmp = malloc(n * sizeof *tmp);
-	uint32_t *ptr = NULL;
+	sa_group *grp = NULL, *ngrp = NULL;
+	sa_pair *pr = NULL;
+	uint64_t *v = NULL, *v2 = NULL;
 	if (!rank || !tmp)
 		goto fail;
-	/* initial key: the first m symbols, base k+1 (0 = past the end) */
-	unsigned m = 1;
-	uint64_t base = (uint64_t)k + 1, K = base;
-	uint64_t lim = 4 * (uint64_t)n > 1024 ? 4 * (uint64_t)n : 1024;
-	if (lim > (1u << 22))
-		lim = 1u << 22;
-	while (K * base <= lim && m < 32) {
-		K *= base;
-		m++;
-	}
-	if (m > n)
-		m = (unsigned)n;
-	K = 1;
-	for (unsigned j = 0; j < m; j++)
-		K *= base;
-	size_t cn = K > n ? K : n;
-	ptr = calloc(cn + 1, sizeof *ptr);
-	if (!ptr)
-		goto fail;
-	/* rolling key */
-	uint64_t key = 0, top = K / base;
-	for (unsigned j = 0; j < m; j++)
-		key = key * base + (j < n ? s[j] + 1u : 0);
-	for (size_t i = 0; i < n; i++) {
-		tmp[i] = (uint32_t)key;
-		ptr[key + 1]++;
-		uint64_t nx = i + m < n ? s[i + m] + 1u : 0;
-		key = (key % top) * base + nx;
-		if (m == 1)
-			key = nx;
-	}
-	for (size_t c = 1; c <= K; c++)
-		ptr[c] += ptr[c - 1];
-	for (size_t i = 0; i < n; i++)
-		sa[ptr[tmp[i]]++] = (uint32_t)i;
-	/* ranks = start index of each group in sa */
-	size_t groups = 0;
-	for (size_t j = 0; j < n; j++) {
-		if (j == 0 || tmp[sa[j]] != tmp[sa[j - 1]]) {
-			groups++;
-			rank[sa[j]] = (uint32_t)j;
-		} else
-			rank[sa[j]] = rank[sa[j - 1]];
-	}
-	size_t h = m;
-	while (groups < n && h < n) {
-		/* order by the second key: suffixes with i+h >= n first (they
-		 * compare lowest), in increasing i ... they all differ in their
-		 * first h symbols' group or are ordered by length; their own
-		 * first-key sort keeps them apart */
-		size_t t = 0;
-		for (size_t i = n - h; i < n; i++)
-			tmp[t++] = (uint32_t)i;
-		for (size_t j = 0; j < n; j++)
-			if (sa[j] >= h)
-				tmp[t++] = sa[j] - (uint32_t)h;
-		/* stable sort by first key (rank) */
-		for (size_t j = 0; j < n; j++)
-			ptr[j] = (uint32_t)j;
-		for (size_t j = 0; j < n; j++) {
-			uint32_t p = tmp[j];
-			sa[ptr[rank[p]]++] = p;
+	size_t ng, members;
+	if (kb + ib <= 64) {
+		/* (key << ib | position), LSD radix sort on the key bits */
+		v = malloc(n * sizeof *v);
+		v2 = malloc(n * sizeof *v2);
+		uint32_t *cnt = malloc(4096 * sizeof *cnt);
+		if (!v || !v2 || !cnt) {
+			free(cnt);
+			goto fail;
 		}
-		/* new ranks into tmp, indexed by position */
-		groups = 0;
-		uint32_t prev_r1 = 0, prev_r2 = 0, g = 0;
-		for (size_t j = 0; j < n; j++) {
-			uint32_t p = sa[j];
-			uint32_t r1 = rank[p];
-			uint32_t r2 = p + h < n ? rank[p + h] + 1 : 0;
-			if (j == 0 || r1 != prev_r1 || r2 != prev_r2) {
-				g = (uint32_t)j;
-				groups++;
+		uint64_t w = 0, mask = (1ull << (b * m)) - 1;
+		for (size_t j = 0; j < m; j++)
+			w = (w << b) | (j < n ? s[j] : 0);
+		for (size_t i = 0; i < n; i++) {
+			size_t len = n - i;
+			v[i] = (((w & mask) << 6 | (len < m ? len : m)) << ib) | i;
+			w = (w << b) | (i + m < n ? s[i + m] : 0);
+		}
+		for (unsigned sh = ib; sh < ib + kb; sh += 12) {
+			memset(cnt, 0, 4096 * sizeof *cnt);
+			for (size_t i = 0; i < n; i++)
+				cnt[(v[i] >> sh) & 4095]++;
+			uint32_t sum = 0;
+			for (size_t c = 0; c < 4096; c++) {
+				uint32_t t = cnt[c];
+				cnt[c] = sum;
+				sum += t;
 			}
-			tmp[p] = g;
-			prev_r1 = r1;
-			prev_r2 = r2;
+			for (size_t i = 0; i < n; i++)
+				v2[cnt[(v[i] >> sh) & 4095]++] = v[i];
+			uint64_t *sw = v;
+			v = v2;
+			v2 = sw;
 		}
-		uint32_t *sw = rank;
-		rank = tmp;
-		tmp = sw;
+		free(cnt);
+		free(v2);
+		v2 = NULL;
+		uint64_t im = (1ull << ib) - 1;
+		for (size_t j = 0; j < n; j++) {
+			uint32_t p = (uint32_t)(v[j] & im);
+			sa[j] = p;
+			rank[p] = (j > 0 && (v[j] >> ib) == (v[j - 1] >> ib)) ? rank[sa[j - 1]] : (uint32_t)j;
+		}
+		free(v);
+		v = NULL;
+	} else {
+		/* huge inputs: a stable counting sort on the first symbol */
+		uint32_t cnt[257] = {0};
+		for (size_t i = 0; i < n; i++)
+			cnt[s[i] + 1]++;
+		for (int c = 1; c <= 256; c++)
+			cnt[c] += cnt[c - 1];
+		for (size_t i = 0; i < n; i++)
+			sa[cnt[s[i]]++] = (uint32_t)i;
+		for (size_t j = 0; j < n; j++)
+			rank[sa[j]] = (j > 0 && s[sa[j]] == s[sa[j - 1]]) ? rank[sa[j - 1]] : (uint32_t)j;
+		m = 1;
+	}
+	grp = malloc((n / 2 + 1) * sizeof *grp);
+	ngrp = malloc((n / 2 + 1) * sizeof *ngrp);
+	if (!grp || !ngrp)
+		goto fail;
+	ng = find_groups(sa, rank, n, grp, &members);
+	size_t h = m;
+	while (ng > 0 && h < n) {
+		if (members > n / 8) {
+			/* full round: sort by (rank[i], rank[i+h]) */
+			uint32_t *ptr = malloc(n * sizeof *ptr);
+			if (!ptr)
+				goto fail;
+			size_t t = 0;
+			for (size_t i = n - h; i < n; i++)
+				tmp[t++] = (uint32_t)i;
+			for (size_t j = 0; j < n; j++)
+				if (sa[j] >= h)
+					tmp[t++] = sa[j] - (uint32_t)h;
+			for (size_t j = 0; j < n; j++)
+				ptr[j] = (uint32_t)j;
+			for (size_t j = 0; j < n; j++) {
+				uint32_t p = tmp[j];
+				sa[ptr[rank[p]]++] = p;
+			}
+			uint32_t pr1 = 0, pr2 = 0, g = 0;
+			for (size_t j = 0; j < n; j++) {
+				uint32_t p = sa[j], r1 = rank[p], r2 = p + h < n ? rank[p + h] + 1 : 0;
+				if (j == 0 || r1 != pr1 || r2 != pr2)
+					g = (uint32_t)j;
+				tmp[p] = g;
+				pr1 = r1;
+				pr2 = r2;
+			}
+			free(ptr);
+			uint32_t *sw = rank;
+			rank = tmp;
+			tmp = sw;
+			ng = find_groups(sa, rank, n, grp, &members);
+		} else {
+			/* refine the groups; all keys from the old ranks first */
+			free(pr);
+			pr = malloc(members * sizeof *pr);
+			if (!pr)
+				goto fail;
+			size_t off = 0;
+			for (size_t gi = 0; gi < ng; gi++)
+				for (uint32_t q = grp[gi].start; q < grp[gi].start + grp[gi].len; q++) {
+					uint32_t p = sa[q];
+					pr[off++] = (sa_pair){p + h < n ? rank[p + h] + 1 : 0, p};
+				}
+			size_t nng = 0, nmem = 0;
+			off = 0;
+			for (size_t gi = 0; gi < ng; gi++) {
+				uint32_t st = grp[gi].start, len = grp[gi].len;
+				sa_pair *a = pr + off;
+				qsort(a, len, sizeof *a, cmp_pair);
+				for (uint32_t q = 0; q < len;) {
+					uint32_t e = q + 1;
+					while (e < len && a[e].key == a[q].key)
+						e++;
+					for (uint32_t x = q; x < e; x++) {
+						sa[st + x] = a[x].pos;
+						rank[a[x].pos] = st + q;
+					}
+					if (e - q > 1) {
+						ngrp[nng++] = (sa_group){st + q, e - q};
+						nmem += e - q;
+					}
+					q = e;
+				}
+				off += len;
+			}
+			sa_group *sw = grp;
+			grp = ngrp;
+			ngrp = sw;
+			ng = nng;
+			members = nmem;
+		}
 		h *= 2;
 	}
+	free(pr);
+	free(grp);
+	free(ngrp);
 	free(rank);
 	free(tmp);
-	free(ptr);
 	return true;
 fail:
+	free(pr);
+	free(grp);
+	free(ngrp);
+	free(v);
+	free(v2);
 	free(rank);
 	free(tmp);
-	free(ptr);
 	return false;
 }
 

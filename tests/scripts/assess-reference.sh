@@ -34,7 +34,7 @@ done
 for f in "$ref"/results/*.ea_restart.json; do
 	b=$(basename "$f" .ea_restart.json); bits=$(bits_of "$b")
 	h=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["testCases"][0]["h_i"])' "$f")
-	run "$b.restart-i" "$ref/data/$b.bin" --bits="$bits" --restart --iid --h-initial="$h" --seed=1
+	run "$b.restart-i" "$ref/data/$b.bin" --bits="$bits" --restart --iid --h-initial="$h" --seed=1 --permutations=0
 	[ "$b" = rand8-1M ] && run "$b.restart-n" "$ref/data/$b.bin" --bits="$bits" --restart --h-initial="$h"
 done
 python3 - "$ref" "$tmp" <<'PY'
