@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "feed.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/random.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ng/pipeline.h"
+
+void ng_feed_acct_init(ng_feed_acct *a, uint32_t mode, uint32_t samples_per_block,
+		       uint32_t h_milli)
+{
+	uint64_t s = mode == NG_MODE_RAW ? 8 : mode == NG_MODE_CRC32 ? 32 : samples_per_block;
+	uint64_t c = s * h_milli / 32;
+	a->millibits_per_byte = c > 8000 ? 8000 : (uint32_t)c;
+	a->bytes = 0;
+	a->credited = 0;
+}
+
+uint32_t ng_feed_acct_add(ng_feed_acct *a, size_t n)
+{
+	a->bytes += n;
+	uint64_t total = a->bytes * a->millibits_per_byte / 1000;
+	uint64_t now = total - a->credited;
+	a->credited = total;
+	return (uint32_t)now;
+}
+
+int ng_pool_open(ng_pool *p, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int cnt;
+	memset(p, 0, sizeof *p);
+	snprintf(p->path, sizeof p->path, "%s", path);
+	p->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_APPEND);
+	if (p->fd < 0) {
+		snprintf(err, errlen, "cannot open pool '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	p->is_random = fstat(p->fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+		       ioctl(p->fd, RNDGETENTCNT, &cnt) == 0;
+	return 0;
+}
+
+int ng_pool_entropy(const ng_pool *p)
+{
+	int cnt;
+	if (!p->is_random || ioctl(p->fd, RNDGETENTCNT, &cnt) != 0)
+		return -1;
+	return cnt;
+}
+
+int ng_pool_add(ng_pool *p, const uint8_t *buf, size_t n, uint32_t bits, char *err, size_t errlen)
+{
+	if (p->is_random) {
+		struct rand_pool_info *rpi = malloc(sizeof *rpi + n + 4);
+		if (!rpi) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		rpi->entropy_count = (int)bits;
+		rpi->buf_size = (int)n;
+		memcpy(rpi->buf, buf, n);
+		int r = ioctl(p->fd, RNDADDENTROPY, rpi);
+		int e = errno;
+		explicit_bzero(rpi, sizeof *rpi + n);
+		free(rpi);
+		if (r != 0) {
+			snprintf(err, errlen, "RNDADDENTROPY on '%s': %s%s", p->path, strerror(e),
+				 e == EPERM ? " (needs CAP_SYS_ADMIN: run as root)" : "");
+			return -1;
+		}
+	} else {
+		size_t off = 0;
+		while (off < n) {
+			ssize_t w = write(p->fd, buf + off, n - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				snprintf(err, errlen, "write to '%s': %s", p->path,
+					 w < 0 ? strerror(errno) : "nothing written");
+				return -1;
+			}
+			off += (size_t)w;
+		}
+	}
+	p->bytes += n;
+	p->bits += bits;
+	return 0;
+}
+
+void ng_pool_close(ng_pool *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+}

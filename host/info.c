@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "info.h"
+#include <dirent.h>
+#include <errno.h>
+#include <libusb-1.0/libusb.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "neug_device.h"
+
+static uint64_t le(const uint8_t *d, int n)
+{
+	uint64_t v = 0;
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | d[i];
+	return v;
+}
+
+/* Size of index i's value in bytes, 0 for an index we do not know. */
+static int info_size(unsigned i)
+{
+	if (i == NG_INFO_MODE)
+		return 1;
+	if (i <= NG_INFO_NEUG_LAST)
+		return 2;
+	switch (i) {
+	case NG_INFO_SAMPLES: case NG_INFO_BLOCKS_OUT: case NG_INFO_BLOCKS_DROPPED:
+	case NG_INFO_FAIL_INDEX: case NG_INFO_BYTES_SENT:
+		return 8;
+	default:
+		return i >= NG_INFO_EXT_FIRST && i <= NG_INFO_EXT_LAST ? 4 : 0;
+	}
+}
+
+int ng_info_decode(ng_info *inf, unsigned index, int rc, const uint8_t *data)
+{
+	int size = info_size(index);
+	if (size == 0 || rc < size)
+		return -1;
+	uint64_t v = le(data, size);
+	uint32_t v32 = (uint32_t)v;
+	uint16_t v16 = (uint16_t)v;
+	switch (index) {
+	case NG_INFO_MODE: inf->mode = v32; break;
+	case NG_INFO_NEUG_ERR: inf->neug_err = v16; break;
+	case NG_INFO_NEUG_ERR_RC: inf->neug_err_rc = v16; break;
+	case NG_INFO_NEUG_ERR_P64: inf->neug_err_p64 = v16; break;
+	case NG_INFO_NEUG_ERR_P4K: inf->neug_err_p4k = v16; break;
+	case NG_INFO_NEUG_RC_MAX: inf->neug_rc_max = v16; break;
+	case NG_INFO_NEUG_P64_MAX: inf->neug_p64_max = v16; break;
+	case NG_INFO_NEUG_P4K_MAX: inf->neug_p4k_max = v16; break;
+	case NG_INFO_STATUS: inf->status = v32; break;
+	case NG_INFO_RCT_FAILURES: inf->rct_failures = v32; break;
+	case NG_INFO_APT_FAILURES: inf->apt_failures = v32; break;
+	case NG_INFO_RCT_MAX: inf->rct_max = v32; break;
+	case NG_INFO_APT_MAX: inf->apt_max = v32; break;
+	case NG_INFO_RCT_CUTOFF: inf->rct_cutoff = v32; break;
+	case NG_INFO_APT_CUTOFF: inf->apt_cutoff = v32; break;
+	case NG_INFO_H_MILLI: inf->h_milli = v32; break;
+	case NG_INFO_SAMPLES: inf->samples = v; break;
+	case NG_INFO_BLOCKS_OUT: inf->blocks_out = v; break;
+	case NG_INFO_BLOCKS_DROPPED: inf->blocks_dropped = v; break;
+	case NG_INFO_FAIL_TEST: inf->fail_test = v32; break;
+	case NG_INFO_FAIL_INDEX: inf->fail_index = v; break;
+	case NG_INFO_FAIL_COUNT: inf->fail_count = v32; break;
+	case NG_INFO_SAMPLES_PER_BLOCK: inf->samples_per_block = v32; break;
+	case NG_INFO_APT_WINDOW: inf->apt_window = v32; break;
+	case NG_INFO_BYTES_SENT: inf->bytes_sent = v; break;
+	default: return -1; /* 8..15, unused */
+	}
+	inf->have[index] = true;
+	return 0;
+}
+
+void ng_info_finish(ng_info *inf)
+{
+	/* The raw-sample state needs at least the status and the counters. */
+	inf->extended = inf->have[NG_INFO_STATUS] && inf->have[NG_INFO_RCT_FAILURES] &&
+			inf->have[NG_INFO_APT_FAILURES];
+}
+
+const char *ng_info_mode_name(uint32_t mode)
+{
+	switch (mode) {
+	case NG_MODE_CONDITIONED: return "conditioned";
+	case NG_MODE_CRC32: return "crc32";
+	case NG_MODE_RAW: return "raw";
+	default: return "unknown";
+	}
+}
+
+static const char *test_name(uint32_t bit)
+{
+	switch (bit) {
+	case NG_HEALTH_RCT: return "repetition count test";
+	case NG_HEALTH_APT: return "adaptive proportion test";
+	case NG_HEALTH_STARTUP_FAILED: return "start-up test";
+	default: return "health test";
+	}
+}
+
+int ng_info_health(const ng_info *inf, char *buf, size_t len)
+{
+	if (!inf->extended) {
+		if (!inf->have[NG_INFO_NEUG_ERR]) {
+			snprintf(buf, len, "unknown (the device answered no health counter)");
+			return 1;
+		}
+		if (inf->neug_err == 0) {
+			snprintf(buf, len, "no errors in NeuG's CRC-level tests (this firmware does not "
+				 "test its raw samples)");
+			return 0;
+		}
+		snprintf(buf, len, "warning: %u errors in NeuG's CRC-level tests", inf->neug_err);
+		return 1;
+	}
+	uint32_t s = inf->status;
+	if (s & NG_HEALTH_PERSISTENT) {
+		uint32_t t = inf->fail_test;
+		if ((s & NG_HEALTH_STARTUP_FAILED) && !t)
+			t = NG_HEALTH_STARTUP_FAILED;
+		if (t == NG_HEALTH_RCT)
+			snprintf(buf, len, "persistent failure: repetition count test, %u identical samples "
+				 "in a row at sample %llu%s", inf->fail_count,
+				 (unsigned long long)inf->fail_index,
+				 s & NG_HEALTH_STARTUP_FAILED ? " (during the start-up test)" : "");
+		else if (t == NG_HEALTH_APT)
+			snprintf(buf, len, "persistent failure: adaptive proportion test, %u of %u samples "
+				 "equal at sample %llu%s", inf->fail_count, inf->apt_window ? inf->apt_window : 512,
+				 (unsigned long long)inf->fail_index,
+				 s & NG_HEALTH_STARTUP_FAILED ? " (during the start-up test)" : "");
+		else
+			snprintf(buf, len, "persistent failure: %s at sample %llu", test_name(t),
+				 (unsigned long long)inf->fail_index);
+		return 2;
+	}
+	if (s & NG_HEALTH_STARTUP) {
+		snprintf(buf, len, "starting: start-up test on the first %u samples (%llu so far)",
+			 NG_STARTUP_SAMPLES, (unsigned long long)inf->samples);
+		return 0;
+	}
+	if (inf->rct_failures || inf->apt_failures || inf->neug_err || (s & (NG_HEALTH_RCT | NG_HEALTH_APT | NG_HEALTH_NEUG))) {
+		snprintf(buf, len, "healthy, with transient failures: %u repetition count, %u adaptive "
+			 "proportion, %u NeuG CRC-level (%llu blocks dropped)", inf->rct_failures,
+			 inf->apt_failures, inf->neug_err, (unsigned long long)inf->blocks_dropped);
+		return 1;
+	}
+	snprintf(buf, len, "healthy");
+	return 0;
+}
+
+void ng_info_print(const ng_info *inf, FILE *f)
+{
+	char h[300];
+	ng_info_health(inf, h, sizeof h);
+	if (inf->tty[0])
+		fprintf(f, "device        %s (USB bus %d device %d)\n", inf->tty, inf->bus, inf->addr);
+	else
+		fprintf(f, "device        USB bus %d device %d (no tty found)\n", inf->bus, inf->addr);
+	fprintf(f, "vendor        %s (%04x)\n", inf->manufacturer[0] ? inf->manufacturer : "?", inf->vid);
+	fprintf(f, "product       %s (%04x, release %x.%02x)\n", inf->product[0] ? inf->product : "?",
+		inf->pid, inf->bcd_device >> 8, inf->bcd_device & 0xff);
+	fprintf(f, "serial        %s\n", inf->serial[0] ? inf->serial : "?");
+	fprintf(f, "revision      %s\n", inf->revision[0] ? inf->revision : "?");
+	fprintf(f, "board         %s\n", inf->board[0] ? inf->board : "?");
+	if (inf->have[NG_INFO_MODE])
+		fprintf(f, "mode          %s (%u)\n", ng_info_mode_name(inf->mode), inf->mode);
+	else
+		fprintf(f, "mode          ? (GET_INFO not answered)\n");
+	fprintf(f, "health        %s\n", h);
+	if (inf->extended) {
+		fprintf(f, "raw-sample tests (SP 800-90B 4.4, on the noise samples):\n");
+		fprintf(f, "  declared min-entropy   %u.%03u bits per sample, %u samples per conditioned block\n",
+			inf->h_milli / 1000, inf->h_milli % 1000, inf->samples_per_block);
+		fprintf(f, "  repetition count       cutoff %u, longest run %u, failures %u\n",
+			inf->rct_cutoff, inf->rct_max, inf->rct_failures);
+		fprintf(f, "  adaptive proportion    cutoff %u in %u, largest count %u, failures %u\n",
+			inf->apt_cutoff, inf->apt_window, inf->apt_max, inf->apt_failures);
+		fprintf(f, "  samples tested         %llu\n", (unsigned long long)inf->samples);
+		fprintf(f, "  blocks out / dropped   %llu / %llu\n", (unsigned long long)inf->blocks_out,
+			(unsigned long long)inf->blocks_dropped);
+		fprintf(f, "  bytes sent             %llu\n", (unsigned long long)inf->bytes_sent);
+		fprintf(f, "  status bits            0x%02x\n", inf->status);
+	} else {
+		fprintf(f, "raw-sample tests: not reported (NeuG 1.0.x firmware answers GET_INFO 0..7 only)\n");
+	}
+	fprintf(f, "NeuG CRC-level tests (GET_INFO 1..7):\n");
+	fprintf(f, "  errors                 %u (repetition %u, proportion-64 %u, proportion-4096 %u)\n",
+		inf->neug_err, inf->neug_err_rc, inf->neug_err_p64, inf->neug_err_p4k);
+	fprintf(f, "  maxima                 repetition %u, proportion-64 %u, proportion-4096 %u\n",
+		inf->neug_rc_max, inf->neug_p64_max, inf->neug_p4k_max);
+}
+
+static void json_str(FILE *f, const char *k, const char *v)
+{
+	fprintf(f, "\"%s\":\"", k);
+	for (const char *p = v; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void ng_info_print_json(const ng_info *inf, FILE *f)
+{
+	char h[300];
+	int level = ng_info_health(inf, h, sizeof h);
+	fputc('{', f);
+	json_str(f, "tty", inf->tty);
+	fprintf(f, ",\"bus\":%d,\"address\":%d,\"vid\":\"%04x\",\"pid\":\"%04x\",\"bcd_device\":\"%04x\",",
+		inf->bus, inf->addr, inf->vid, inf->pid, inf->bcd_device);
+	json_str(f, "manufacturer", inf->manufacturer), fputc(',', f);
+	json_str(f, "product", inf->product), fputc(',', f);
+	json_str(f, "serial", inf->serial), fputc(',', f);
+	json_str(f, "revision", inf->revision), fputc(',', f);
+	json_str(f, "board", inf->board), fputc(',', f);
+	fprintf(f, "\"mode\":%u,\"mode_name\":\"%s\",\"health\":\"%s\",", inf->mode,
+		ng_info_mode_name(inf->mode), level == 0 ? "ok" : level == 1 ? "warning" : "failed");
+	json_str(f, "reason", h);
+	fprintf(f, ",\"neug\":{\"err\":%u,\"err_rc\":%u,\"err_p64\":%u,\"err_p4k\":%u,"
+		"\"rc_max\":%u,\"p64_max\":%u,\"p4k_max\":%u}", inf->neug_err, inf->neug_err_rc,
+		inf->neug_err_p64, inf->neug_err_p4k, inf->neug_rc_max, inf->neug_p64_max, inf->neug_p4k_max);
+	if (inf->extended)
+		fprintf(f, ",\"raw\":{\"status\":%u,\"rct_failures\":%u,\"apt_failures\":%u,\"rct_max\":%u,"
+			"\"apt_max\":%u,\"rct_cutoff\":%u,\"apt_cutoff\":%u,\"apt_window\":%u,\"h_milli\":%u,"
+			"\"samples_per_block\":%u,\"samples\":%llu,\"blocks_out\":%llu,\"blocks_dropped\":%llu,"
+			"\"fail_test\":%u,\"fail_index\":%llu,\"fail_count\":%u,\"bytes_sent\":%llu}",
+			inf->status, inf->rct_failures, inf->apt_failures, inf->rct_max, inf->apt_max,
+			inf->rct_cutoff, inf->apt_cutoff, inf->apt_window, inf->h_milli, inf->samples_per_block,
+			(unsigned long long)inf->samples, (unsigned long long)inf->blocks_out,
+			(unsigned long long)inf->blocks_dropped, inf->fail_test,
+			(unsigned long long)inf->fail_index, inf->fail_count,
+			(unsigned long long)inf->bytes_sent);
+	else
+		fprintf(f, ",\"raw\":null");
+	fputc('}', f);
+}
+
+static int read_int(const char *path, int base, long *v)
+{
+	FILE *fp = fopen(path, "r");
+	char buf[32];
+	if (!fp)
+		return -1;
+	int ok = fgets(buf, sizeof buf, fp) != NULL;
+	fclose(fp);
+	if (!ok)
+		return -1;
+	char *end;
+	*v = strtol(buf, &end, base);
+	return end == buf ? -1 : 0;
+}
+
+int ng_info_tty_usb(const char *sysfs, const char *tty, int *bus, int *addr)
+{
+	const char *name = strrchr(tty, '/') ? strrchr(tty, '/') + 1 : tty;
+	char p[PATH_MAX];
+	long b, d;
+	/* class/tty/NAME/device is the interface; its parent is the USB device */
+	snprintf(p, sizeof p, "%s/class/tty/%s/device/../busnum", sysfs, name);
+	if (read_int(p, 10, &b) != 0)
+		return -1;
+	snprintf(p, sizeof p, "%s/class/tty/%s/device/../devnum", sysfs, name);
+	if (read_int(p, 10, &d) != 0)
+		return -1;
+	*bus = (int)b, *addr = (int)d;
+	return 0;
+}
+
+/* The ttyACM* whose USB device is bus/addr, or "" when none. */
+static void tty_of_usb(int bus, int addr, char *out, size_t len)
+{
+	DIR *dir = opendir("/sys/class/tty");
+	struct dirent *e;
+	out[0] = 0;
+	if (!dir)
+		return;
+	while ((e = readdir(dir))) {
+		int b, a;
+		if (strncmp(e->d_name, "ttyACM", 6))
+			continue;
+		if (ng_info_tty_usb("/sys", e->d_name, &b, &a) == 0 && b == bus && a == addr) {
+			snprintf(out, len, "/dev/%.50s", e->d_name);
+			break;
+		}
+	}
+	closedir(dir);
+}
+
+static void get_string(libusb_device_handle *h, uint8_t idx, char *out, size_t len)
+{
+	out[0] = 0;
+	if (!idx)
+		return;
+	int r = libusb_get_string_descriptor_ascii(h, idx, (unsigned char *)out, (int)len);
+	if (r < 0)
+		out[0] = 0;
+	else
+		out[r < (int)len ? r : (int)len - 1] = 0;
+}
+
+int ng_info_query(const char *tty, ng_info *inf, char *err, size_t errlen)
+{
+	libusb_context *ctx;
+	int want_bus = -1, want_addr = -1;
+	memset(inf, 0, sizeof *inf);
+	if (tty) {
+		if (access(tty, F_OK) != 0) {
+			snprintf(err, errlen, "'%s': %s", tty, strerror(errno));
+			return -1;
+		}
+		if (ng_info_tty_usb("/sys", tty, &want_bus, &want_addr) != 0) {
+			snprintf(err, errlen, "'%s' is not a USB tty (no USB device behind it in /sys/class/tty)", tty);
+			return -1;
+		}
+	}
+	int r = libusb_init(&ctx);
+	if (r != 0) {
+		snprintf(err, errlen, "libusb: %s", libusb_strerror(r));
+		return -1;
+	}
+	libusb_device **list;
+	ssize_t n = libusb_get_device_list(ctx, &list);
+	libusb_device *dev = NULL;
+	for (ssize_t i = 0; i < n && !dev; i++) {
+		struct libusb_device_descriptor dd;
+		if (libusb_get_device_descriptor(list[i], &dd) != 0)
+			continue;
+		int b = libusb_get_bus_number(list[i]), a = libusb_get_device_address(list[i]);
+		if (tty ? (b == want_bus && a == want_addr)
+			: (dd.idVendor == NG_NEUG_VID && dd.idProduct == NG_NEUG_PID)) {
+			dev = list[i];
+			inf->vid = dd.idVendor, inf->pid = dd.idProduct, inf->bcd_device = dd.bcdDevice;
+			inf->bus = b, inf->addr = a;
+		}
+	}
+	if (!dev) {
+		snprintf(err, errlen, tty ? "no USB device found for '%s' (bus %d device %d)"
+					  : "no NeuG device (USB 234b:0001) found%s",
+			 tty ? tty : "", want_bus, want_addr);
+		if (!tty)
+			snprintf(err, errlen, "no NeuG device (USB 234b:0001) found: is it plugged in?");
+		libusb_free_device_list(list, 1);
+		libusb_exit(ctx);
+		return -1;
+	}
+	if (tty)
+		snprintf(inf->tty, sizeof inf->tty, "%s", tty);
+	else
+		tty_of_usb(inf->bus, inf->addr, inf->tty, sizeof inf->tty);
+	libusb_device_handle *h;
+	r = libusb_open(dev, &h);
+	libusb_free_device_list(list, 1);
+	if (r != 0) {
+		snprintf(err, errlen, "cannot open USB device %03d/%03d%s%s: %s%s", inf->bus, inf->addr,
+			 inf->tty[0] ? " behind " : "", inf->tty, libusb_strerror(r),
+			 r == LIBUSB_ERROR_ACCESS ? " (run as root, or install the udev rule 90-neug.rules)" : "");
+		libusb_exit(ctx);
+		return -1;
+	}
+	struct libusb_device_descriptor dd;
+	libusb_get_device_descriptor(libusb_get_device(h), &dd);
+	get_string(h, dd.iManufacturer, inf->manufacturer, sizeof inf->manufacturer);
+	get_string(h, dd.iProduct, inf->product, sizeof inf->product);
+	get_string(h, dd.iSerialNumber, inf->serial, sizeof inf->serial);
+	get_string(h, NG_NEUG_STR_REVISION, inf->revision, sizeof inf->revision);
+	get_string(h, NG_NEUG_STR_BOARD, inf->board, sizeof inf->board);
+	/* GET_INFO: a vendor request to the device; usbfs lets it through
+	 * without claiming an interface. Our indices STALL on NeuG 1.0.x. */
+	int answered = 0;
+	for (unsigned i = 0; i <= NG_INFO_EXT_LAST; i++) {
+		uint8_t buf[8] = {0};
+		if (i > NG_INFO_NEUG_LAST && i < NG_INFO_EXT_FIRST)
+			continue;
+		if (i == NG_INFO_EXT_FIRST + 1 && !inf->have[NG_INFO_EXT_FIRST])
+			break; /* no extension: do not ask the rest */
+		int got = libusb_control_transfer(h, LIBUSB_ENDPOINT_IN | LIBUSB_REQUEST_TYPE_VENDOR |
+						  LIBUSB_RECIPIENT_DEVICE, NG_NEUG_REQ_GET_INFO, 0,
+						  (uint16_t)i, buf, (uint16_t)info_size(i), 1000);
+		if (ng_info_decode(inf, i, got, buf) == 0)
+			answered++;
+		else if (got == LIBUSB_ERROR_NO_DEVICE)
+			break;
+	}
+	ng_info_finish(inf);
+	libusb_close(h);
+	libusb_exit(ctx);
+	if (!answered) {
+		snprintf(err, errlen, "USB device %03d/%03d (%04x:%04x) does not answer GET_INFO", inf->bus,
+			 inf->addr, inf->vid, inf->pid);
+		return -1;
+	}
+	return 0;
+}

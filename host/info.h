@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What a NeuG device reports about itself: its strings and the GET_INFO
+ * vendor request (usb/neug_device.h, doc/usb.md), decoded and put into words.
+ * The decoding is pure (tested without a device); ng_info_query does the
+ * USB part with libusb, as control requests only: it claims no interface and
+ * detaches no kernel driver, so cdc_acm keeps the tty. */
+#ifndef NG_INFO_H
+#define NG_INFO_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define NG_INFO_NEUG_LAST 7u   /* NeuG 1.0.x answers indices 0..7 only */
+#define NG_INFO_EXT_FIRST 16u  /* ours: 16..32 (NeuG 1.0.x STALLs them) */
+#define NG_INFO_EXT_LAST  32u
+
+typedef struct {
+	/* identity (from the descriptors; empty when unreadable) */
+	char tty[64];
+	int bus, addr;
+	uint16_t vid, pid, bcd_device;
+	char manufacturer[128], product[128], serial[128], revision[128], board[128];
+	/* GET_INFO: which indices answered */
+	bool have[NG_INFO_EXT_LAST + 1];
+	uint32_t mode;
+	uint16_t neug_err, neug_err_rc, neug_err_p64, neug_err_p4k;
+	uint16_t neug_rc_max, neug_p64_max, neug_p4k_max;
+	bool extended;   /* the raw-sample indices answered (this project's firmware) */
+	uint32_t status, rct_failures, apt_failures, rct_max, apt_max, rct_cutoff, apt_cutoff;
+	uint32_t h_milli, fail_test, fail_count, samples_per_block, apt_window;
+	uint64_t samples, blocks_out, blocks_dropped, fail_index, bytes_sent;
+} ng_info;
+
+/* One GET_INFO reply: index, rc = the byte count received (>= 0) or a
+ * negative error (a STALL: the index is not supported), data = the bytes
+ * (little endian). Returns 0 when the reply was stored, -1 when it was
+ * refused (a STALL, or a size that does not fit the index). */
+int ng_info_decode(ng_info *inf, unsigned index, int rc, const uint8_t *data);
+/* After all replies: sets inf->extended from the indices that answered. */
+void ng_info_finish(ng_info *inf);
+
+/* Health in words: "healthy", "starting: start-up test on the first 1024
+ * samples", "persistent failure: repetition count test, 16 identical samples
+ * in a row at sample 35012", ... Returns 0 healthy, 1 warning, 2 failed. */
+int ng_info_health(const ng_info *inf, char *buf, size_t len);
+/* "conditioned", "crc32", "raw", "unknown (N)". */
+const char *ng_info_mode_name(uint32_t mode);
+
+void ng_info_print(const ng_info *inf, FILE *f);
+void ng_info_print_json(const ng_info *inf, FILE *f);
+
+/* Finds the USB device behind a tty through sysfs (sysfs: "/sys" or a test
+ * tree): bus and device numbers. tty: "/dev/ttyACM0" or "ttyACM0". 0 or -1. */
+int ng_info_tty_usb(const char *sysfs, const char *tty, int *bus, int *addr);
+
+/* Queries a NeuG device with libusb: the one behind tty, or (tty NULL) the
+ * first 234b:0001 found. Returns 0, or -1 with the reason in err. */
+int ng_info_query(const char *tty, ng_info *inf, char *err, size_t errlen);
+
+#endif

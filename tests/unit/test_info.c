@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* `neug info`'s decoding of GET_INFO replies (host/info.c): a NeuG 1.0.x
+ * device (indices 0..7, the rest STALL), this project's firmware (all
+ * indices), short and unknown replies; the health in words; the JSON; and
+ * finding the USB device behind a tty in a fake sysfs tree. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "check.h"
+#include "info.h"
+#include "neug_device.h"
+
+#define STALL (-9) /* LIBUSB_ERROR_PIPE */
+
+static void put(ng_info *inf, unsigned idx, uint64_t v, int size)
+{
+	uint8_t d[8];
+	for (int i = 0; i < 8; i++)
+		d[i] = (uint8_t)(v >> (8 * i));
+	ng_info_decode(inf, idx, size, d);
+}
+
+static void mkfile(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+int main(void)
+{
+	char h[300], *js;
+	size_t jl;
+	FILE *f;
+
+	/* NeuG 1.0.x: the values of the README's adc.bin run, extension STALLs. */
+	ng_info neug = {0};
+	put(&neug, NG_INFO_MODE, 0, 1);
+	put(&neug, NG_INFO_NEUG_ERR, 0, 2);
+	put(&neug, NG_INFO_NEUG_ERR_RC, 0, 2);
+	put(&neug, NG_INFO_NEUG_ERR_P64, 0, 2);
+	put(&neug, NG_INFO_NEUG_ERR_P4K, 0, 2);
+	put(&neug, NG_INFO_NEUG_RC_MAX, 2, 2);
+	put(&neug, NG_INFO_NEUG_P64_MAX, 3, 2);
+	put(&neug, NG_INFO_NEUG_P4K_MAX, 22, 2);
+	int stalls = 0;
+	for (unsigned i = NG_INFO_EXT_FIRST; i <= NG_INFO_EXT_LAST; i++)
+		stalls += ng_info_decode(&neug, i, STALL, (const uint8_t *)"\0\0\0\0\0\0\0\0") == -1;
+	ng_info_finish(&neug);
+	CHECK(stalls == 17 && !neug.extended, "NeuG 1.0.x: 17 STALLed indices, no raw-sample state");
+	CHECK(neug.neug_rc_max == 2 && neug.neug_p64_max == 3 && neug.neug_p4k_max == 22 && neug.mode == 0,
+	      "NeuG 1.0.x: maxima 2/3/22, mode 0");
+	int lvl = ng_info_health(&neug, h, sizeof h);
+	CHECK(lvl == 0 && strstr(h, "no errors in NeuG's CRC-level tests"), "NeuG 1.0.x healthy: '%s'", h);
+	put(&neug, NG_INFO_NEUG_ERR, 3, 2);
+	lvl = ng_info_health(&neug, h, sizeof h);
+	CHECK(lvl == 1 && strstr(h, "3 errors"), "NeuG 1.0.x with errors is a warning: '%s'", h);
+	f = open_memstream(&js, &jl);
+	ng_info_print_json(&neug, f);
+	fclose(f);
+	CHECK(strstr(js, "\"raw\":null") && strstr(js, "\"p4k_max\":22") && strstr(js, "\"health\":\"warning\""),
+	      "NeuG 1.0.x JSON: raw null, p4k_max 22");
+	free(js);
+	f = open_memstream(&js, &jl);
+	ng_info_print(&neug, f);
+	fclose(f);
+	CHECK(strstr(js, "raw-sample tests: not reported") && strstr(js, "mode          conditioned (0)"),
+	      "NeuG 1.0.x text says the raw-sample tests are not reported");
+	free(js);
+
+	/* Short, oversized-index and unknown replies are refused. */
+	ng_info x = {0};
+	CHECK(ng_info_decode(&x, NG_INFO_NEUG_ERR, 1, (const uint8_t *)"\x05") == -1 && !x.have[1],
+	      "a 1-byte reply for a u16 index is refused");
+	CHECK(ng_info_decode(&x, NG_INFO_SAMPLES, 4, (const uint8_t *)"\1\2\3\4") == -1,
+	      "a 4-byte reply for a u64 index is refused");
+	CHECK(ng_info_decode(&x, 9, 2, (const uint8_t *)"\1\2") == -1 && ng_info_decode(&x, 40, 4, (const uint8_t *)"\1\2\3\4") == -1,
+	      "indices 8..15 and beyond 32 are unknown");
+	int r16 = ng_info_decode(&x, NG_INFO_NEUG_RC_MAX, 2, (const uint8_t *)"\x34\x12");
+	CHECK(r16 == 0 && x.neug_rc_max == 0x1234,
+	      "u16 replies are little endian (0x%04x)", x.neug_rc_max);
+	ng_info_finish(&x);
+	lvl = ng_info_health(&x, h, sizeof h);
+	CHECK(lvl == 1 && strstr(h, "unknown"), "no counters at all: health unknown ('%s')", h);
+
+	/* This project's firmware, persistent RCT failure. */
+	ng_info full = {0};
+	put(&full, NG_INFO_MODE, 2, 1);
+	for (unsigned i = 1; i <= 7; i++)
+		put(&full, i, 0, 2);
+	put(&full, NG_INFO_STATUS, NG_HEALTH_RCT | NG_HEALTH_PERSISTENT, 4);
+	put(&full, NG_INFO_RCT_FAILURES, 1, 4);
+	put(&full, NG_INFO_APT_FAILURES, 0, 4);
+	put(&full, NG_INFO_RCT_MAX, 16, 4);
+	put(&full, NG_INFO_APT_MAX, 40, 4);
+	put(&full, NG_INFO_RCT_CUTOFF, 10, 4);
+	put(&full, NG_INFO_APT_CUTOFF, 220, 4);
+	put(&full, NG_INFO_H_MILLI, 3700, 4);
+	put(&full, NG_INFO_SAMPLES, 0x100000000ull + 35012, 8);
+	put(&full, NG_INFO_BLOCKS_OUT, 250, 8);
+	put(&full, NG_INFO_BLOCKS_DROPPED, 1, 8);
+	put(&full, NG_INFO_FAIL_TEST, NG_HEALTH_RCT, 4);
+	put(&full, NG_INFO_FAIL_INDEX, 35012, 8);
+	put(&full, NG_INFO_FAIL_COUNT, 16, 4);
+	put(&full, NG_INFO_SAMPLES_PER_BLOCK, 140, 4);
+	put(&full, NG_INFO_APT_WINDOW, 512, 4);
+	put(&full, NG_INFO_BYTES_SENT, 8000, 8);
+	ng_info_finish(&full);
+	CHECK(full.extended && full.samples == 0x100000000ull + 35012 && full.h_milli == 3700,
+	      "full reply: extended, u64 samples above 2^32 decoded");
+	lvl = ng_info_health(&full, h, sizeof h);
+	CHECK(lvl == 2 && !strcmp(h, "persistent failure: repetition count test, 16 identical samples in a row at sample 35012"),
+	      "persistent RCT failure in words: '%s'", h);
+	put(&full, NG_INFO_STATUS, NG_HEALTH_APT | NG_HEALTH_PERSISTENT | NG_HEALTH_STARTUP_FAILED, 4);
+	put(&full, NG_INFO_FAIL_TEST, NG_HEALTH_APT, 4);
+	put(&full, NG_INFO_FAIL_COUNT, 231, 4);
+	put(&full, NG_INFO_FAIL_INDEX, 700, 8);
+	lvl = ng_info_health(&full, h, sizeof h);
+	CHECK(lvl == 2 && strstr(h, "adaptive proportion test, 231 of 512") && strstr(h, "start-up"),
+	      "persistent APT failure during start-up: '%s'", h);
+	put(&full, NG_INFO_STATUS, NG_HEALTH_STARTUP, 4);
+	put(&full, NG_INFO_RCT_FAILURES, 0, 4);
+	lvl = ng_info_health(&full, h, sizeof h);
+	CHECK(lvl == 0 && strstr(h, "starting"), "start-up test running: '%s'", h);
+	put(&full, NG_INFO_STATUS, 0, 4);
+	lvl = ng_info_health(&full, h, sizeof h);
+	CHECK(lvl == 0 && !strcmp(h, "healthy"), "no failure: 'healthy'");
+	put(&full, NG_INFO_APT_FAILURES, 2, 4);
+	lvl = ng_info_health(&full, h, sizeof h);
+	CHECK(lvl == 1 && strstr(h, "transient") && strstr(h, "2 adaptive"), "transient failures: '%s'", h);
+	snprintf(full.serial, sizeof full.serial, "a\"b\\c");
+	f = open_memstream(&js, &jl);
+	ng_info_print_json(&full, f);
+	fclose(f);
+	CHECK(strstr(js, "\"serial\":\"a\\\"b\\\\c\"") && strstr(js, "\"apt_failures\":2") &&
+	      strstr(js, "\"mode_name\":\"raw\"") && strstr(js, "\"samples\":4295002308"),
+	      "full JSON: escaped strings, counters, mode name");
+	free(js);
+
+	/* A fake sysfs: class/tty/ttyACM3/device -> the interface dir, whose
+	 * parent has busnum and devnum. */
+	char root[] = "/tmp/ng-test-sysfs-XXXXXX";
+	if (mkdtemp(root)) {
+		char p[512], q[512];
+		snprintf(p, sizeof p, "%s/devices", root); mkdir(p, 0755);
+		snprintf(p, sizeof p, "%s/devices/3-1", root); mkdir(p, 0755);
+		snprintf(p, sizeof p, "%s/devices/3-1/3-1:1.0", root); mkdir(p, 0755);
+		snprintf(p, sizeof p, "%s/devices/3-1/busnum", root); mkfile(p, "3\n");
+		snprintf(p, sizeof p, "%s/devices/3-1/devnum", root); mkfile(p, "7\n");
+		snprintf(p, sizeof p, "%s/class", root); mkdir(p, 0755);
+		snprintf(p, sizeof p, "%s/class/tty", root); mkdir(p, 0755);
+		snprintf(p, sizeof p, "%s/class/tty/ttyACM3", root); mkdir(p, 0755);
+		snprintf(p, sizeof p, "%s/class/tty/ttyACM3/device", root);
+		snprintf(q, sizeof q, "%s/devices/3-1/3-1:1.0", root);
+		if (symlink(q, p) != 0)
+			perror("symlink");
+		int bus = 0, addr = 0;
+		int r = ng_info_tty_usb(root, "/dev/ttyACM3", &bus, &addr);
+		CHECK(r == 0 && bus == 3 && addr == 7, "tty -> USB device through sysfs: bus %d device %d", bus, addr);
+		CHECK(ng_info_tty_usb(root, "ttyS0", &bus, &addr) == -1, "a non-USB tty is refused");
+		char cmd[600];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+		if (system(cmd) != 0)
+			perror("rm");
+	}
+	return ng_check_exit();
+}
