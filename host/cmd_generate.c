@@ -1,10 +1,433 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* PLACEHOLDER: replaced by the real implementation. */
+/* neug generate: health-tested random bytes to stdout or a file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include "commands.h"
+#include "gen.h"
+
+static const char usage_text[] =
+	"Usage: neug generate [OPTIONS]\n"
+	"Write health-tested random bytes (the NeuG pipeline) to standard output or a file.\n"
+	"\n"
+	"  --source=SRC      jitter (default): CPU timing jitter of this machine;\n"
+	"                    file:PATH: recorded samples (little-endian uint32 words);\n"
+	"                    device[:TTY]: a NeuG device (real or emulated)\n"
+	"  --mode=MODE       conditioned (0, default), crc32 (1) or raw (2)\n"
+	"  -n N[K|M|G]       stop after N bytes (K, M, G: powers of 1024); default:\n"
+	"                    unlimited for jitter and device, the whole file for file:\n"
+	"  -o FILE           write FILE (via FILE.tmpXXXXXX, renamed only when complete)\n"
+	"  --uid=W0:W1:W2    the three unique-ID words (hex) that seed the CRC (default 0:0:0)\n"
+	"  --min-entropy=H   declared min-entropy per raw sample in bits, 0.1 to 32\n"
+	"                    (default 3.7 for files, 0.5 for jitter)\n"
+	"  --stats           print one JSON object with all counters on stderr at exit\n"
+	"  --summary         print a short human summary on stderr at exit\n"
+	"  --help            this text\n"
+	"\n"
+	"Exit status: 0 done, 2 usage error, 3 input or I/O error, 4 health-test failure.\n"
+	"See neug-generate(1).\n";
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig) { got_signal = sig; }
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "neug generate: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'neug generate --help'.\n");
+	return NG_EXIT_USAGE;
+}
+
+/* N[K|M|G], decimal digits only, K = 1024. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	if (!*s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	unsigned shift = 0;
+	if (*end == 'K' || *end == 'k')
+		shift = 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20, end++;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30, end++;
+	if (*end || (shift && v > (UINT64_MAX >> shift)))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int parse_hex_word(const char *s, size_t len, uint32_t *out)
+{
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2, len -= 2;
+	if (len == 0 || len > 8)
+		return -1;
+	uint32_t v = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		unsigned d;
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+		v = v << 4 | d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_uid(const char *s, uint32_t uid[3])
+{
+	for (int i = 0; i < 3; i++) {
+		const char *c = strchr(s, ':');
+		size_t len = c ? (size_t)(c - s) : strlen(s);
+		if ((i < 2) != (c != NULL) || parse_hex_word(s, len, &uid[i]))
+			return -1;
+		s += len + 1;
+	}
+	return 0;
+}
+
+static int parse_mode(const char *s, uint32_t *mode)
+{
+	if (!strcmp(s, "conditioned") || !strcmp(s, "0"))
+		*mode = NG_MODE_CONDITIONED;
+	else if (!strcmp(s, "crc32") || !strcmp(s, "1"))
+		*mode = NG_MODE_CRC32;
+	else if (!strcmp(s, "raw") || !strcmp(s, "2"))
+		*mode = NG_MODE_RAW;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_entropy(const char *s, uint32_t *h_milli)
+{
+	char *end;
+	errno = 0;
+	double h = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(h) || h < NG_MIN_H_MILLI / 1000.0 || h > NG_MAX_H_MILLI / 1000.0)
+		return -1;
+	*h_milli = (uint32_t)lround(h * 1000.0);
+	return 0;
+}
+
+typedef struct {
+	int fd;
+	const char *name;      /* for messages */
+	char tmp[1024];      /* "" when writing in place (stdout, a device) */
+	const char *final;
+	int is_stdout;
+} ng_out;
+
+static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof *o);
+	if (!path) {
+		o->fd = STDOUT_FILENO;
+		o->name = "standard output";
+		o->is_stdout = 1;
+		return 0;
+	}
+	o->name = path;
+	o->final = path;
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or FIFO (/dev/stdout, /dev/full): write it in place. */
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EISDIR));
+			return -1;
+		}
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (o->fd < 0) {
+			snprintf(err, errlen, "cannot open '%s' for writing: %s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (snprintf(o->tmp, sizeof o->tmp, "%s.tmpXXXXXX", path) >= (int)sizeof o->tmp) {
+		snprintf(err, errlen, "output file name too long: '%.60s...'", path);
+		return -1;
+	}
+	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (o->fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "cannot create a temporary file next to '%s' (%s): %s",
+			 path, o->tmp, strerror(e));
+		o->tmp[0] = 0;
+		return -1;
+	}
+	mode_t um = umask(0);
+	umask(um);
+	if (fchmod(o->fd, 0666 & ~um) < 0) {
+		snprintf(err, errlen, "cannot set the mode of '%s': %s", o->tmp, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Returns 0, or -1 with the reason (EPIPE on stdout: errno == EPIPE). */
+static int out_write(ng_out *o, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	while (len) {
+		ssize_t w = write(o->fd, buf, len);
+		if (w < 0) {
+			if (errno == EINTR && !got_signal)
+				continue;
+			int e = errno;
+			snprintf(err, errlen, "writing to %s%s%s: %s", o->is_stdout ? "" : "'",
+				 o->tmp[0] ? o->tmp : o->name, o->is_stdout ? "" : "'",
+				 e == EINTR ? "interrupted" : strerror(e));
+			errno = e;
+			return -1;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int out_finish(ng_out *o, char *err, size_t errlen)
+{
+	if (o->is_stdout)
+		return 0;
+	if (o->tmp[0] && fsync(o->fd) < 0) {
+		snprintf(err, errlen, "writing to '%s': %s", o->tmp, strerror(errno));
+		return -1;
+	}
+	int fd = o->fd;
+	o->fd = -1;
+	if (close(fd) < 0) {
+		snprintf(err, errlen, "writing to '%s': %s", o->tmp[0] ? o->tmp : o->name, strerror(errno));
+		return -1;
+	}
+	if (o->tmp[0] && rename(o->tmp, o->final) < 0) {
+		snprintf(err, errlen, "cannot rename '%s' to '%s': %s", o->tmp, o->final, strerror(errno));
+		return -1;
+	}
+	o->tmp[0] = 0;
+	return 0;
+}
+
+static void out_abort(ng_out *o)
+{
+	if (!o->is_stdout && o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	if (o->tmp[0])
+		unlink(o->tmp);
+	o->tmp[0] = 0;
+}
+
+static const char *mode_name(uint32_t m)
+{
+	return m == NG_MODE_CONDITIONED ? "conditioned (0)" : m == NG_MODE_CRC32 ? "crc32 (1)" : "raw (2)";
+}
+
+static void print_summary(const ng_gen *g, uint32_t mode, uint64_t bytes, double secs, const char *result)
+{
+	ng_pipeline_stats st;
+	ng_gen_get_stats(g, &st);
+	const ng_source *s = ng_gen_source(g);
+	fprintf(stderr, "neug generate: summary\n");
+	fprintf(stderr, "  source:        %s\n", ng_gen_source_desc(g));
+	if (ng_gen_h_milli(g))
+		fprintf(stderr, "  min-entropy:   %.3f bits/sample declared", ng_gen_h_milli(g) / 1000.0);
+	if (s && s->measured_h_milli)
+		fprintf(stderr, "; start-up MCV estimate %.3f bits/sample (%u samples)",
+			s->measured_h_milli / 1000.0, s->assess_samples);
+	if (ng_gen_h_milli(g))
+		fprintf(stderr, "\n");
+	fprintf(stderr, "  mode:          %s, %u samples per 32-byte block\n", mode_name(mode), st.samples_per_block);
+	double rate = secs > 0 ? (double)bytes / secs : 0;
+	fprintf(stderr, "  output:        %" PRIu64 " bytes in %.3f s (%.1f KiB/s)\n", bytes, secs, rate / 1024);
+	fprintf(stderr, "  health:        %" PRIu64 " samples tested; repetition count: %" PRIu32
+		" failures, longest run %" PRIu32 " (cutoff %" PRIu32 "); adaptive proportion: %" PRIu32
+		" failures, max %" PRIu32 "/%" PRIu32 " (cutoff %" PRIu32 "); %" PRIu64 " blocks out, %"
+		PRIu64 " dropped\n", st.samples, st.rct_failures, st.rct_max, st.rct_cutoff,
+		st.apt_failures, st.apt_max, st.apt_window, st.apt_cutoff, st.blocks_out, st.blocks_dropped);
+	fprintf(stderr, "  NeuG CRC tests: errors %u (rc %u, p64 %u, p4k %u), max rc %u, p64 %u, p4k %u\n",
+		st.neug_err, st.neug_err_rc, st.neug_err_p64, st.neug_err_p4k,
+		st.neug_rc_max, st.neug_p64_max, st.neug_p4k_max);
+	fprintf(stderr, "  result:        %s\n", result);
+}
+
 int ng_cmd_generate(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "neug generate: not built yet\n");
-	return 2;
+	enum { O_SOURCE = 256, O_MODE, O_UID, O_H, O_STATS, O_SUMMARY, O_HELP };
+	static const struct option longopts[] = {
+		{"source", required_argument, NULL, O_SOURCE},
+		{"mode", required_argument, NULL, O_MODE},
+		{"uid", required_argument, NULL, O_UID},
+		{"min-entropy", required_argument, NULL, O_H},
+		{"stats", no_argument, NULL, O_STATS},
+		{"summary", no_argument, NULL, O_SUMMARY},
+		{"help", no_argument, NULL, O_HELP},
+		{NULL, 0, NULL, 0},
+	};
+	ng_gen_opts o;
+	memset(&o, 0, sizeof o);
+	uint64_t limit = UINT64_MAX;
+	const char *outpath = NULL;
+	int want_stats = 0, want_summary = 0, c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":n:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_SOURCE:
+			if (strcmp(optarg, "jitter") && strncmp(optarg, "file:", 5) &&
+			    strcmp(optarg, "device") && strncmp(optarg, "device:", 7))
+				return usage_error("unknown --source '%s' (accepted: jitter, file:PATH, device, device:TTY)", optarg);
+			if (!strcmp(optarg, "file:"))
+				return usage_error("--source=file:%s needs a file name (file:PATH)", "");
+			o.source = optarg;
+			break;
+		case O_MODE:
+			if (parse_mode(optarg, &o.mode))
+				return usage_error("bad --mode '%s' (accepted: conditioned, crc32, raw, or 0, 1, 2)", optarg);
+			break;
+		case O_UID:
+			if (parse_uid(optarg, o.uid))
+				return usage_error("bad --uid '%s' (accepted: three hex words W0:W1:W2, each 1 to 8 hex digits, e.g. 12345678:9abcdef0:0fedcba9)", optarg);
+			o.have_uid = true;
+			break;
+		case O_H:
+			if (parse_entropy(optarg, &o.h_milli))
+				return usage_error("bad --min-entropy '%s' (accepted: a number of bits per raw sample from 0.1 to 32, e.g. 3.7)", optarg);
+			break;
+		case 'n':
+			if (parse_size(optarg, &limit))
+				return usage_error("bad -n '%s' (accepted: a byte count N, N K, N M or N G, e.g. 4096, 64K, 1M)", optarg);
+			break;
+		case 'o':
+			if (!*optarg)
+				return usage_error("-o needs a file name%s", "");
+			outpath = optarg;
+			break;
+		case O_STATS:
+			want_stats = 1;
+			break;
+		case O_SUMMARY:
+			want_summary = 1;
+			break;
+		case O_HELP:
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+
+	char err[4096];
+	int code = 0;
+	if (isatty(STDOUT_FILENO) && !outpath) {
+		fprintf(stderr, "neug generate: standard output is a terminal; redirect it or use -o FILE\n");
+		return NG_EXIT_USAGE;
+	}
+	ng_gen *g = ng_gen_open(&o, err, sizeof err, &code);
+	if (!g) {
+		fprintf(stderr, "neug generate: %s\n", err);
+		return code;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	ng_out out;
+	if (out_open(&out, outpath, err, sizeof err) < 0) {
+		fprintf(stderr, "neug generate: %s\n", err);
+		out_abort(&out);
+		ng_gen_close(g);
+		return NG_EXIT_IO;
+	}
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	static uint8_t buf[65536];
+	uint64_t done = 0;
+	int rc = NG_EXIT_OK, epipe = 0;
+	err[0] = 0;
+	while (done < limit) {
+		if (got_signal) {
+			snprintf(err, sizeof err, "interrupted by signal %d", (int)got_signal);
+			rc = 128 + got_signal;
+			break;
+		}
+		size_t want = limit - done < sizeof buf ? (size_t)(limit - done) : sizeof buf;
+		long r = ng_gen_read(g, buf, want);
+		if (r < 0) {
+			snprintf(err, sizeof err, "%s", ng_gen_error(g));
+			rc = ng_gen_exit_code(g);
+			break;
+		}
+		if (r == 0)
+			break;
+		if (out_write(&out, buf, (size_t)r, err, sizeof err) < 0) {
+			if (out.is_stdout && errno == EPIPE) {
+				epipe = 1;    /* the reader is gone: a normal end */
+				err[0] = 0;
+			} else
+				rc = NG_EXIT_IO;
+			break;
+		}
+		done += (uint64_t)r;
+	}
+	memset(buf, 0, sizeof buf);
+	if (rc == NG_EXIT_OK && out_finish(&out, err, sizeof err) < 0)
+		rc = NG_EXIT_IO;
+	if (rc != NG_EXIT_OK) {
+		int had_tmp = out.tmp[0] != 0;
+		out_abort(&out);
+		fprintf(stderr, "neug generate: %s\n", err);
+		if (had_tmp)
+			fprintf(stderr, "neug generate: '%s' was not written\n", outpath);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+	ng_pipeline_stats st;
+	ng_gen_get_stats(g, &st);
+	if (rc == NG_EXIT_OK && o.mode == NG_MODE_RAW && (st.rct_failures || st.apt_failures ||
+							  (st.status & NG_HEALTH_PERSISTENT)))
+		fprintf(stderr, "neug generate: warning: raw mode: health tests fired (repetition count %"
+			PRIu32 ", adaptive proportion %" PRIu32 " failures%s); raw mode never blocks, "
+			"the samples were written as they are\n", st.rct_failures, st.apt_failures,
+			(st.status & NG_HEALTH_PERSISTENT) ? ", persistent failure latched" : "");
+	if (want_summary)
+		print_summary(g, o.mode, done, secs, rc == NG_EXIT_OK ? (epipe ? "ok (reader closed the pipe)" : "ok") : err);
+	if (want_stats) {
+		ng_gen_stats_json(g, done, stderr);
+		fputc('\n', stderr);
+	}
+	ng_gen_close(g);
+	return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "ng/pipeline.h"
+#include "source.h"
 
 /* Exit statuses of every neug command (DESIGN.md). */
 enum {
@@ -26,16 +27,29 @@ typedef struct {
 
 typedef struct ng_gen ng_gen;
 
-/* On failure returns NULL, the message in err and the exit status in *exit_code. */
+/* On failure returns NULL, the message in err and the exit status in *exit_code:
+ * NG_EXIT_USAGE (unknown source, bad h_milli), NG_EXIT_IO (missing file, jitter
+ * refused to run, no device), NG_EXIT_HEALTH (self-test failure). */
 ng_gen *ng_gen_open(const ng_gen_opts *o, char *err, size_t errlen, int *exit_code);
 /* Reads up to len health-tested bytes. Returns the count (> 0), 0 at the end
- * of a file source, -1 on failure: see ng_gen_error and ng_gen_exit_code. */
+ * of a file source, -1 on failure: see ng_gen_error and ng_gen_exit_code.
+ * After a persistent health failure (modes 0 and 1) it returns -1 with
+ * NG_EXIT_HEALTH and a message naming the test, the sample index, the value
+ * and the counts; no block queued at that moment is returned. In raw mode
+ * (2) health failures are only counted (see ng_gen_get_stats). */
 long ng_gen_read(ng_gen *g, uint8_t *buf, size_t len);
 const char *ng_gen_error(const ng_gen *g);
 int ng_gen_exit_code(const ng_gen *g);
 const char *ng_gen_source_desc(const ng_gen *g);
+/* The sample source (NULL for a device, which tests its own samples). */
+const ng_source *ng_gen_source(const ng_gen *g);
+/* The declared min-entropy per raw sample the pipeline runs with (bits x 1000;
+ * 0 for a device). */
+uint32_t ng_gen_h_milli(const ng_gen *g);
 void ng_gen_get_stats(const ng_gen *g, ng_pipeline_stats *st);
-/* One JSON object, no trailing newline. */
+/* One JSON object, no trailing newline: bytes (the caller's count of bytes
+ * written), blocks, blocks_dropped, every counter of ng_pipeline_stats, the
+ * status bits, "status" ("ok", "failed", "warning") and "reason". */
 void ng_gen_stats_json(const ng_gen *g, uint64_t bytes, FILE *f);
 void ng_gen_close(ng_gen *g);
 

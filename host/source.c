@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Sample sources: "file:PATH" replays recorded samples (little-endian uint32
+ * words, the device's raw-mode format); "jitter" is host/jitter.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ng/pipeline.h"
+#include "source.h"
+
+typedef struct {
+	int fd;
+	uint8_t buf[65536];
+	size_t have;           /* bytes in buf not yet returned */
+	int eof;
+	int warned;
+	uint64_t total;        /* bytes read so far */
+	char pathbuf[256];
+} file_priv;
+
+static void warn_tail(file_priv *f, uint64_t size)
+{
+	if (f->warned || size % 4 == 0)
+		return;
+	f->warned = 1;
+	fprintf(stderr, "neug: warning: file '%s' is %llu bytes, not a multiple of 4: "
+		"its last %u byte(s) are not used\n", f->pathbuf,
+		(unsigned long long)size, (unsigned)(size % 4));
+}
+
+static long file_read(ng_source *s, uint32_t *out, size_t n)
+{
+	file_priv *f = s->priv;
+	size_t got = 0;
+	while (got < n) {
+		if (f->have >= 4) {
+			size_t words = f->have / 4, off = 0;
+			if (words > n - got)
+				words = n - got;
+			for (size_t i = 0; i < words; i++, off += 4)
+				out[got + i] = (uint32_t)f->buf[off] | (uint32_t)f->buf[off + 1] << 8 |
+					       (uint32_t)f->buf[off + 2] << 16 | (uint32_t)f->buf[off + 3] << 24;
+			got += words;
+			f->have -= off;
+			memmove(f->buf, f->buf + off, f->have);
+			continue;
+		}
+		if (f->eof)
+			break;
+		ssize_t r = read(f->fd, f->buf + f->have, sizeof f->buf - f->have);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(s->err, sizeof s->err, "reading file '%s': %s", f->pathbuf, strerror(errno));
+			return -1;
+		}
+		if (r == 0) {
+			f->eof = 1;
+			warn_tail(f, f->total);
+			break;
+		}
+		f->have += (size_t)r;
+		f->total += (uint64_t)r;
+	}
+	return (long)got;
+}
+
+static void file_close(ng_source *s)
+{
+	file_priv *f = s->priv;
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f);
+	free(s);
+}
+
+static ng_source *file_open(const char *path, uint32_t h_milli, char *err, size_t errlen)
+{
+	if (!*path) {
+		snprintf(err, errlen, "--source=file:PATH needs a file name");
+		return NULL;
+	}
+	if (strlen(path) >= sizeof ((file_priv *)0)->pathbuf) {
+		snprintf(err, errlen, "file name too long: '%.60s...'", path);
+		return NULL;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open file '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot stat file '%s': %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot read file '%s': %s", path, strerror(EISDIR));
+		close(fd);
+		return NULL;
+	}
+	ng_source *s = calloc(1, sizeof *s);
+	file_priv *f = calloc(1, sizeof *f);
+	if (!s || !f) {
+		free(s);
+		free(f);
+		close(fd);
+		snprintf(err, errlen, "out of memory opening file '%s'", path);
+		return NULL;
+	}
+	f->fd = fd;
+	strcpy(f->pathbuf, path);
+	if (S_ISREG(st.st_mode))
+		warn_tail(f, (uint64_t)st.st_size);
+	s->kind = "file";
+	snprintf(s->desc, sizeof s->desc, "file '%s'", path);
+	s->h_milli = h_milli ? h_milli : NG_DEFAULT_H_MILLI;
+	s->read = file_read;
+	s->close = file_close;
+	s->priv = f;
+	return s;
+}
+
+int ng_source_spec_known(const char *spec)
+{
+	return spec && (!strcmp(spec, "jitter") || !strncmp(spec, "file:", 5));
+}
+
+ng_source *ng_source_open_h(const char *spec, uint32_t h_milli, char *err, size_t errlen)
+{
+	if (!spec || !strcmp(spec, "jitter"))
+		return ng_jitter_open(h_milli, err, errlen);
+	if (!strncmp(spec, "file:", 5))
+		return file_open(spec + 5, h_milli, err, errlen);
+	snprintf(err, errlen, "unknown source '%s' (accepted: jitter, file:PATH)", spec);
+	return NULL;
+}
+
+ng_source *ng_source_open(const char *spec, char *err, size_t errlen)
+{
+	return ng_source_open_h(spec, 0, err, errlen);
+}
