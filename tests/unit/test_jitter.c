@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "check.h"
 #include "source.h"
@@ -57,12 +58,16 @@ int main(void)
 	enum { M = 100000 };
 	uint32_t *buf = malloc(M * sizeof *buf);
 	size_t got = 0;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (got < M) {
 		long r = s->read(s, buf + got, M - got);
 		if (r <= 0)
 			break;
 		got += (size_t)r;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("# %.1f ns per sample\n", ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / M);
 	CHECK(got == M, "read %zu of %d samples", got, M);
 	uint32_t run = 1, maxrun = 1;
 	for (size_t i = 1; i < got; i++) {
