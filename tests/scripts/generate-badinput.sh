@@ -105,6 +105,16 @@ echo old >"$T/keep.bin"
 run --source=file:"$V/stuck.bin" -o "$T/keep.bin"
 ok "a failed run leaves an existing -o FILE untouched" '[ $rc = 4 ] && [ "$(cat "$T/keep.bin")" = old ] && [ "$(ls "$T" | grep -c keep)" = 1 ]'
 
+# A signal during an unlimited -o run: no file, no temporary, exit 128+signal.
+"$N" generate --source=jitter -o "$T/sig.bin" 2>"$T/err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+ok "SIGINT during -o: exit 130, message, no file nor temporary left (rc $rc)" \
+	'[ $rc = 130 ] && grep -q "interrupted by signal 2" "$T/err" && [ -z "$(ls "$T" | grep "^sig")" ]'
+
 # SIGPIPE/EPIPE on stdout: a normal, quiet end.
 "$N" generate --source=file:"$V/adc.bin" --mode=raw 2>"$T/err" | head -c 100 >/dev/null
 rc=${PIPESTATUS[0]}
