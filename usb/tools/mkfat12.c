@@ -8,7 +8,8 @@
  * contiguously from cluster 2, NG_DISK_TOTAL sectors in all. The output is
  * a list of extents (usb/disk.h): each a run of sectors read from a byte
  * array, zero beyond its end, so the firmware stores the file contents and
- * the non-zero part of the boot, FAT and directory sectors, no padding.
+ * the non-zero part of the boot, FAT and directory sectors, no padding. The
+ * file contents are byte-pair coded per sector (see bpe_build).
  * Timestamps are fixed (2026-01-01 00:00), so the output is reproducible.
  * Layout facts from the Microsoft FAT specification ("FAT: General
  * Overview of On-Disk Format", 2000): BPB fields, FAT12 packing, 8.3
@@ -125,6 +126,117 @@ static void emit_array(FILE *o, const char *name, const uint8_t *p, size_t n)
 	fprintf(o, "\n};\n");
 }
 
+/* ---- byte-pair encoding of the file contents, sector by sector ----
+ * Codes no file byte uses stand for a pair of codes (Gage's BPE): the most
+ * frequent adjacent pair, over all sectors, is replaced until no code is
+ * free or no pair repeats 3 times. Each sector is coded separately, so the
+ * device expands any one sector alone (usb/disk.c), with a stack of at
+ * most BPE_DEPTH + 1 entries. */
+#define BPE_DEPTH 24
+
+typedef struct {
+	uint16_t *sym;   /* the symbols of each sector, concatenated */
+	uint32_t *start; /* sector k = sym[start[k] .. start[k + 1]) */
+	uint32_t nsec;
+} bpe_file;
+
+static uint8_t pair_a[256], pair_b[256], is_pair[256], depth[256];
+static uint32_t counts[256 * 256];
+
+static void bpe_build(bpe_file *bf, int nf)
+{
+	int used[256] = {0};
+	for (int f = 0; f < nf; f++)
+		for (uint32_t i = 0; i < bf[f].start[bf[f].nsec]; i++)
+			used[bf[f].sym[i]] = 1;
+	for (int code = 0; code < 256; code++) {
+		if (used[code])
+			continue;
+		memset(counts, 0, sizeof counts);
+		for (int f = 0; f < nf; f++)
+			for (uint32_t k = 0; k < bf[f].nsec; k++)
+				for (uint32_t i = bf[f].start[k]; i + 1 < bf[f].start[k + 1]; i++) {
+					unsigned a = bf[f].sym[i], b = bf[f].sym[i + 1];
+					if ((is_pair[a] ? depth[a] : 0) + 1 > BPE_DEPTH ||
+					    (is_pair[b] ? depth[b] : 0) + 1 > BPE_DEPTH)
+						continue;
+					counts[a * 256 + b]++;
+					if (a == b && i + 2 < bf[f].start[k + 1] && bf[f].sym[i + 2] == a)
+						i++; /* aa a: count non-overlapping */
+				}
+		uint32_t best = 0, bc = 0;
+		for (uint32_t x = 0; x < 256 * 256; x++)
+			if (counts[x] > bc) {
+				bc = counts[x];
+				best = x;
+			}
+		if (bc < 3)
+			break;
+		unsigned a = best / 256, b = best % 256;
+		pair_a[code] = (uint8_t)a;
+		pair_b[code] = (uint8_t)b;
+		is_pair[code] = 1;
+		unsigned da = is_pair[a] ? depth[a] : 0, db = is_pair[b] ? depth[b] : 0;
+		depth[code] = (uint8_t)(1 + (da > db ? da : db));
+		for (int f = 0; f < nf; f++) { /* replace, sector by sector, in place */
+			uint32_t w = 0;
+			for (uint32_t k = 0; k < bf[f].nsec; k++) {
+				uint32_t r = bf[f].start[k], end = bf[f].start[k + 1];
+				bf[f].start[k] = w;
+				while (r < end) {
+					if (r + 1 < end && bf[f].sym[r] == a && bf[f].sym[r + 1] == b) {
+						bf[f].sym[w++] = (uint16_t)code;
+						r += 2;
+					} else {
+						bf[f].sym[w++] = bf[f].sym[r++];
+					}
+				}
+			}
+			bf[f].start[bf[f].nsec] = w;
+		}
+	}
+}
+
+static void bpe_split(bpe_file *bf, const uint8_t *data, size_t size)
+{
+	bf->nsec = (uint32_t)((size + SECTOR - 1) / SECTOR);
+	bf->sym = malloc((size + 1) * sizeof *bf->sym);
+	bf->start = malloc((bf->nsec + 1) * sizeof *bf->start);
+	if (!bf->sym || !bf->start) {
+		fprintf(stderr, "mkfat12: out of memory\n");
+		exit(1);
+	}
+	for (size_t i = 0; i < size; i++)
+		bf->sym[i] = data[i];
+	for (uint32_t k = 0; k <= bf->nsec; k++)
+		bf->start[k] = k * SECTOR < size ? k * SECTOR : (uint32_t)size;
+}
+
+/* Expands sector k as the device will and compares (a self-check). */
+static int bpe_verify(const bpe_file *bf, uint32_t k, const uint8_t *orig, size_t n)
+{
+	uint8_t out[SECTOR], stack[BPE_DEPTH + 2];
+	size_t o = 0;
+	for (uint32_t i = bf->start[k]; i < bf->start[k + 1]; i++) {
+		int sp = 0;
+		stack[sp++] = (uint8_t)bf->sym[i];
+		while (sp) {
+			uint8_t c = stack[--sp];
+			if (is_pair[c]) {
+				if (sp + 2 > BPE_DEPTH + 2)
+					return -1;
+				stack[sp++] = pair_b[c];
+				stack[sp++] = pair_a[c];
+			} else if (o < SECTOR) {
+				out[o++] = c;
+			} else {
+				return -1;
+			}
+		}
+	}
+	return o == n && memcmp(out, orig, n) == 0 ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3 || argc - 2 > MAX_FILES) {
@@ -225,22 +337,62 @@ int main(int argc, char **argv)
 	emit_array(o, "boot", boot, trimmed(boot, SECTOR));
 	emit_array(o, "fat", fat, trimmed(fat, SECTOR));
 	emit_array(o, "root", root, trimmed(root, SECTOR));
+	static bpe_file bf[MAX_FILES];
+	for (int i = 0; i < nf; i++)
+		bpe_split(&bf[i], files[i].data, files[i].size);
+	bpe_build(bf, nf);
+	size_t packed = 0, raw = 0;
 	for (int i = 0; i < nf; i++) {
+		for (uint32_t k = 0; k < bf[i].nsec; k++) {
+			size_t n = files[i].size - (size_t)k * SECTOR;
+			if (bpe_verify(&bf[i], k, files[i].data + (size_t)k * SECTOR, n < SECTOR ? n : SECTOR) != 0) {
+				fprintf(stderr, "mkfat12: internal error: '%s' sector %u does not expand back\n",
+					files[i].path, k);
+				fclose(o);
+				remove(tmp);
+				return 1;
+			}
+		}
+		uint32_t total = bf[i].start[bf[i].nsec];
+		uint8_t *b = malloc(total ? total : 1);
+		for (uint32_t j = 0; j < total; j++)
+			b[j] = (uint8_t)bf[i].sym[j];
 		char nm[32];
 		snprintf(nm, sizeof nm, "file%d", i);
-		fprintf(o, "/* %s: %zu bytes */\n", files[i].path, files[i].size);
-		emit_array(o, nm, files[i].data, files[i].size);
+		fprintf(o, "/* %s: %zu bytes, %u byte-pair coded */\n", files[i].path, files[i].size, total);
+		emit_array(o, nm, b, total);
+		fprintf(o, "static const uint16_t file%d_off[%u] = {", i, bf[i].nsec + 1);
+		for (uint32_t k = 0; k <= bf[i].nsec; k++)
+			fprintf(o, "%s%uu,", k % 12 ? " " : "\n\t", bf[i].start[k]);
+		fprintf(o, "\n};\n");
+		packed += total + 2 * (bf[i].nsec + 1);
+		raw += files[i].size;
+		free(b);
 	}
+	fprintf(o, "\n/* byte-pair codes: a bit set in ng_disk_bpe_map = the code stands for\n"
+		   " * the pair ng_disk_bpe_pairs[code] (expansion depth <= %d) */\n", BPE_DEPTH);
+	fprintf(o, "const uint8_t ng_disk_bpe_map[32] = {");
+	for (int j = 0; j < 32; j++) {
+		unsigned v = 0;
+		for (int bit = 0; bit < 8; bit++)
+			v |= (unsigned)is_pair[j * 8 + bit] << bit;
+		fprintf(o, "%s0x%02x,", j % 16 ? " " : "\n\t", v);
+	}
+	fprintf(o, "\n};\nconst uint8_t ng_disk_bpe_pairs[256][2] = {");
+	for (int j = 0; j < 256; j++)
+		fprintf(o, "%s{%u, %u},", j % 8 ? " " : "\n\t", pair_a[j], pair_b[j]);
+	fprintf(o, "\n};\n");
+	fprintf(stderr, "mkfat12: %zu bytes of files stored in %zu\n", raw, packed + 512);
 	fprintf(o, "\nconst uint32_t ng_disk_total_sectors = %uu;\n", TOTAL);
 	fprintf(o, "const ng_disk_extent ng_disk_extents[] = {\n");
-	fprintf(o, "\t{0u, 1u, boot, sizeof boot},\n");
-	fprintf(o, "\t{%uu, %uu, fat, sizeof fat},\n", fat_start, fat_secs);
-	fprintf(o, "\t{%uu, %uu, fat, sizeof fat},\n", fat_start + fat_secs, fat_secs);
-	fprintf(o, "\t{%uu, 1u, root, sizeof root},\n", root_start);
+	fprintf(o, "\t{0u, 1u, boot, sizeof boot, NULL},\n");
+	fprintf(o, "\t{%uu, %uu, fat, sizeof fat, NULL},\n", fat_start, fat_secs);
+	fprintf(o, "\t{%uu, %uu, fat, sizeof fat, NULL},\n", fat_start + fat_secs, fat_secs);
+	fprintf(o, "\t{%uu, 1u, root, sizeof root, NULL},\n", root_start);
 	for (int i = 0; i < nf; i++)
 		if (files[i].clusters)
-			fprintf(o, "\t{%uu, %uu, file%d, %zuu},\n", data_start + files[i].first_cluster - 2,
-				files[i].clusters, i, files[i].size);
+			fprintf(o, "\t{%uu, %uu, file%d, %zuu, file%d_off},\n", data_start + files[i].first_cluster - 2,
+				files[i].clusters, i, files[i].size, i);
 	fprintf(o, "};\nconst uint32_t ng_disk_n_extents = sizeof ng_disk_extents / sizeof ng_disk_extents[0];\n");
 	if (fclose(o) != 0 || rename(tmp, out) != 0) {
 		fprintf(stderr, "mkfat12: cannot write '%s': %s\n", out, strerror(errno));
