@@ -42,3 +42,10 @@ else
 fi
 size=$(arm-none-eabi-size -t "${objs[@]}" | awk 'END{print $1 + $2}')
 echo "# usb/ + disk image: $size bytes of flash (text + data)"
+# The layering rule (usb/dcd.h): only usbd.c calls the driver.
+calls=$(grep -n -E '(->|\.)ops->|ng_dcd_ops' usb/*.c | grep -v '^usb/usbd.c:' | grep -v 'const ng_dcd_ops \*ops' || true)
+if [ -z "$calls" ]; then
+	echo "PASS: only usb/usbd.c calls the dcd ops (class drivers use ng_usbd_*)"
+else
+	echo "FAIL: dcd ops called outside usb/usbd.c: $calls"
+fi
