@@ -44,7 +44,9 @@ part "raw-sample health tests, per sample" "$(get health_insert_minstr_per_sampl
 part "NeuG CRC-output tests, per CRC word" "$(get neug_tests_word_minstr)" " (x35)"
 part "software CRC, per word (the CRC unit replaces it)" "$(get crc32_sw_minstr_per_word)" " (x140)"
 part "SHA-256 compression, per 64-byte block" "$(get sha256_minstr_per_64B_block)" " (x3; NeuG: about 7,000 per output)"
+part "  the same, rounds unrolled by 8 (sha_unrolled.c)" "$(get sha256_unrolled8_minstr_per_64B_block)" " (x3; a measurement aid)"
 part "ng_wipe, per byte" "$(get wipe_minstr_per_byte)" ""
+part "  a word-wise volatile wipe, per byte" "$(get wipe_words_minstr_per_byte)" ""
 c=$(get conditioned_hwcrc_minstr_per_output)
 awk -v m="$c" 'BEGIN { i = m / 1000; printf "   goal: whole per-output path <= 8,500 instructions: %s (%.0f)\n", (i <= 0 ? "not measured" : i <= 8500 ? "met" : "NOT met"), i }'
 if make --no-print-directory -s firmware >/dev/null 2>&1; then

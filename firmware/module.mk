@@ -82,6 +82,8 @@ $(B)/firmware/qemu/vectors.o: $(FW_Q)/vectors.S $(wildcard $(FW_QVEC)/*.bin)
 $(B)/firmware/qemu/%.elf: $(B)/firmware/qemu/%.o $(FW_QOBJ) $(FW_COMMON_OBJ) $(FW_Q)/mps2.ld
 	$(FW_CC) $(FW_LDFLAGS) -T$(FW_Q)/mps2.ld -Wl,-Map=$(@:.elf=.map) -o $@ $(filter %.o,$^) $(FW_LIBS)
 
+$(B)/firmware/qemu/fw_bench.elf: $(B)/firmware/qemu/sha_unrolled.o
+
 firmware-qemu: $(B)/firmware/qemu/fw_selftest.elf $(B)/firmware/qemu/fw_bench.elf
 
 check-firmware:

@@ -26,9 +26,14 @@
 #include "usb_fs.h"
 #include "dcd_stm32f1.h"
 #include "dcd.h"
+#include "neug_device.h"
 
 #define NG_MPS0 NG_EP0_SIZE
 _Static_assert(NG_MPS0 == 64u, "bMaxPacketSize0 is 64 (one 64-byte RX block, BL_SIZE = 1)");
+_Static_assert(NG_FS_BULK_SIZE == 64u, "full-speed bulk packets are 64 bytes (USB 2.0 5.8.3)");
+_Static_assert(NG_NEUG_EP_NOTIFY == 0x82u && NG_NEUG_EP_DATA_IN == 0x81u && NG_NEUG_EP_DATA_OUT == 0x01u &&
+	       NG_NEUG_EP_MSC_IN == 0x83u && NG_NEUG_EP_MSC_OUT == 0x03u,
+	       "one EPnR per endpoint number, IN and OUT of a number of the same type (bulk 1, interrupt 2, bulk 3)");
 _Static_assert(NG_BTABLE_BYTES + 2u * NG_MPS0 + NG_DCD_PMA_RESERVE <= NG_PMA_BYTES,
 	       "buffer table, EP0 and the composite device's endpoints fit the 512-byte packet memory");
 

@@ -11,6 +11,7 @@
 #include "ng/health.h"
 #include "ng/sha256.h"
 #include "ng/wipe.h"
+#include "sha_unrolled.h"
 
 static const uint32_t ng_uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
 static ng_pipeline ng_pipe;
@@ -126,5 +127,29 @@ int main(void)
 	dt = ng_ticks() - t0;
 	ng_sha256_final(&sc, dig);
 	ng_sh_printf("bench: sha256_minstr_per_64B_block %u\n", (uint32_t)(dt * 2000000000ull / cal / 8u));
+
+	/* The unrolled structure (sha_unrolled.c), checked first. */
+	uint32_t h1[8], h2[8];
+	int same = 1;
+	for (uint32_t i = 0; i < 8; i++)
+		h1[i] = h2[i] = 0x01234567u * (i + 1);
+	for (uint32_t i = 0; i < sizeof blk; i++)
+		blk[i] = (uint8_t)(ng_vec_adc[i] * 7);
+	ng_sha256_compress(h1, blk, 8);
+	ng_bench_sha256_compress8(h2, blk, 8);
+	for (uint32_t i = 0; i < 8; i++)
+		same &= h1[i] == h2[i];
+	t0 = ng_ticks();
+	ng_bench_sha256_compress8(h2, blk, 8);
+	dt = ng_ticks() - t0;
+	ng_sh_printf("bench: sha256_unrolled8_minstr_per_64B_block %u (%s)\n",
+		     same ? (uint32_t)(dt * 2000000000ull / cal / 8u) : 0u, same ? "same digest" : "WRONG");
+	volatile uint32_t *v32 = (volatile uint32_t *)(void *)wbuf;
+	t0 = ng_ticks();
+	for (uint32_t r = 0; r < 100; r++)
+		for (uint32_t i = 0; i < 64; i++)
+			v32[i] = 0;
+	dt = ng_ticks() - t0;
+	ng_sh_printf("bench: wipe_words_minstr_per_byte %u\n", (uint32_t)(dt * 2000000000ull / cal / 25600u));
 	return 0;
 }
