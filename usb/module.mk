@@ -12,3 +12,9 @@ $(B)/gen/disk_image.c: $(B)/gen/mkfat12 $(USB_DISK_FILES)
 	$(B)/gen/mkfat12 $@ $(USB_DISK_FILES)
 
 GEN_SRC += $(B)/gen/disk_image.c
+
+$(B)/bench/usb_bench: bench/usb_bench.c $(B)/libneug.a tests/fakes/fake_dcd.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(LDLIBS)
+
+BENCH_DEPS += $(B)/bench/usb_bench
