@@ -14,6 +14,12 @@
 #endif
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define NG_CRC_INLINE static inline __attribute__((always_inline))
+#else
+#define NG_CRC_INLINE static inline
+#endif
+
 extern const uint32_t ng_crc32_t[NG_CRC32_SLICE16 ? 16 : 1][256];
 
 #define NG_B0(x) ((x) >> 24)
@@ -22,7 +28,7 @@ extern const uint32_t ng_crc32_t[NG_CRC32_SLICE16 ? 16 : 1][256];
 #define NG_B3(x) ((x) & 0xffu)
 
 /* One word, MSB first: the unit's DR write. */
-static inline uint32_t ng_crc32_step1(uint32_t reg, uint32_t w)
+NG_CRC_INLINE uint32_t ng_crc32_step1(uint32_t reg, uint32_t w)
 {
 	uint32_t x = reg ^ w;
 #if NG_CRC32_SLICE16
@@ -37,7 +43,7 @@ static inline uint32_t ng_crc32_step1(uint32_t reg, uint32_t w)
 
 /* Four words: w[0] first. Only the first word depends on reg, so on 64-bit
  * hosts the other twelve lookups are off the critical path. */
-static inline uint32_t ng_crc32_step4(uint32_t reg, const uint32_t *w)
+NG_CRC_INLINE uint32_t ng_crc32_step4(uint32_t reg, const uint32_t *w)
 {
 #if NG_CRC32_SLICE16
 	uint32_t x = reg ^ w[0], y = w[1], z = w[2], u = w[3];

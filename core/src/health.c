@@ -159,6 +159,85 @@ uint32_t ng_health_insert(ng_health_ctx *h, uint32_t sample)
 	return ng_health_step(h, sample);
 }
 
+/* The batch path (the pipeline's hot loop). A fast scan computes the state
+ * after the n samples with loops the compiler can vectorise; if neither
+ * test reached its cutoff in them, that state is the one n calls of
+ * ng_health_step would leave (the same counts, maxima and start-up
+ * outcome), and it is committed. Otherwise nothing is committed and the
+ * samples go through ng_health_step one by one, which fires exactly where
+ * the per-sample path does. */
+uint32_t ng_health_insert_many(ng_health_ctx *h, const uint32_t *s, size_t n)
+{
+	if (!n)
+		return 0;
+	/* RCT: B after the last sample, and the longest run inside these samples. */
+	uint32_t ra = h->rct_a, rb = h->rct_b, rmax = h->rct_max;
+	uint32_t eq = s[0] == ra;
+	for (size_t i = 1; i < n; i++)
+		eq += s[i] == s[i - 1];
+	if (!eq) {
+		rb = 1;            /* every sample differs from the one before */
+	} else {
+		uint32_t run = 0;
+		for (size_t i = 0; i < n; i++) {
+			rb = s[i] == ra ? rb + 1 : 1;
+			ra = s[i];
+			if (rb > run)
+				run = rb;
+		}
+		if (run >= h->rct_cutoff)
+			goto precise;
+		if (run > rmax)
+			rmax = run;
+	}
+	if (!rmax)
+		rmax = 1;
+	ra = s[n - 1];
+	/* APT: window by window. */
+	uint32_t aa = h->apt_a, ab = h->apt_b, ai = h->apt_i, amax = h->apt_max;
+	const uint32_t w = h->apt_window;
+	for (size_t i = 0; i < n;) {
+		if (ai == 0) {
+			aa = s[i++];
+			ab = 1;
+			ai = 1;
+			if (!amax)
+				amax = 1;
+			continue;
+		}
+		size_t k = n - i < w - ai ? n - i : w - ai;
+		uint32_t c = 0;
+		for (size_t j = 0; j < k; j++)
+			c += s[i + j] == aa;
+		ab += c;
+		if (ab >= h->apt_cutoff)
+			goto precise;
+		if (ab > amax)
+			amax = ab;
+		ai += (uint32_t)k;
+		i += k;
+		if (ai == w)
+			ai = 0;
+	}
+	uint64_t before = h->samples;
+	h->rct_a = ra;
+	h->rct_b = rb;
+	h->rct_max = rmax;
+	h->apt_a = aa;
+	h->apt_b = ab;
+	h->apt_i = ai;
+	h->apt_max = amax;
+	h->samples += n;
+	if (before < NG_STARTUP_SAMPLES && h->samples >= NG_STARTUP_SAMPLES)
+		ng_health_startup_done(h);
+	return 0;
+precise:;
+	uint32_t fired = 0;
+	for (size_t i = 0; i < n; i++)
+		fired |= ng_health_step(h, s[i]);
+	return fired;
+}
+
 /* ---- NeuG 1.0.x's tests on the CRC output bytes ------------------------
  *
  * The byte stream is the bytes of each CRC value the pipeline uses, in the
@@ -237,11 +316,44 @@ bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
 	return fired;
 }
 
+/* Bytes of x that are zero: 0x80 in each such byte position, else 0 (exact:
+ * no carry crosses a byte in (x & 0x7f..) + 0x7f..). */
+static inline uint32_t ng_zero_bytes(uint32_t x)
+{
+	return ~(((x & 0x7f7f7f7fu) + 0x7f7f7f7fu) | x) & 0x80808080u;
+}
+
+/* The common case in a few word operations: no two neighbouring bytes equal
+ * (no run grows), no window ends inside the word, and no count nears its
+ * cutoff. Anything else goes byte by byte. */
 bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v)
 {
-	bool f = ng_neug_tests_byte(t, (uint8_t)v);
-	f |= ng_neug_tests_byte(t, (uint8_t)(v >> 8));
-	f |= ng_neug_tests_byte(t, (uint8_t)(v >> 16));
-	f |= ng_neug_tests_byte(t, (uint8_t)(v >> 24));
-	return f;
+	uint32_t prev = (v << 8) | (t->rc_a & 0xffu);
+	bool slow = ng_zero_bytes(v ^ prev) != 0 || !t->rc_max ||
+		    t->p64_i + 4 >= 64 || t->p4k_i + 4 >= 4096;
+	uint32_t c64 = 0, c4k = 0;
+	if (!slow) {
+		c64 = ng_zero_bytes(v ^ (t->p64_a * 0x01010101u));
+		c64 = ((c64 >> 7) * 0x01010101u) >> 24;
+		c4k = ng_zero_bytes(v ^ (t->p4k_a * 0x01010101u));
+		c4k = ((c4k >> 7) * 0x01010101u) >> 24;
+		slow = t->p64_b + c64 + 1 >= NG_NEUG_APT64_CUTOFF ||
+		       t->p4k_b + c4k + 1 >= NG_NEUG_APT4K_CUTOFF;
+	}
+	if (slow) {
+		bool f = ng_neug_tests_byte(t, (uint8_t)v);
+		f |= ng_neug_tests_byte(t, (uint8_t)(v >> 8));
+		f |= ng_neug_tests_byte(t, (uint8_t)(v >> 16));
+		f |= ng_neug_tests_byte(t, (uint8_t)(v >> 24));
+		return f;
+	}
+	t->rc_a = v >> 24;
+	t->rc_b = 1;
+	t->p64_i += 4;
+	t->p4k_i += 4;
+	if (c64 && (t->p64_b += c64) > t->p64_max)
+		t->p64_max = (uint16_t)t->p64_b;
+	if (c4k && (t->p4k_b += c4k) > t->p4k_max)
+		t->p4k_max = (uint16_t)t->p4k_b;
+	return false;
 }

@@ -26,6 +26,8 @@ static inline uint32_t ng_health_step(ng_health_ctx *h, uint32_t s)
 		/* Step 2b: A = x_i, B = 1. */
 		h->rct_a = s;
 		h->rct_b = 1;
+		if (!h->rct_max)
+			h->rct_max = 1;
 	}
 	/* ---- SP 800-90B 4.4.2 Adaptive Proportion Test ------------------- */
 	if (h->apt_i == 0) {

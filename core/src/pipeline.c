@@ -120,6 +120,21 @@ static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *droppe
 	p->grp = 0;
 }
 
+/* Mode 0: the block's last CRC value v: its low byte, the previous output's
+ * first half, then SHA-256. */
+static void ng_pipe_m0_last(ng_pipeline *p, uint32_t v, bool *dropped)
+{
+	uint8_t lo = (uint8_t)v, out[32];
+	if (ng_neug_tests_byte(&p->neug, lo))
+		p->blk_fail |= NG_HEALTH_NEUG;
+	ng_sha256_update(&p->sha, &lo, 1);
+	ng_sha256_update(&p->sha, p->prev, sizeof p->prev);
+	ng_sha256_final(&p->sha, out);
+	memcpy(p->prev, out, sizeof p->prev);
+	ng_pipe_block_done(p, out, dropped);
+	ng_wipe(out, sizeof out);
+}
+
 /* Mode 0: the message header, at the start of a block. */
 static inline void ng_pipe_header(ng_pipeline *p)
 {
@@ -132,46 +147,83 @@ static inline void ng_pipe_header(ng_pipeline *p)
 	p->sha.len = 8;
 }
 
-/* One group of 4 samples (already health-tested) into the block in progress. */
-static inline void ng_pipe_group(ng_pipeline *p, const uint32_t *w, bool *dropped)
+/* Mode 0, software CRC: ng groups of 4 samples from w into the block in
+ * progress (never past its end). Locals keep the CRC register and the
+ * message fill out of memory that the byte stores could alias. */
+static void ng_pipe_m0_soft(ng_pipeline *p, const uint32_t *w, size_t ng, bool *dropped)
 {
-	if (p->mode == NG_MODE_CONDITIONED) {
-		if (p->grp == 0)
+	const uint32_t G = p->spb / 4;
+	uint32_t reg = p->crc_reg, grp = p->grp;
+	for (; ng; ng--, w += 4) {
+		if (grp == 0) {
+			p->crc_reg = reg;
 			ng_pipe_header(p);
-		uint32_t v = ng_pipe_crc4(p, w);
-		if (++p->grp < p->spb / 4) {
+		}
+		reg = ng_crc32_step4(reg, w);
+		if (++grp < G) {
 			/* A CRC value at a 4-byte-aligned offset: never straddles a block. */
-			ng_put_le32(p->sha.buf + p->sha.fill, v);
+			uint32_t fill = p->sha.fill;
+			ng_put_le32(p->sha.buf + fill, reg);
 			p->sha.len += 4;
-			if ((p->sha.fill += 4) == 64) {
+			if ((fill += 4) == 64) {
 				ng_sha256_compress(p->sha.h, p->sha.buf, 1);
-				p->sha.fill = 0;
+				fill = 0;
 			}
-			if (ng_neug_tests_word(&p->neug, v))
+			p->sha.fill = fill;
+			if (ng_neug_tests_word(&p->neug, reg))
 				p->blk_fail |= NG_HEALTH_NEUG;
 		} else {
-			uint8_t lo = (uint8_t)v, out[32];
-			if (ng_neug_tests_byte(&p->neug, lo))
-				p->blk_fail |= NG_HEALTH_NEUG;
-			ng_sha256_update(&p->sha, &lo, 1);
-			ng_sha256_update(&p->sha, p->prev, sizeof p->prev);
-			ng_sha256_final(&p->sha, out);
-			memcpy(p->prev, out, sizeof p->prev);
-			ng_pipe_block_done(p, out, dropped);
-			ng_wipe(out, sizeof out);
+			p->crc_reg = reg;
+			p->grp = grp;
+			ng_pipe_m0_last(p, reg, dropped);
+			grp = 0;
+		}
+	}
+	p->crc_reg = reg;
+	p->grp = grp;
+}
+
+/* Groups of 4 samples (already health-tested) into the block in progress. */
+static void ng_pipe_groups(ng_pipeline *p, const uint32_t *w, size_t ng, bool *dropped)
+{
+	if (p->mode == NG_MODE_CONDITIONED) {
+		if (!p->crc) {
+			ng_pipe_m0_soft(p, w, ng, dropped);
+			return;
+		}
+		for (; ng; ng--, w += 4) {
+			if (p->grp == 0)
+				ng_pipe_header(p);
+			uint32_t v = ng_pipe_crc4(p, w);
+			if (++p->grp < p->spb / 4) {
+				ng_put_le32(p->sha.buf + p->sha.fill, v);
+				p->sha.len += 4;
+				if ((p->sha.fill += 4) == 64) {
+					ng_sha256_compress(p->sha.h, p->sha.buf, 1);
+					p->sha.fill = 0;
+				}
+				if (ng_neug_tests_word(&p->neug, v))
+					p->blk_fail |= NG_HEALTH_NEUG;
+			} else {
+				ng_pipe_m0_last(p, v, dropped);
+			}
 		}
 	} else if (p->mode == NG_MODE_CRC32) {
-		uint32_t v = ng_pipe_crc4(p, w);
-		if (ng_neug_tests_word(&p->neug, v))
-			p->blk_fail |= NG_HEALTH_NEUG;
-		ng_put_le32(p->blk + 4 * p->grp, v);
-		if (++p->grp == 8)
-			ng_pipe_block_done(p, p->blk, dropped);
+		for (; ng; ng--, w += 4) {
+			uint32_t v = ng_pipe_crc4(p, w);
+			if (ng_neug_tests_word(&p->neug, v))
+				p->blk_fail |= NG_HEALTH_NEUG;
+			ng_put_le32(p->blk + 4 * p->grp, v);
+			if (++p->grp == 8)
+				ng_pipe_block_done(p, p->blk, dropped);
+		}
 	} else {
-		for (int i = 0; i < 4; i++)
-			ng_put_le32(p->blk + 16 * p->grp + 4 * i, w[i]);
-		if (++p->grp == 2)
-			ng_pipe_block_done(p, p->blk, dropped);
+		for (; ng; ng--, w += 4) {
+			for (int i = 0; i < 4; i++)
+				ng_put_le32(p->blk + 16 * p->grp + 4 * i, w[i]);
+			if (++p->grp == 2)
+				ng_pipe_block_done(p, p->blk, dropped);
+		}
 	}
 }
 
@@ -199,51 +251,48 @@ static ng_status ng_pipe_result(const ng_pipeline *p, bool dropped)
 	return dropped ? NG_ERR_HEALTH : NG_OK;
 }
 
+static inline uint32_t ng_pipe_per_block(const ng_pipeline *p)
+{
+	return p->mode == NG_MODE_CONDITIONED ? p->spb : p->mode == NG_MODE_CRC32 ? 32u : 8u;
+}
+
+/* The input is cut at block boundaries: each piece is health-tested as a
+ * whole (ng_health_insert_many), so what fired is charged to the block the
+ * piece belongs to, and then goes into that block. */
 ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n)
 {
 	bool dropped = false;
-	uint32_t seen = p->health.status;
-	size_t i = 0;
-	/* Complete a pending group first. */
-	while (p->pend_n && i < n) {
-		p->blk_fail |= ng_health_step(&p->health, s[i]);
-		p->pend[p->pend_n++] = s[i++];
-		if (p->health.status != seen) {
+	while (n) {
+		size_t k = ng_pipe_per_block(p) - (4u * p->grp + p->pend_n);
+		if (k > n)
+			k = n;
+		uint32_t seen = p->health.status;
+		p->blk_fail |= ng_health_insert_many(&p->health, s, k);
+		if (p->health.status != seen)
 			ng_pipe_status(p);
-			seen = p->health.status;
+		const uint32_t *w = s;
+		size_t m = k;
+		s += k;
+		n -= k;
+		if (ng_pipe_stopped(p))
+			continue;
+		/* complete a pending group */
+		while (p->pend_n && m) {
+			p->pend[p->pend_n++] = *w++;
+			m--;
+			if (p->pend_n == 4) {
+				p->pend_n = 0;
+				ng_pipe_groups(p, p->pend, 1, &dropped);
+			}
 		}
-		if (p->pend_n == 4) {
-			p->pend_n = 0;
-			if (!ng_pipe_stopped(p))
-				ng_pipe_group(p, p->pend, &dropped);
+		if (m >= 4) {
+			ng_pipe_groups(p, w, m / 4, &dropped);
+			w += m & ~(size_t)3;
+			m &= 3;
 		}
+		while (m--)
+			p->pend[p->pend_n++] = *w++;
 	}
-	/* The hot loop: whole groups straight from the caller's buffer. */
-	for (; i + 4 <= n; i += 4) {
-		const uint32_t *w = s + i;
-		uint32_t f = ng_health_step(&p->health, w[0]);
-		f |= ng_health_step(&p->health, w[1]);
-		f |= ng_health_step(&p->health, w[2]);
-		f |= ng_health_step(&p->health, w[3]);
-		p->blk_fail |= f;
-		if (p->health.status != seen) {
-			ng_pipe_status(p);
-			seen = p->health.status;
-		}
-		if (!ng_pipe_stopped(p))
-			ng_pipe_group(p, w, &dropped);
-	}
-	/* The rest waits for the next call. */
-	for (; i < n; i++) {
-		p->blk_fail |= ng_health_step(&p->health, s[i]);
-		p->pend[p->pend_n++] = s[i];
-		if (p->health.status != seen) {
-			ng_pipe_status(p);
-			seen = p->health.status;
-		}
-	}
-	if (ng_pipe_stopped(p))
-		p->pend_n = 0;
 	return ng_pipe_result(p, dropped);
 }
 
@@ -264,7 +313,7 @@ size_t ng_pipeline_room(const ng_pipeline *p)
 {
 	if (ng_pipe_stopped(p))
 		return SIZE_MAX;
-	size_t per = p->mode == NG_MODE_CONDITIONED ? p->spb : p->mode == NG_MODE_CRC32 ? 32u : 8u;
+	size_t per = ng_pipe_per_block(p);
 	size_t rem = per - (4u * p->grp + p->pend_n);   /* samples until this block completes */
 	return rem - 1 + (size_t)(NG_PIPELINE_QUEUE - p->q_count) * per;
 }

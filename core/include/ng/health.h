@@ -4,6 +4,7 @@
 #ifndef NG_HEALTH_H
 #define NG_HEALTH_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "ng/status.h"
 
@@ -53,6 +54,9 @@ ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t rct_cutoff
 /* Tests one sample. Returns the NG_HEALTH_RCT / NG_HEALTH_APT bits of the tests
  * whose count is at or above the cutoff after this sample (0 = healthy). */
 uint32_t ng_health_insert(ng_health_ctx *h, uint32_t sample);
+/* Tests n samples, in order; the same state as n calls of ng_health_insert.
+ * Returns the OR of what those calls would return. */
+uint32_t ng_health_insert_many(ng_health_ctx *h, const uint32_t *s, size_t n);
 
 /* NeuG 1.0.x's tests on the bytes of the CRC output (doc/health.md):
  * repetition count (cutoff 9), adaptive proportion on 64 (cutoff 18) and on
