@@ -166,17 +166,85 @@ uint32_t ng_health_insert(ng_health_ctx *h, uint32_t sample)
  * outcome), and it is committed. Otherwise nothing is committed and the
  * samples go through ng_health_step one by one, which fires exactly where
  * the per-sample path does. */
+#if (defined(__x86_64__) || defined(__aarch64__)) && (defined(__GNUC__) || defined(__clang__))
+#define NG_HEALTH_VEC 1
+typedef uint32_t ng_v4u __attribute__((vector_size(16)));
+typedef int32_t ng_v4i __attribute__((vector_size(16)));
+#else
+#define NG_HEALTH_VEC 0
+#endif
+
+/* Over s[0..k): *eq += how many samples equal the one before (s[-1] = prev),
+ * *cnt += how many equal a. Four lanes at a time where vectors exist. */
+static inline void ng_health_scan(const uint32_t *s, size_t k, uint32_t prev, uint32_t a,
+				  uint32_t *eq, uint32_t *cnt)
+{
+	uint32_t e = 0, c = 0;
+	size_t j = 0;
+	if (k) {
+		e = s[0] == prev;
+		c = s[0] == a;
+		j = 1;
+	}
+#if NG_HEALTH_VEC
+	ng_v4i ve = { 0, 0, 0, 0 }, vc = { 0, 0, 0, 0 };
+	const ng_v4u va = { a, a, a, a };
+	for (; j + 4 <= k; j += 4) {
+		ng_v4u x, y;
+		memcpy(&x, s + j, sizeof x);
+		memcpy(&y, s + j - 1, sizeof y);
+		ve += (ng_v4i)(x == y);   /* -1 per equal lane */
+		vc += (ng_v4i)(x == va);
+	}
+	e -= (uint32_t)(ve[0] + ve[1] + ve[2] + ve[3]);
+	c -= (uint32_t)(vc[0] + vc[1] + vc[2] + vc[3]);
+#endif
+	for (; j < k; j++) {
+		e += s[j] == s[j - 1];
+		c += s[j] == a;
+	}
+	*eq += e;
+	*cnt += c;
+}
+
 uint32_t ng_health_insert_many(ng_health_ctx *h, const uint32_t *s, size_t n)
 {
 	if (!n)
 		return 0;
-	/* RCT: B after the last sample, and the longest run inside these samples. */
+	/* One pass, window by window: APT counts, and how many samples repeat
+	 * their predecessor (RCT: none means every run is 1 long). */
+	uint32_t aa = h->apt_a, ab = h->apt_b, ai = h->apt_i, amax = h->apt_max, eq = 0;
+	const uint32_t w = h->apt_window;
+	uint32_t prev = h->rct_a;
+	for (size_t i = 0; i < n;) {
+		if (ai == 0) {
+			/* a new window: A = this sample, B = 1 */
+			eq += s[i] == prev;
+			prev = aa = s[i++];
+			ab = 1;
+			ai = 1;
+			if (!amax)
+				amax = 1;
+			continue;
+		}
+		size_t k = n - i < w - ai ? n - i : w - ai;
+		uint32_t c = 0;
+		ng_health_scan(s + i, k, prev, aa, &eq, &c);
+		ab += c;
+		if (ab >= h->apt_cutoff)
+			goto precise;
+		if (ab > amax)
+			amax = ab;
+		ai += (uint32_t)k;
+		i += k;
+		prev = s[i - 1];
+		if (ai == w)
+			ai = 0;
+	}
+	/* RCT: B after the last sample and the longest run in these samples. */
 	uint32_t ra = h->rct_a, rb = h->rct_b, rmax = h->rct_max;
-	uint32_t eq = s[0] == ra;
-	for (size_t i = 1; i < n; i++)
-		eq += s[i] == s[i - 1];
 	if (!eq) {
-		rb = 1;            /* every sample differs from the one before */
+		rb = 1;
 	} else {
 		uint32_t run = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -192,35 +260,8 @@ uint32_t ng_health_insert_many(ng_health_ctx *h, const uint32_t *s, size_t n)
 	}
 	if (!rmax)
 		rmax = 1;
-	ra = s[n - 1];
-	/* APT: window by window. */
-	uint32_t aa = h->apt_a, ab = h->apt_b, ai = h->apt_i, amax = h->apt_max;
-	const uint32_t w = h->apt_window;
-	for (size_t i = 0; i < n;) {
-		if (ai == 0) {
-			aa = s[i++];
-			ab = 1;
-			ai = 1;
-			if (!amax)
-				amax = 1;
-			continue;
-		}
-		size_t k = n - i < w - ai ? n - i : w - ai;
-		uint32_t c = 0;
-		for (size_t j = 0; j < k; j++)
-			c += s[i + j] == aa;
-		ab += c;
-		if (ab >= h->apt_cutoff)
-			goto precise;
-		if (ab > amax)
-			amax = ab;
-		ai += (uint32_t)k;
-		i += k;
-		if (ai == w)
-			ai = 0;
-	}
 	uint64_t before = h->samples;
-	h->rct_a = ra;
+	h->rct_a = s[n - 1];
 	h->rct_b = rb;
 	h->rct_max = rmax;
 	h->apt_a = aa;
@@ -316,44 +357,16 @@ bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
 	return fired;
 }
 
-/* Bytes of x that are zero: 0x80 in each such byte position, else 0 (exact:
- * no carry crosses a byte in (x & 0x7f..) + 0x7f..). */
-static inline uint32_t ng_zero_bytes(uint32_t x)
+bool ng_neug_tests_word_slow(ng_neug_tests_ctx *t, uint32_t v)
 {
-	return ~(((x & 0x7f7f7f7fu) + 0x7f7f7f7fu) | x) & 0x80808080u;
+	bool f = ng_neug_tests_byte(t, (uint8_t)v);
+	f |= ng_neug_tests_byte(t, (uint8_t)(v >> 8));
+	f |= ng_neug_tests_byte(t, (uint8_t)(v >> 16));
+	f |= ng_neug_tests_byte(t, (uint8_t)(v >> 24));
+	return f;
 }
 
-/* The common case in a few word operations: no two neighbouring bytes equal
- * (no run grows), no window ends inside the word, and no count nears its
- * cutoff. Anything else goes byte by byte. */
 bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v)
 {
-	uint32_t prev = (v << 8) | (t->rc_a & 0xffu);
-	bool slow = ng_zero_bytes(v ^ prev) != 0 || !t->rc_max ||
-		    t->p64_i + 4 >= 64 || t->p4k_i + 4 >= 4096;
-	uint32_t c64 = 0, c4k = 0;
-	if (!slow) {
-		c64 = ng_zero_bytes(v ^ (t->p64_a * 0x01010101u));
-		c64 = ((c64 >> 7) * 0x01010101u) >> 24;
-		c4k = ng_zero_bytes(v ^ (t->p4k_a * 0x01010101u));
-		c4k = ((c4k >> 7) * 0x01010101u) >> 24;
-		slow = t->p64_b + c64 + 1 >= NG_NEUG_APT64_CUTOFF ||
-		       t->p4k_b + c4k + 1 >= NG_NEUG_APT4K_CUTOFF;
-	}
-	if (slow) {
-		bool f = ng_neug_tests_byte(t, (uint8_t)v);
-		f |= ng_neug_tests_byte(t, (uint8_t)(v >> 8));
-		f |= ng_neug_tests_byte(t, (uint8_t)(v >> 16));
-		f |= ng_neug_tests_byte(t, (uint8_t)(v >> 24));
-		return f;
-	}
-	t->rc_a = v >> 24;
-	t->rc_b = 1;
-	t->p64_i += 4;
-	t->p4k_i += 4;
-	if (c64 && (t->p64_b += c64) > t->p64_max)
-		t->p64_max = (uint16_t)t->p64_b;
-	if (c4k && (t->p4k_b += c4k) > t->p4k_max)
-		t->p4k_max = (uint16_t)t->p4k_b;
-	return false;
+	return ng_neug_word(t, v);
 }

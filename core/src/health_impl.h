@@ -51,4 +51,41 @@ static inline uint32_t ng_health_step(ng_health_ctx *h, uint32_t s)
 	return fired;
 }
 
+
+/* ---- NeuG's byte tests, word at a time (semantics in health.c) --------- */
+bool ng_neug_tests_word_slow(ng_neug_tests_ctx *t, uint32_t v);
+
+/* Bytes of x that are zero: 0x80 in each such byte position, else 0 (exact:
+ * no carry crosses a byte in (x & 0x7f..) + 0x7f..). */
+static inline uint32_t ng_zero_bytes(uint32_t x)
+{
+	return ~(((x & 0x7f7f7f7fu) + 0x7f7f7f7fu) | x) & 0x80808080u;
+}
+
+/* The common case in a few word operations: no two neighbouring bytes equal
+ * (no run grows), no window ends inside the word, and no count nears its
+ * cutoff; the result is then what four ng_neug_tests_byte calls (low byte
+ * first) would leave. Anything else goes byte by byte. */
+static inline bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)
+{
+	uint32_t prev = (v << 8) | (t->rc_a & 0xffu);
+	if (ng_zero_bytes(v ^ prev) || !t->rc_max || t->p64_i + 4 >= 64 || t->p4k_i + 4 >= 4096)
+		return ng_neug_tests_word_slow(t, v);
+	uint32_t c64 = ng_zero_bytes(v ^ (t->p64_a * 0x01010101u));
+	uint32_t c4k = ng_zero_bytes(v ^ (t->p4k_a * 0x01010101u));
+	c64 = ((c64 >> 7) * 0x01010101u) >> 24;
+	c4k = ((c4k >> 7) * 0x01010101u) >> 24;
+	if (t->p64_b + c64 + 1 >= NG_NEUG_APT64_CUTOFF || t->p4k_b + c4k + 1 >= NG_NEUG_APT4K_CUTOFF)
+		return ng_neug_tests_word_slow(t, v);
+	t->rc_a = v >> 24;
+	t->rc_b = 1;
+	t->p64_i += 4;
+	t->p4k_i += 4;
+	if (c64 && (t->p64_b += c64) > t->p64_max)
+		t->p64_max = (uint16_t)t->p64_b;
+	if (c4k && (t->p4k_b += c4k) > t->p4k_max)
+		t->p4k_max = (uint16_t)t->p4k_b;
+	return false;
+}
+
 #endif

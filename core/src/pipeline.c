@@ -170,7 +170,7 @@ static void ng_pipe_m0_soft(ng_pipeline *p, const uint32_t *w, size_t ng, bool *
 				fill = 0;
 			}
 			p->sha.fill = fill;
-			if (ng_neug_tests_word(&p->neug, reg))
+			if (ng_neug_word(&p->neug, reg))
 				p->blk_fail |= NG_HEALTH_NEUG;
 		} else {
 			p->crc_reg = reg;
@@ -202,16 +202,33 @@ static void ng_pipe_groups(ng_pipeline *p, const uint32_t *w, size_t ng, bool *d
 					ng_sha256_compress(p->sha.h, p->sha.buf, 1);
 					p->sha.fill = 0;
 				}
-				if (ng_neug_tests_word(&p->neug, v))
+				if (ng_neug_word(&p->neug, v))
 					p->blk_fail |= NG_HEALTH_NEUG;
 			} else {
 				ng_pipe_m0_last(p, v, dropped);
 			}
 		}
 	} else if (p->mode == NG_MODE_CRC32) {
+		if (!p->crc) {
+			uint32_t reg = p->crc_reg, grp = p->grp;
+			for (; ng; ng--, w += 4) {
+				reg = ng_crc32_step4(reg, w);
+				if (ng_neug_word(&p->neug, reg))
+					p->blk_fail |= NG_HEALTH_NEUG;
+				ng_put_le32(p->blk + 4 * grp, reg);
+				if (++grp == 8) {
+					p->crc_reg = reg;
+					ng_pipe_block_done(p, p->blk, dropped);
+					grp = 0;
+				}
+			}
+			p->crc_reg = reg;
+			p->grp = grp;
+			return;
+		}
 		for (; ng; ng--, w += 4) {
 			uint32_t v = ng_pipe_crc4(p, w);
-			if (ng_neug_tests_word(&p->neug, v))
+			if (ng_neug_word(&p->neug, v))
 				p->blk_fail |= NG_HEALTH_NEUG;
 			ng_put_le32(p->blk + 4 * p->grp, v);
 			if (++p->grp == 8)
