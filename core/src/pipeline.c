@@ -273,9 +273,33 @@ static inline uint32_t ng_pipe_per_block(const ng_pipeline *p)
 	return p->mode == NG_MODE_CONDITIONED ? p->spb : p->mode == NG_MODE_CRC32 ? 32u : 8u;
 }
 
+/* m tested samples into the block in progress (never past its end). */
+static void ng_pipe_build(ng_pipeline *p, const uint32_t *w, size_t m, bool *dropped)
+{
+	while (p->pend_n && m) {   /* complete a pending group */
+		p->pend[p->pend_n++] = *w++;
+		m--;
+		if (p->pend_n == 4) {
+			p->pend_n = 0;
+			ng_pipe_groups(p, p->pend, 1, dropped);
+		}
+	}
+	if (m >= 4) {
+		ng_pipe_groups(p, w, m / 4, dropped);
+		w += m & ~(size_t)3;
+		m &= 3;
+	}
+	while (m--)
+		p->pend[p->pend_n++] = *w++;
+}
+
 /* The input is cut at block boundaries: each piece is health-tested as a
  * whole (ng_health_insert_many), so what fired is charged to the block the
- * piece belongs to, and then goes into that block. */
+ * piece belongs to, and then goes into that block. When a persistent
+ * failure latches inside a piece (modes 0 and 1), the samples before the
+ * latching one still go through the CRC and NeuG's tests, exactly as when
+ * they are fed one at a time, so the state never depends on how the input
+ * was cut (tests/fuzz/fuzz_health.c checks this); then all output stops. */
 ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n)
 {
 	bool dropped = false;
@@ -284,31 +308,21 @@ ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n)
 		if (k > n)
 			k = n;
 		uint32_t seen = p->health.status;
+		uint64_t base = p->health.samples;
 		p->blk_fail |= ng_health_insert_many(&p->health, s, k);
-		if (p->health.status != seen)
-			ng_pipe_status(p);
 		const uint32_t *w = s;
-		size_t m = k;
 		s += k;
 		n -= k;
-		if (ng_pipe_stopped(p))
-			continue;
-		/* complete a pending group */
-		while (p->pend_n && m) {
-			p->pend[p->pend_n++] = *w++;
-			m--;
-			if (p->pend_n == 4) {
-				p->pend_n = 0;
-				ng_pipe_groups(p, p->pend, 1, &dropped);
+		if (p->health.status != seen) {
+			if (!(seen & NG_HEALTH_PERSISTENT) && ng_pipe_stopped(p)) {
+				ng_pipe_build(p, w, (size_t)(p->health.fail_index - base), &dropped);
+				ng_pipe_status(p);
+				continue;
 			}
+			ng_pipe_status(p);
 		}
-		if (m >= 4) {
-			ng_pipe_groups(p, w, m / 4, &dropped);
-			w += m & ~(size_t)3;
-			m &= 3;
-		}
-		while (m--)
-			p->pend[p->pend_n++] = *w++;
+		if (!ng_pipe_stopped(p))
+			ng_pipe_build(p, w, k, &dropped);
 	}
 	return ng_pipe_result(p, dropped);
 }

@@ -276,6 +276,74 @@ int main(void)
 	ng_health_cutoffs(3700, 512, &rc, &ac);
 	CHECK(ac == 81, "APT cutoff at H=3.7, W=512 is 81 (the induced tests assume it)");
 
+	/* The batch path (ng_health_insert_many, used by the pipeline) leaves the
+	 * same state and fires the same bits as one ng_health_insert per sample,
+	 * on sequences from small alphabets so that both tests fire often. */
+	uint64_t seed = ng_test_seed();
+	int diff = 0, fires = 0;
+	for (int trial = 0; trial < 400; trial++) {
+		ng_health_ctx a, b;
+		uint32_t hm = 500 + (uint32_t)(ng_test_rand(&seed) % 7500);
+		ng_health_init(&a, hm, 0, 0);
+		ng_health_init(&b, hm, 0, 0);
+		uint32_t alpha = 1 + (uint32_t)(ng_test_rand(&seed) % 40), buf[700];
+		for (int chunk = 0; chunk < 20; chunk++) {
+			size_t n = (size_t)(ng_test_rand(&seed) % 700);
+			uint32_t run = 0, v = 0;
+			for (size_t i = 0; i < n; i++) {
+				if (!run) {   /* runs of random length, values from a small alphabet */
+					v = (uint32_t)(ng_test_rand(&seed) % alpha) * 0x01000193u;
+					run = 1 + (uint32_t)(ng_test_rand(&seed) % (trial & 1 ? 3 : 14));
+				}
+				buf[i] = v;
+				run--;
+			}
+			uint32_t fa = 0, fb = ng_health_insert_many(&b, buf, n);
+			for (size_t i = 0; i < n; i++)
+				fa |= ng_health_insert(&a, buf[i]);
+			fires += fa != 0;
+			diff += fa != fb || memcmp(&a, &b, sizeof a) != 0;
+		}
+	}
+	CHECK(!diff && fires > 100, "ng_health_insert_many == ng_health_insert per sample (8000 chunks, %d fired, %d differ)",
+	      fires, diff);
+
+	/* NeuG's word-at-a-time fast path == four byte calls (low byte first). */
+	diff = 0;
+	for (int trial = 0; trial < 200; trial++) {
+		ng_neug_tests_ctx a, b;
+		ng_neug_tests_init(&a);
+		ng_neug_tests_init(&b);
+		uint32_t alpha = 1 + (uint32_t)(ng_test_rand(&seed) % 256);
+		for (int i = 0; i < 3000; i++) {
+			uint32_t v = 0;
+			for (int k = 0; k < 4; k++)
+				v |= (uint32_t)(ng_test_rand(&seed) % alpha) << (8 * k);
+			bool fa = ng_neug_tests_byte(&a, (uint8_t)v);
+			fa |= ng_neug_tests_byte(&a, (uint8_t)(v >> 8));
+			fa |= ng_neug_tests_byte(&a, (uint8_t)(v >> 16));
+			fa |= ng_neug_tests_byte(&a, (uint8_t)(v >> 24));
+			bool fb = ng_neug_tests_word(&b, v);
+			if (i % 37 == 0) {   /* a lone byte now and then, as mode 0 does */
+				fa |= ng_neug_tests_byte(&a, (uint8_t)v);
+				fb |= ng_neug_tests_byte(&b, (uint8_t)v);
+			}
+			diff += fa != fb || memcmp(&a, &b, sizeof a) != 0;
+		}
+	}
+	CHECK(!diff, "NeuG tests: word fast path == 4 byte calls (600000 words, %d differ)", diff);
+	{
+		ng_neug_tests_ctx t;
+		ng_neug_tests_init(&t);
+		bool f = false;
+		for (int i = 0; i < 8; i++)
+			f |= ng_neug_tests_byte(&t, 7);
+		uint16_t e8 = t.err_rc;
+		f = ng_neug_tests_byte(&t, 7);
+		CHECK(!e8 && f && t.err_rc == 1 && t.rc_max == 9 && t.err >= 1,
+		      "NeuG RCT on bytes: a run of 8 passes, the 9th equal byte fires (cutoff 9)");
+	}
+
 	for (uint32_t m = 0; m < 3; m++)
 		induced(m);
 	for (uint32_t m = 0; m < 3; m++) {
