@@ -216,11 +216,11 @@ static int std_device(ng_usbd_ctx *u, const ng_usb_setup *s)
 		ng_usbd_control_reply(u, &u->config, 1);
 		return R_IN;
 	case REQ_SET_CONFIGURATION: { /* §9.4.7 */
+		/* Accepted at address 0 too: Linux's vhci-hcd answers SET_ADDRESS
+		 * itself, so over USB/IP the device never sees one. */
 		uint8_t value = u->desc->config[5]; /* bConfigurationValue */
 		if ((s->bmRequestType & NG_REQ_DIR_IN) || s->wIndex != 0 || s->wLength != 0 ||
 		    (s->wValue != 0 && s->wValue != value))
-			/* (Accepted at address 0 too: Linux's vhci-hcd answers
-			 * SET_ADDRESS itself, so over USB/IP the device never sees it.) */
 			return R_STALL;
 		deconfigure(u, true);
 		if (s->wValue != 0) {

@@ -273,9 +273,9 @@ static void test_disk_image(void)
 	}
 	snprintf(cmdline, sizeof cmdline, "fsck.fat -n %s > %s/fsck.log 2>&1", path, dir);
 	int rc = system(cmdline);
-	snprintf(cmdline, sizeof cmdline, "cat %s/fsck.log | sed 's/^/# /'", dir);
-	if (system(cmdline) != 0) {
-	}
+	snprintf(cmdline, sizeof cmdline, "sed 's/^/# /' %s/fsck.log", dir);
+	int shown = system(cmdline); /* the log is only shown */
+	(void)shown;
 	CHECK(rc == 0, "fsck.fat -n accepts the image");
 	snprintf(cmdline, sizeof cmdline,
 		 "cd %s && MTOOLS_SKIP_CHECK=1 mcopy -n -i disk.img ::README ::COPYING . && cmp COPYING /usr/share/common-licenses/GPL-3",
@@ -286,8 +286,8 @@ static void test_disk_image(void)
 	snprintf(cmdline, sizeof cmdline, "cd %s && MTOOLS_SKIP_CHECK=1 mdir -i disk.img :: | grep -c -E '^(README|COPYING) ' | grep -qx 2", dir);
 	CHECK(system(cmdline) == 0, "mdir lists README and COPYING");
 	snprintf(cmdline, sizeof cmdline, "rm -rf %s", dir);
-	if (system(cmdline) != 0) {
-	}
+	int removed = system(cmdline);
+	(void)removed;
 }
 
 int main(void)
