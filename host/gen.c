@@ -118,7 +118,7 @@ static void health_message(ng_gen *g, uint64_t base, size_t n)
 	const char *when = (st.status & NG_HEALTH_STARTUP_FAILED) ? " during the start-up test" : "";
 	char tail[96];
 	if (g->bytes_out)
-		snprintf(tail, sizeof tail, "%" PRIu64 " bytes had been output before it; nothing after it was", g->bytes_out);
+		snprintf(tail, sizeof tail, "%" PRIu64 " bytes had been output before it, nothing after", g->bytes_out);
 	else
 		snprintf(tail, sizeof tail, "no output was written");
 	if (st.fail_test == NG_HEALTH_RCT)

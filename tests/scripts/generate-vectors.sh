@@ -52,6 +52,23 @@ done
 ok "stuck.bin: the repetition count test fires at sample index 9 with the stuck word and the counts" \
 	'grep -q "repetition count test: sample 0x0fdc05d2 repeated 10 times (cutoff 10) at sample index 9" "$T/stuck0.err"'
 
+# A source that dies after a healthy start: what was released before is a
+# prefix of the healthy output (whole blocks, none containing a stuck sample),
+# then exit 4; with -o nothing at all is left.
+{ head -c $((5600 * 4)) "$V/adc.bin"; head -c 8000 "$V/stuck.bin"; } >"$T/dies.bin"
+"$N" generate --source=file:"$T/dies.bin" "$UID_ARG" >"$T/dies.out" 2>"$T/dies.err"
+rc=$?
+len=$(stat -c %s "$T/dies.out")
+ok "healthy then stuck: exit 4 after $len bytes ($(head -c 240 "$T/dies.err"))" \
+	'[ $rc = 4 ] && grep -q "repetition count test.*sample index 56[0-9][0-9]" "$T/dies.err"'
+ok "healthy then stuck: the $len bytes are whole blocks, at most the 40 healthy ones, a prefix of out-adc-m0.bin" \
+	'[ $((len % 32)) = 0 ] && [ "$len" -le 1280 ] && cmp -s "$T/dies.out" <(head -c "$len" "$V/out-adc-m0.bin")'
+ok "healthy then stuck: the message says how much had been output" \
+	'grep -q "$len bytes had been output before it" "$T/dies.err" || { [ "$len" = 0 ] && grep -q "no output was written" "$T/dies.err"; }'
+"$N" generate --source=file:"$T/dies.bin" "$UID_ARG" -o "$T/dies-o.bin" 2>/dev/null
+rc=$?
+ok "healthy then stuck with -o: exit 4, no file" '[ $rc = 4 ] && [ -z "$(ls "$T" | grep "^dies-o")" ]'
+
 # Raw mode never blocks: the stuck file comes out as it is, with a warning.
 "$N" generate --source=file:"$V/stuck.bin" "$UID_ARG" --mode=raw >"$T/stuck2.bin" 2>"$T/stuck2.err"
 rc=$?
