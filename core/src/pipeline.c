@@ -103,6 +103,13 @@ static inline void ng_put_le32(uint8_t *d, uint32_t v)
 	d[3] = (uint8_t)(v >> 24);
 }
 
+/* One of NeuG's tests fired: drop this block; the status bit is sticky. */
+static void ng_pipe_neug_fired(ng_pipeline *p)
+{
+	p->blk_fail |= NG_HEALTH_NEUG;
+	p->health.status |= NG_HEALTH_NEUG;
+}
+
 /* A block is complete: drop it if a test fired during it (modes 0 and 1),
  * else queue it (held back while the start-up test runs, except in raw mode). */
 static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *dropped)
@@ -126,7 +133,7 @@ static void ng_pipe_m0_last(ng_pipeline *p, uint32_t v, bool *dropped)
 {
 	uint8_t lo = (uint8_t)v, out[32];
 	if (ng_neug_tests_byte(&p->neug, lo))
-		p->blk_fail |= NG_HEALTH_NEUG;
+		ng_pipe_neug_fired(p);
 	ng_sha256_update(&p->sha, &lo, 1);
 	ng_sha256_update(&p->sha, p->prev, sizeof p->prev);
 	ng_sha256_final(&p->sha, out);
@@ -171,7 +178,7 @@ static void ng_pipe_m0_soft(ng_pipeline *p, const uint32_t *w, size_t ng, bool *
 			}
 			p->sha.fill = fill;
 			if (ng_neug_word(&p->neug, reg))
-				p->blk_fail |= NG_HEALTH_NEUG;
+				ng_pipe_neug_fired(p);
 		} else {
 			p->crc_reg = reg;
 			p->grp = grp;
@@ -203,7 +210,7 @@ static void ng_pipe_groups(ng_pipeline *p, const uint32_t *w, size_t ng, bool *d
 					p->sha.fill = 0;
 				}
 				if (ng_neug_word(&p->neug, v))
-					p->blk_fail |= NG_HEALTH_NEUG;
+					ng_pipe_neug_fired(p);
 			} else {
 				ng_pipe_m0_last(p, v, dropped);
 			}
@@ -214,7 +221,7 @@ static void ng_pipe_groups(ng_pipeline *p, const uint32_t *w, size_t ng, bool *d
 			for (; ng; ng--, w += 4) {
 				reg = ng_crc32_step4(reg, w);
 				if (ng_neug_word(&p->neug, reg))
-					p->blk_fail |= NG_HEALTH_NEUG;
+					ng_pipe_neug_fired(p);
 				ng_put_le32(p->blk + 4 * grp, reg);
 				if (++grp == 8) {
 					p->crc_reg = reg;
@@ -229,7 +236,7 @@ static void ng_pipe_groups(ng_pipeline *p, const uint32_t *w, size_t ng, bool *d
 		for (; ng; ng--, w += 4) {
 			uint32_t v = ng_pipe_crc4(p, w);
 			if (ng_neug_word(&p->neug, v))
-				p->blk_fail |= NG_HEALTH_NEUG;
+				ng_pipe_neug_fired(p);
 			ng_put_le32(p->blk + 4 * p->grp, v);
 			if (++p->grp == 8)
 				ng_pipe_block_done(p, p->blk, dropped);

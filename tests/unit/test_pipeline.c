@@ -98,6 +98,46 @@ static size_t model_m0(uint32_t nper, const uint32_t *s, size_t n, uint8_t *out)
 	return o;
 }
 
+/* ---- a hardware CRC unit stand-in (cfg.crc) --------------------------- */
+static ng_crc32_ctx hw;
+static unsigned long hw_calls;
+static uint32_t hw_word(void *user, uint32_t w)
+{
+	(void)user;
+	hw_calls++;
+	return ng_crc32_word(&hw, w);
+}
+
+/* w such that the CRC register goes from r to v: the word step is
+ * f(r ^ w) with f linear and invertible over GF(2)^32; invert it by
+ * Gaussian elimination on its columns. */
+static uint32_t f_inv(uint32_t v)
+{
+	uint32_t col[32], id[32];
+	for (int i = 0; i < 32; i++) {
+		col[i] = bit_word(0, 1u << i);
+		id[i] = 1u << i;
+	}
+	/* reduce: find x with sum of col[i] over bits of x = v */
+	for (int b = 31, row = 0; b >= 0; b--) {
+		int piv = -1;
+		for (int i = row; i < 32; i++)
+			if (col[i] >> b & 1) { piv = i; break; }
+		if (piv < 0)
+			continue;
+		uint32_t t = col[piv]; col[piv] = col[row]; col[row] = t;
+		t = id[piv]; id[piv] = id[row]; id[row] = t;
+		for (int i = 0; i < 32; i++)
+			if (i != row && (col[i] >> b & 1)) { col[i] ^= col[row]; id[i] ^= id[row]; }
+		row++;
+	}
+	uint32_t x = 0;
+	for (int i = 0; i < 32; i++)
+		for (int b = 31; b >= 0; b--)
+			if (col[i] == (1u << b)) { if (v >> b & 1) x ^= id[i]; }
+	return x;
+}
+
 int main(void)
 {
 	size_t na, n0, n1;
@@ -178,6 +218,134 @@ int main(void)
 	      ng_pipeline_block_samples(1000) == 512 && ng_pipeline_block_samples(100) == 5120 &&
 	      ng_pipeline_block_samples(99) == 0 && ng_pipeline_block_samples(32001) == 0,
 	      "samples per block: max(140, ceil(512/H)) rounded up to a multiple of 4");
+
+	/* cfg.crc: an external CRC unit gives the same vectors, one call per word. */
+	for (uint32_t mode = 0; mode < 2; mode++) {
+		ng_pipeline_config hc = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI, .crc = hw_word };
+		memcpy(hc.uid, UID, sizeof UID);
+		ng_crc32_reset(&hw);
+		hw_calls = 0;
+		ng_pipeline_init(&pipe_, &hc);
+		size_t o2 = 0;
+		for (size_t i = 0; i < ns; i += 64) {
+			ng_pipeline_put_many(&pipe_, s + i, ns - i < 64 ? ns - i : 64);
+			while (ng_pipeline_take(&pipe_, out + o2))
+				o2 += 32;
+		}
+		const uint8_t *want = mode ? m1 : m0;
+		size_t wn = mode ? n1 : n0;
+		CHECK(o2 == wn && !memcmp(out, want, wn) && hw_calls == 3 + ns,
+		      "mode %u through cfg.crc (a CRC unit): the vector again, %lu unit writes", mode, hw_calls);
+	}
+
+	/* The start-up hold: nothing before the 1024th sample, then all at once. */
+	static const uint32_t held[3] = { 7, 32, 0 };
+	for (uint32_t mode = 0; mode < 3; mode++) {
+		ng_pipeline_config c = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI };
+		ng_pipeline_init(&pipe_, &c);
+		ng_pipeline_put_many(&pipe_, s, mode == 2 ? 16 : 1023);
+		uint32_t r0 = ng_pipeline_ready(&pipe_);
+		ng_pipeline_get_stats(&pipe_, &st);
+		bool startup = st.status == NG_HEALTH_STARTUP;
+		if (mode == 2)
+			ng_pipeline_put_many(&pipe_, s + 16, 8);
+		else
+			ng_pipeline_put_many(&pipe_, s + 1023, 1);
+		uint32_t r1 = ng_pipeline_ready(&pipe_);
+		ng_pipeline_get_stats(&pipe_, &st);
+		if (mode < 2)
+			CHECK(startup && r0 == 0 && r1 == held[mode] && st.status == 0,
+			      "mode %u: 0 blocks ready after 1023 samples, %u after the 1024th (start-up passed)", mode, held[mode]);
+		else
+			CHECK(startup && r0 == 2 && r1 == 3 && st.status == NG_HEALTH_STARTUP,
+			      "raw mode: blocks flow during the start-up test (%u then %u)", r0, r1);
+	}
+
+	/* Mode switch: queued and partial output go, the CRC register runs on. */
+	{
+		ng_pipeline_config c = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI };
+		memcpy(c.uid, UID, sizeof UID);
+		ng_pipeline_init(&pipe_, &c);
+		size_t a = 1024 + 140 * 3 + 10;     /* 10 into a block: 2 groups + 2 pending */
+		ng_pipeline_put_many(&pipe_, s, a);
+		uint32_t before = ng_pipeline_ready(&pipe_);
+		ng_pipeline_set_mode(&pipe_, NG_MODE_CRC32);
+		uint32_t after = ng_pipeline_ready(&pipe_);
+		ng_pipeline_set_mode(&pipe_, 7);   /* ignored */
+		ng_pipeline_put_many(&pipe_, s + a, 320);
+		size_t o3 = 0;
+		while (ng_pipeline_take(&pipe_, out + o3))
+			o3 += 32;
+		/* model: the CRC saw the uid, then every complete group fed before the
+		 * switch (a - 2 samples), then the new samples */
+		uint32_t reg = 0xFFFFFFFFu;
+		for (int i = 0; i < 3; i++)
+			reg = bit_word(reg, UID[i]);
+		for (size_t i = 0; i < a - 2; i++)
+			reg = bit_word(reg, s[i]);
+		uint8_t exp[320];
+		for (size_t g = 0; g < 80; g++) {
+			for (int j = 0; j < 4; j++)
+				reg = bit_word(reg, s[a + 4 * g + j]);
+			for (int j = 0; j < 4; j++)
+				exp[4 * g + j] = (uint8_t)(reg >> (8 * j));
+		}
+		CHECK(before == 10 && after == 0 && ng_pipeline_mode(&pipe_) == NG_MODE_CRC32 && o3 == 320 &&
+		      !memcmp(out, exp, 320),
+		      "mode 0 -> 1: the queue (%u blocks) and the partial block are discarded; the CRC runs on", before);
+	}
+
+	/* NeuG's CRC-level test fires: three CRC values 0x07070707 in a row are a
+	 * run of 12 equal bytes (cutoff 9): that block is dropped, output goes on. */
+	{
+		ng_pipeline_config c = { .mode = NG_MODE_CRC32, .h_milli = NG_DEFAULT_H_MILLI };
+		memcpy(c.uid, UID, sizeof UID);
+		ng_pipeline_init(&pipe_, &c);
+		ng_pipeline_put_many(&pipe_, s, 2048);
+		uint32_t reg = pipe_.crc_reg, w[16];
+		uint64_t x = 99;
+		for (int g = 0; g < 4; g++) {
+			for (int j = 0; j < 3; j++) {
+				w[4 * g + j] = (uint32_t)ng_test_rand(&x);
+				reg = bit_word(reg, w[4 * g + j]);
+			}
+			uint32_t target = g < 3 ? 0x07070707u : 0x12345678u;
+			w[4 * g + 3] = f_inv(target) ^ reg;
+			reg = bit_word(reg, w[4 * g + 3]);
+		}
+		while (ng_pipeline_take(&pipe_, out))
+			;
+		ng_pipeline_get_stats(&pipe_, &st);
+		uint64_t d0 = st.blocks_dropped, o0 = st.blocks_out;
+		ng_status r = ng_pipeline_put_many(&pipe_, w, 16);
+		ng_status r2 = ng_pipeline_put_many(&pipe_, s + 2048, 16 + 32);
+		size_t got = 0;
+		while (ng_pipeline_take(&pipe_, out))
+			got++;
+		ng_pipeline_get_stats(&pipe_, &st);
+		CHECK((r == NG_ERR_HEALTH || r2 == NG_ERR_HEALTH) && st.blocks_dropped == d0 + 1 && got == 1 &&
+		      st.blocks_out == o0 + 1 && st.status == NG_HEALTH_NEUG && st.neug_err_rc >= 1 &&
+		      st.neug_err >= 1 && st.neug_rc_max >= 9,
+		      "NeuG RCT fires on crafted CRC output: block dropped, not persistent (rc errors %u, rc_max %u)",
+		      st.neug_err_rc, st.neug_rc_max);
+	}
+
+	/* Configuration errors. */
+	ng_pipeline_config badc = { .mode = 3, .h_milli = NG_DEFAULT_H_MILLI };
+	ng_status e1 = ng_pipeline_init(&pipe_, &badc);
+	badc.mode = 0;
+	badc.h_milli = 99;
+	ng_status e2 = ng_pipeline_init(&pipe_, &badc);
+	badc.h_milli = NG_DEFAULT_H_MILLI;
+	badc.rct_cutoff = 1;
+	ng_status e3 = ng_pipeline_init(&pipe_, &badc);
+	badc.rct_cutoff = 0;
+	badc.apt_cutoff = 600;
+	ng_status e4 = ng_pipeline_init(&pipe_, &badc);
+	badc.apt_cutoff = 0;
+	CHECK(e1 == NG_ERR_ARG && e2 == NG_ERR_ARG && e3 == NG_ERR_ARG && e4 == NG_ERR_ARG &&
+	      ng_pipeline_init(&pipe_, &badc) == NG_OK && ng_pipeline_init(NULL, &badc) == NG_ERR_ARG,
+	      "ng_pipeline_init: bad mode, H, or cutoff -> NG_ERR_ARG");
 
 	free(ref);
 	free(out);
