@@ -5,8 +5,9 @@
  * dependent, data-driven loads and stores over a 64 KiB buffer (larger than
  * a typical L1 data cache), timed with a serialised TSC read (lfence; rdtsc;
  * lfence) on x86, or clock_gettime(CLOCK_MONOTONIC_RAW) elsewhere or when
- * NG_JITTER_TIMER=clock. The sample is the 32-bit delta itself; nothing is
- * whitened here, so the pipeline's health tests see the raw variation.
+ * NG_JITTER_TIMER=clock. The sample is the 32-bit delta between consecutive
+ * counter reads, one walk apart; nothing is whitened here, so the
+ * pipeline's health tests see the raw variation.
  *
  * Declared min-entropy: NG_JITTER_H_MILLI (0.5 bit per sample) unless the
  * caller declares another figure. At open, NG_JITTER_ASSESS_SAMPLES samples
@@ -27,7 +28,7 @@
 
 typedef struct {
 	uint8_t mem[NG_JITTER_MEM];
-	uint32_t idx;
+	uint32_t idx, last;
 	int use_tsc;
 } jitter_priv;
 
@@ -69,24 +70,29 @@ static inline uint32_t walk(jitter_priv *j, uint32_t seed)
 	return idx;
 }
 
+/* Each sample is the time between two consecutive counter reads with one
+ * walk between them: the end of one measurement is the start of the next. */
 static void jitter_collect(jitter_priv *j, uint32_t *out, size_t n)
 {
-	uint32_t last = 0;
+	uint32_t last = j->last;
 	if (j->use_tsc) {
+		uint64_t t0 = tsc_read();
 		for (size_t i = 0; i < n; i++) {
-			uint64_t t0 = tsc_read();
 			walk(j, last);
 			uint64_t t1 = tsc_read();
 			out[i] = last = (uint32_t)(t1 - t0);
+			t0 = t1;
 		}
 	} else {
+		uint64_t t0 = clock_read();
 		for (size_t i = 0; i < n; i++) {
-			uint64_t t0 = clock_read();
 			walk(j, last);
 			uint64_t t1 = clock_read();
 			out[i] = last = (uint32_t)(t1 - t0);
+			t0 = t1;
 		}
 	}
+	j->last = last;
 }
 
 static long jitter_read(ng_source *s, uint32_t *buf, size_t n)
