@@ -1,10 +1,273 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* PLACEHOLDER: replaced by the real implementation. */
+/* neug feed: keeps the kernel entropy pool topped up with health-tested
+ * output, crediting only the declared entropy (feed.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "commands.h"
+#include "feed.h"
+#include "gen.h"
+#include "log.h"
+#include "cliopt.h"
+
+static volatile sig_atomic_t feed_stop;
+static void on_signal(int sig) { feed_stop = sig; }
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: neug feed [OPTIONS]\n"
+		"Keeps the kernel entropy pool topped up with health-tested output\n"
+		"(ioctl RNDADDENTROPY), crediting only the declared min-entropy.\n\n"
+		"  --source=SPEC       jitter (default), file:PATH, device[:TTY]\n"
+		"  --mode=MODE         conditioned (default), crc32, raw\n"
+		"  --min-entropy=H     declared min-entropy per raw sample, bits\n"
+		"  --uid=W0:W1:W2      unique-ID words for the CRC (hex)\n"
+		"  --pool=PATH         the pool (default /dev/random); any other file or\n"
+		"                      tty only receives the bytes and the credit is counted\n"
+		"  --interval=SECONDS  top up at least this often (default 10)\n"
+		"  --chunk=BYTES       bytes per write (default 512, at most 4096)\n"
+		"  --max-rate=BYTES/S  upper bound on the write rate (default 65536, 0 = none)\n"
+		"  --threshold=BITS    write while the kernel's entropy count is below this\n"
+		"                      (default: /proc/sys/kernel/random/write_wakeup_threshold)\n"
+		"  --grace=SECONDS     after a persistent health failure, wait this long\n"
+		"                      (crediting stopped) before exiting with status 4 (default 30)\n"
+		"  --count=BYTES       stop after writing this many bytes (tests)\n"
+		"  --foreground        stay in the foreground, log to stderr (the systemd way)\n"
+		"  -v, --verbose       log every write\n"
+		"  --help\n"
+		"Exit: 0 stopped by SIGTERM/SIGINT or --count reached, 2 usage, 3 I/O error,\n"
+		"4 persistent health failure. See neug-feed(1).\n");
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleeps up to sec seconds on fd (POLLOUT) unless a signal arrives. Returns
+ * true when the pool asked for entropy (POLLOUT). */
+static bool wait_pool(int fd, double sec)
+{
+	struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+	int ms = sec <= 0 ? 0 : sec > 3600 ? 3600000 : (int)(sec * 1000 + 0.5);
+	int r = poll(&pfd, 1, ms);
+	return r > 0 && (pfd.revents & POLLOUT);
+}
+
+static void sleep_s(double sec)
+{
+	if (sec > 0)
+		poll(NULL, 0, (int)(sec * 1000 + 0.5));
+}
+
+static int read_threshold(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/write_wakeup_threshold", "r");
+	int v = 256;
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 256;
+		fclose(f);
+	}
+	return v;
+}
+
 int ng_cmd_feed(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "neug feed: not built yet\n");
-	return 2;
+	ng_gen_opts go = {.mode = NG_MODE_CONDITIONED};
+	const char *pool_path = "/dev/random";
+	double interval = 10, max_rate = 65536, grace = 30;
+	unsigned long chunk = 512;
+	unsigned long long count = 0;
+	long threshold = -1;
+	bool foreground = false, verbose = false;
+	static const struct option lo[] = {
+		{"source", 1, 0, 's'}, {"mode", 1, 0, 'm'}, {"min-entropy", 1, 0, 'H'},
+		{"uid", 1, 0, 'u'}, {"pool", 1, 0, 'p'}, {"interval", 1, 0, 'i'},
+		{"chunk", 1, 0, 'c'}, {"max-rate", 1, 0, 'r'}, {"threshold", 1, 0, 't'},
+		{"grace", 1, 0, 'g'}, {"count", 1, 0, 'n'}, {"foreground", 0, 0, 'f'},
+		{"verbose", 0, 0, 'v'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
+		char *end = NULL;
+		switch (c) {
+		case 's': go.source = optarg; break;
+		case 'm':
+			if (ng_cliopt_mode(optarg, &go.mode) != 0)
+				return ng_cliopt_fail("feed", "--mode", optarg, "conditioned, crc32 or raw");
+			break;
+		case 'H':
+			if (ng_cliopt_min_entropy(optarg, &go.h_milli) != 0)
+				return ng_cliopt_fail("feed", "--min-entropy", optarg, "a number of bits per sample, 0.1..32");
+			break;
+		case 'u':
+			if (ng_cliopt_uid(optarg, go.uid) != 0)
+				return ng_cliopt_fail("feed", "--uid", optarg, "three hex words W0:W1:W2");
+			go.have_uid = true;
+			break;
+		case 'p': pool_path = optarg; break;
+		case 'i': interval = strtod(optarg, &end);
+			if (!*optarg || *end || !(interval > 0 && interval <= 86400))
+				return ng_cliopt_fail("feed", "--interval", optarg, "seconds, more than 0 and at most 86400");
+			break;
+		case 'c': chunk = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || chunk < 1 || chunk > 4096)
+				return ng_cliopt_fail("feed", "--chunk", optarg, "1..4096 bytes");
+			break;
+		case 'r': max_rate = strtod(optarg, &end);
+			if (!*optarg || *end || !(max_rate >= 0))
+				return ng_cliopt_fail("feed", "--max-rate", optarg, "bytes per second, 0 for no limit");
+			break;
+		case 't': threshold = strtol(optarg, &end, 10);
+			if (!*optarg || *end || threshold < 0 || threshold > 1 << 20)
+				return ng_cliopt_fail("feed", "--threshold", optarg, "a number of bits");
+			break;
+		case 'g': grace = strtod(optarg, &end);
+			if (!*optarg || *end || !(grace >= 0 && grace <= 86400))
+				return ng_cliopt_fail("feed", "--grace", optarg, "seconds, 0..86400");
+			break;
+		case 'n': if (ng_cliopt_size(optarg, &count) != 0 || count == 0)
+				return ng_cliopt_fail("feed", "--count", optarg, "a byte count such as 4096, 64K, 1M");
+			break;
+		case 'f': foreground = true; break;
+		case 'v': verbose = true; break;
+		case 'h': usage(stdout); return NG_EXIT_OK;
+		default: usage(stderr); return NG_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "neug feed: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return NG_EXIT_USAGE;
+	}
+
+	char err[600];
+	ng_pool pool;
+	if (ng_pool_open(&pool, pool_path, err, sizeof err) != 0) {
+		fprintf(stderr, "neug feed: %s\n", err);
+		return NG_EXIT_IO;
+	}
+	int gcode = NG_EXIT_IO;
+	ng_gen *g = ng_gen_open(&go, err, sizeof err, &gcode);
+	if (!g) {
+		fprintf(stderr, "neug feed: %s\n", err);
+		ng_pool_close(&pool);
+		return gcode;
+	}
+	if (!foreground) {
+		/* A classic daemon: detach, log through syslog. */
+		if (daemon(0, 0) != 0) {
+			fprintf(stderr, "neug feed: cannot detach: %s\n", strerror(errno));
+			ng_gen_close(g);
+			ng_pool_close(&pool);
+			return NG_EXIT_IO;
+		}
+	}
+	ng_log_init("neug-feed", !foreground);
+	if (verbose)
+		ng_log_set_level(LOG_DEBUG);
+
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	ng_pipeline_stats st;
+	ng_gen_get_stats(g, &st);
+	ng_feed_acct acct;
+	ng_feed_acct_init(&acct, go.mode, st.samples_per_block, st.h_milli);
+	if (threshold < 0)
+		threshold = read_threshold();
+	ng_log(LOG_NOTICE, "started: source %s, pool %s%s, declared %.3f bits/sample, "
+	       "crediting %.3f bits/byte, chunk %lu, interval %gs, max rate %g B/s",
+	       ng_gen_source_desc(g), pool.path, pool.is_random ? "" : " (not a random device: counting only)",
+	       st.h_milli / 1000.0, acct.millibits_per_byte / 1000.0, chunk, interval, max_rate);
+
+	uint8_t buf[4096];
+	int rc = NG_EXIT_OK;
+	double next_tick = now_s(), last_write = 0;
+	while (!feed_stop) {
+		if (count && pool.bytes >= count)
+			break;
+		/* Wait for the pool to ask, or for the next tick. */
+		double t = now_s();
+		bool asked = wait_pool(pool.fd, next_tick - t);
+		if (feed_stop)
+			break;
+		t = now_s();
+		int ent = ng_pool_entropy(&pool);
+		bool due = t >= next_tick;
+		if (!asked && !due)
+			continue;
+		if (due)
+			next_tick = t + interval;
+		if (pool.is_random && !asked && ent >= threshold)
+			continue; /* the kernel has what it wants */
+		if (max_rate > 0) {
+			double gap = (double)chunk / max_rate - (t - last_write);
+			sleep_s(gap);
+			if (feed_stop)
+				break;
+		}
+		size_t want = chunk;
+		if (count && count - pool.bytes < want)
+			want = (size_t)(count - pool.bytes);
+		size_t got = 0;
+		while (got < want && !feed_stop) {
+			long n = ng_gen_read(g, buf + got, want - got);
+			if (n > 0) {
+				got += (size_t)n;
+				continue;
+			}
+			if (n == 0) {
+				ng_log(LOG_NOTICE, "end of source %s", ng_gen_source_desc(g));
+				feed_stop = -1;
+				break;
+			}
+			rc = ng_gen_exit_code(g);
+			break;
+		}
+		if (rc != NG_EXIT_OK)
+			break;
+		if (got) {
+			uint32_t bits = ng_feed_acct_add(&acct, got);
+			if (ng_pool_add(&pool, buf, got, bits, err, sizeof err) != 0) {
+				ng_log(LOG_ERR, "%s", err);
+				rc = NG_EXIT_IO;
+				break;
+			}
+			last_write = now_s();
+			ng_log(LOG_DEBUG, "wrote %zu bytes, credited %u bits (kernel count %d)", got, bits,
+			       ng_pool_entropy(&pool));
+		}
+	}
+	explicit_bzero(buf, sizeof buf);
+	if (rc == NG_EXIT_HEALTH) {
+		ng_log(LOG_ERR, "persistent health failure: %s; crediting stopped, exiting in %gs",
+		       ng_gen_error(g), grace);
+		double end = now_s() + grace;
+		while (!feed_stop && now_s() < end)
+			sleep_s(end - now_s() > 1 ? 1 : end - now_s());
+	} else if (rc != NG_EXIT_OK) {
+		ng_log(LOG_ERR, "%s", ng_gen_error(g));
+	}
+	ng_log(rc ? LOG_ERR : LOG_NOTICE, "stopped%s: wrote %llu bytes, credited %llu bits%s",
+	       feed_stop > 0 ? (feed_stop == SIGTERM ? " by SIGTERM" : " by a signal") : "",
+	       (unsigned long long)pool.bytes, (unsigned long long)pool.bits,
+	       pool.is_random ? "" : " (counted, not credited: not a random device)");
+	ng_gen_close(g);
+	ng_pool_close(&pool);
+	return rc;
 }
