@@ -1,56 +1,500 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* MINIMAL VERSION: the device backend of host/device.h is not written yet
- * (worktree `system` replaces this file). Opening always fails cleanly. */
-#include <stdio.h>
-#include <string.h>
+/* --source=device[:TTY]: a NeuG on its CDC-ACM tty (see device.h). */
 #include "device.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
 #include "gen.h"
+#include "info.h"
+#include "log.h"
+
+volatile sig_atomic_t ng_device_interrupt;
+
+/* NeuG 1.0.x's tests on the bytes of the CRC output (its README): a
+ * repetition count test with cutoff 9 and adaptive proportion tests over
+ * windows of 64 and 4096 bytes with cutoffs 18 and 315. */
+#define CRC_RCT_CUTOFF 9u
+#define CRC_APT64_CUTOFF 18u
+#define CRC_APT4K_CUTOFF 315u
+
+typedef struct {
+	uint8_t last;
+	uint32_t run;
+	uint8_t a64, a4k;      /* the windows' first bytes */
+	uint32_t n64, c64, n4k, c4k;
+	bool started;
+} crc_tests;
+
+/* Feeds one byte; returns true when a test fired on it. */
+static bool crc_tests_put(crc_tests *t, ng_pipeline_stats *st, uint8_t b)
+{
+	bool fired = false;
+	if (t->started && b == t->last) {
+		if (++t->run >= CRC_RCT_CUTOFF) {
+			st->neug_err_rc++, fired = true;
+			t->run = 1;
+		}
+	} else {
+		t->run = 1;
+	}
+	if (t->run > st->neug_rc_max)
+		st->neug_rc_max = (uint16_t)t->run;
+	t->last = b;
+	t->started = true;
+	if (t->n64 == 0)
+		t->a64 = b, t->c64 = 0;
+	if (b == t->a64 && ++t->c64 >= CRC_APT64_CUTOFF)
+		st->neug_err_p64++, fired = true, t->c64 = 0;
+	if (t->c64 > st->neug_p64_max)
+		st->neug_p64_max = (uint16_t)t->c64;
+	t->n64 = (t->n64 + 1) % 64;
+	if (t->n4k == 0)
+		t->a4k = b, t->c4k = 0;
+	if (b == t->a4k && ++t->c4k >= CRC_APT4K_CUTOFF)
+		st->neug_err_p4k++, fired = true, t->c4k = 0;
+	if (t->c4k > st->neug_p4k_max)
+		st->neug_p4k_max = (uint16_t)t->c4k;
+	t->n4k = (t->n4k + 1) % 4096;
+	if (fired)
+		st->neug_err++;
+	return fired;
+}
 
 struct ng_device_gen {
-	int unused;
+	char tty[256];
+	bool named;
+	char serial[128];
+	int fd;
+	uint32_t mode;
+	char desc[640];
+	char err[1024];
+	int exit_code;
+	ng_info info;            /* the last GET_INFO answer */
+	bool have_info;
+	/* host-side tests */
+	ng_pipeline *pipe;       /* raw mode */
+	crc_tests crc;           /* crc32 mode */
+	ng_pipeline_stats host;  /* crc32 mode counters */
+	uint8_t part[32];        /* an incomplete word (raw) or block (crc32) */
+	size_t part_len;
+	uint8_t q[4096];         /* tested bytes ready to return */
+	size_t q_off, q_len;
+	uint64_t unplugs, discarded;
 };
+
+static int read_line(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(out, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	out[strcspn(out, "\n")] = 0;
+	return 0;
+}
+
+static int acm_num(const char *name) { return atoi(name + 6); }
+
+int ng_device_find(const char *sysfs, const char *serial, char *out, size_t len)
+{
+	char dir[1024], p[1400], v[64];
+	snprintf(dir, sizeof dir, "%s/class/tty", sysfs);
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int best = -1;
+	bool best_serial = false;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "ttyACM", 6))
+			continue;
+		snprintf(p, sizeof p, "%s/%.255s/device/../idVendor", dir, e->d_name);
+		if (read_line(p, v, sizeof v) != 0 || strcmp(v, "234b"))
+			continue;
+		snprintf(p, sizeof p, "%s/%.255s/device/../idProduct", dir, e->d_name);
+		if (read_line(p, v, sizeof v) != 0 || strcmp(v, "0001"))
+			continue;
+		bool same = false;
+		if (serial && *serial) {
+			char sv[128];
+			snprintf(p, sizeof p, "%s/%.255s/device/../serial", dir, e->d_name);
+			same = read_line(p, sv, sizeof sv) == 0 && !strcmp(sv, serial);
+		}
+		int n = acm_num(e->d_name);
+		if (best < 0 || (same && !best_serial) || (same == best_serial && n < best)) {
+			best = n;
+			best_serial = same;
+		}
+	}
+	closedir(d);
+	if (best < 0)
+		return -1;
+	snprintf(out, len, "/dev/ttyACM%d", best);
+	return 0;
+}
+
+static void set_err(ng_device_gen *d, int code, const char *fmt, const char *a, const char *b)
+{
+	snprintf(d->err, sizeof d->err, fmt, a, b);
+	d->exit_code = code;
+}
+
+/* Opens and sets up d->tty. Returns 0, or -1 with d->err set. */
+static int tty_open(ng_device_gen *d)
+{
+	int fd = open(d->tty, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		set_err(d, NG_EXIT_IO, "cannot open device '%s': %s", d->tty, strerror(errno));
+		return -1;
+	}
+	struct termios t;
+	if (tcgetattr(fd, &t) != 0) {
+		set_err(d, NG_EXIT_IO, "device '%s' is not a tty: %s", d->tty, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	cfmakeraw(&t);              /* no echo, no canonical mode, 8 bits */
+	t.c_cflag |= CREAD | CLOCAL | HUPCL;
+	t.c_cflag &= ~(tcflag_t)(PARENB | PARODD | CSTOPB);
+	if (d->mode == NG_MODE_CRC32)
+		t.c_cflag |= PARENB | PARODD;
+	else if (d->mode == NG_MODE_RAW)
+		t.c_cflag |= PARENB;
+	t.c_iflag &= ~(tcflag_t)INPCK;  /* parity selects the mode; no parity bits on USB */
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(fd, TCSANOW, &t) != 0) {
+		set_err(d, NG_EXIT_IO, "cannot set the mode of device '%s': %s", d->tty, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	/* Drop DTR so the device stops, discard what came in the old mode, raise
+	 * DTR: what arrives from now on is in the new mode. (A pty has no
+	 * modem lines; the ioctls then fail, harmlessly.) */
+	int dtr = TIOCM_DTR | TIOCM_RTS;
+	ioctl(fd, TIOCMBIC, &dtr);
+	poll(NULL, 0, 20);
+	tcflush(fd, TCIFLUSH);
+	ioctl(fd, TIOCMBIS, &dtr);
+	d->fd = fd;
+	d->part_len = 0;
+	return 0;
+}
+
+static void query_info(ng_device_gen *d)
+{
+	char err[400];
+	ng_info inf;
+	if (ng_info_query(d->tty, &inf, err, sizeof err) == 0) {
+		d->info = inf;
+		d->have_info = true;
+		if (inf.serial[0])
+			snprintf(d->serial, sizeof d->serial, "%s", inf.serial);
+	}
+}
+
+static void make_desc(ng_device_gen *d)
+{
+	if (d->have_info)
+		snprintf(d->desc, sizeof d->desc, "device %s (%.100s%s%.100s, serial %.100s)", d->tty,
+			 d->info.product[0] ? d->info.product : "NeuG", d->info.revision[0] ? " " : "",
+			 d->info.revision, d->info.serial[0] ? d->info.serial : "?");
+	else
+		snprintf(d->desc, sizeof d->desc, "device %s", d->tty);
+}
 
 ng_device_gen *ng_device_gen_open(const char *tty, uint32_t mode,
 				  char *err, size_t errlen, int *exit_code)
 {
-	(void)mode;
-	snprintf(err, errlen, "%s%s: device source not available yet",
-		 tty ? "device " : "device", tty ? tty : "");
-	*exit_code = NG_EXIT_IO;
-	return NULL;
+	ng_device_gen *d = calloc(1, sizeof *d);
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
+		*exit_code = NG_EXIT_IO;
+		return NULL;
+	}
+	d->fd = -1;
+	d->mode = mode;
+	if (tty) {
+		d->named = true;
+		snprintf(d->tty, sizeof d->tty, "%s", tty);
+	} else if (ng_device_find("/sys", NULL, d->tty, sizeof d->tty) != 0) {
+		snprintf(err, errlen, "no NeuG device found (no ttyACM* of USB 234b:0001 in /sys/class/tty): "
+			 "plug one in, or name its tty with --source=device:/dev/ttyACMn");
+		*exit_code = NG_EXIT_IO;
+		free(d);
+		return NULL;
+	}
+	if (mode == NG_MODE_RAW) {
+		d->pipe = malloc(sizeof *d->pipe);
+		ng_pipeline_config cfg = {.mode = NG_MODE_RAW, .h_milli = NG_DEFAULT_H_MILLI};
+		query_info(d);
+		if (d->have_info && d->info.extended && d->info.h_milli)
+			cfg.h_milli = d->info.h_milli;
+		if (!d->pipe || ng_pipeline_init(d->pipe, &cfg) != NG_OK) {
+			snprintf(err, errlen, "cannot set up the host's health tests");
+			*exit_code = NG_EXIT_IO;
+			free(d->pipe);
+			free(d);
+			return NULL;
+		}
+	} else {
+		query_info(d);
+	}
+	if (tty_open(d) != 0) {
+		snprintf(err, errlen, "%s", d->err);
+		*exit_code = d->exit_code;
+		free(d->pipe);
+		free(d);
+		return NULL;
+	}
+	make_desc(d);
+	return d;
+}
+
+/* Waits for the device to come back and reopens it. 0, or -1 (interrupted). */
+static int reconnect(ng_device_gen *d)
+{
+	bool logged = false;
+	while (!ng_device_interrupt) {
+		char path[256];
+		if (d->named)
+			snprintf(path, sizeof path, "%s", d->tty);
+		else if (ng_device_find("/sys", d->serial, path, sizeof path) != 0)
+			path[0] = 0;
+		if (path[0] && access(path, R_OK | W_OK) == 0) {
+			char old[256];
+			snprintf(old, sizeof old, "%s", d->tty);
+			snprintf(d->tty, sizeof d->tty, "%s", path);
+			if (tty_open(d) == 0) {
+				query_info(d);
+				make_desc(d);
+				ng_log(LOG_NOTICE, "%s is back; reading on", d->desc);
+				return 0;
+			}
+			snprintf(d->tty, sizeof d->tty, "%s", old);
+		}
+		if (!logged) {
+			ng_log(LOG_NOTICE, "waiting for %s to come back", d->named ? d->tty : "a NeuG device");
+			logged = true;
+		}
+		poll(NULL, 0, 250);
+	}
+	set_err(d, NG_EXIT_IO, "%s%s: interrupted while waiting for the device to come back", d->tty, "");
+	return -1;
+}
+
+static void unplugged(ng_device_gen *d, const char *why)
+{
+	d->unplugs++;
+	d->discarded += d->part_len;
+	ng_log(LOG_WARNING, "%s unplugged (%s); %zu bytes of an incomplete %s discarded", d->desc, why,
+	       d->part_len, d->mode == NG_MODE_CONDITIONED ? "read" : d->mode == NG_MODE_RAW ? "word" : "block");
+	close(d->fd);
+	d->fd = -1;
+	d->part_len = 0;
+}
+
+/* Takes n new bytes from the device into the queue, through the host tests. */
+static void take(ng_device_gen *d, const uint8_t *b, size_t n)
+{
+	if (d->q_off == d->q_len)
+		d->q_off = d->q_len = 0;
+	if (d->mode == NG_MODE_CONDITIONED) {
+		memcpy(d->q + d->q_len, b, n);
+		d->q_len += n;
+		return;
+	}
+	size_t unit = d->mode == NG_MODE_RAW ? 4 : 32;
+	for (size_t i = 0; i < n; i++) {
+		d->part[d->part_len++] = b[i];
+		if (d->part_len < unit)
+			continue;
+		d->part_len = 0;
+		if (d->mode == NG_MODE_RAW) {
+			uint32_t w = (uint32_t)d->part[0] | (uint32_t)d->part[1] << 8 |
+				     (uint32_t)d->part[2] << 16 | (uint32_t)d->part[3] << 24;
+			ng_pipeline_put(d->pipe, w);  /* raw mode: counted, never blocks */
+			while (ng_pipeline_take(d->pipe, d->q + d->q_len))
+				d->q_len += NG_BLOCK_BYTES;
+		} else {
+			bool fired = false;
+			for (size_t k = 0; k < 32; k++)
+				fired |= crc_tests_put(&d->crc, &d->host, d->part[k]);
+			d->host.samples += 32;
+			if (fired) {
+				d->host.blocks_dropped++;
+			} else {
+				memcpy(d->q + d->q_len, d->part, 32);
+				d->q_len += 32;
+				d->host.blocks_out++;
+			}
+		}
+	}
 }
 
 long ng_device_gen_read(ng_device_gen *d, uint8_t *buf, size_t len)
 {
-	(void)d; (void)buf; (void)len;
-	return -1;
+	int stalled_ms = 0;
+	while (d->q_off == d->q_len) {
+		if (d->fd < 0 && reconnect(d) != 0)
+			return -1;
+		struct pollfd p = {.fd = d->fd, .events = POLLIN};
+		int r = poll(&p, 1, 500);
+		if (r < 0 && errno == EINTR) {
+			if (ng_device_interrupt) {
+				set_err(d, NG_EXIT_IO, "%s%s: interrupted", d->tty, "");
+				return -1;
+			}
+			continue;
+		}
+		if (r == 0) {
+			stalled_ms += 500;
+			if (stalled_ms >= NG_DEVICE_STALL_MS) {
+				/* No output: a latched failure on the device? */
+				stalled_ms = 0;
+				query_info(d);
+				char h[300];
+				if (d->have_info && ng_info_health(&d->info, h, sizeof h) == 2) {
+					snprintf(d->err, sizeof d->err, "%.640s: %.300s", d->desc, h);
+					d->exit_code = NG_EXIT_HEALTH;
+					return -1;
+				}
+			}
+			continue;
+		}
+		/* Room for what fits in the queue after host testing. */
+		uint8_t tmp[1024];
+		ssize_t n = read(d->fd, tmp, sizeof tmp);
+		if (n > 0) {
+			stalled_ms = 0;
+			take(d, tmp, (size_t)n);
+			continue;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		unplugged(d, n == 0 ? "hang-up" : strerror(errno));
+	}
+	size_t n = d->q_len - d->q_off;
+	if (n > len)
+		n = len;
+	memcpy(buf, d->q + d->q_off, n);
+	explicit_bzero(d->q + d->q_off, n);
+	d->q_off += n;
+	return (long)n;
 }
 
-const char *ng_device_gen_error(const ng_device_gen *d)
-{
-	(void)d;
-	return "device source not available yet";
-}
-
-int ng_device_gen_exit_code(const ng_device_gen *d)
-{
-	(void)d;
-	return NG_EXIT_IO;
-}
-
-const char *ng_device_gen_desc(const ng_device_gen *d)
-{
-	(void)d;
-	return "device";
-}
+const char *ng_device_gen_error(const ng_device_gen *d) { return d->err; }
+int ng_device_gen_exit_code(const ng_device_gen *d) { return d->exit_code; }
+const char *ng_device_gen_desc(const ng_device_gen *d) { return d->desc; }
 
 void ng_device_gen_get_stats(const ng_device_gen *d, ng_pipeline_stats *st)
 {
-	(void)d;
 	memset(st, 0, sizeof *st);
+	const ng_info *i = &d->info;
+	if (d->have_info && i->extended) {
+		st->samples = i->samples, st->blocks_out = i->blocks_out, st->blocks_dropped = i->blocks_dropped;
+		st->h_milli = i->h_milli, st->samples_per_block = i->samples_per_block;
+		st->rct_cutoff = i->rct_cutoff, st->apt_cutoff = i->apt_cutoff, st->apt_window = i->apt_window;
+		st->rct_failures = i->rct_failures, st->apt_failures = i->apt_failures;
+		st->rct_max = i->rct_max, st->apt_max = i->apt_max, st->status = i->status;
+		st->fail_test = i->fail_test, st->fail_index = i->fail_index, st->fail_count = i->fail_count;
+	} else {
+		/* NeuG 1.0.x (or no GET_INFO): its documented profile */
+		st->h_milli = NG_DEFAULT_H_MILLI;
+		st->samples_per_block = NG_NEUG_SAMPLES;
+	}
+	if (d->have_info) {
+		st->neug_err = i->neug_err, st->neug_err_rc = i->neug_err_rc;
+		st->neug_err_p64 = i->neug_err_p64, st->neug_err_p4k = i->neug_err_p4k;
+		st->neug_rc_max = i->neug_rc_max, st->neug_p64_max = i->neug_p64_max;
+		st->neug_p4k_max = i->neug_p4k_max;
+	}
+	/* The host's own tests replace the device's figures in raw and crc32 modes. */
+	if (d->mode == NG_MODE_RAW && d->pipe) {
+		ng_pipeline_get_stats(d->pipe, st);
+	} else if (d->mode == NG_MODE_CRC32) {
+		st->samples = d->host.samples;
+		st->blocks_out = d->host.blocks_out, st->blocks_dropped = d->host.blocks_dropped;
+		st->neug_err = d->host.neug_err, st->neug_err_rc = d->host.neug_err_rc;
+		st->neug_err_p64 = d->host.neug_err_p64, st->neug_err_p4k = d->host.neug_err_p4k;
+		st->neug_rc_max = d->host.neug_rc_max, st->neug_p64_max = d->host.neug_p64_max;
+		st->neug_p4k_max = d->host.neug_p4k_max;
+	}
 }
 
 void ng_device_gen_close(ng_device_gen *d)
 {
-	(void)d;
+	if (!d)
+		return;
+	if (d->fd >= 0)
+		close(d->fd);
+	explicit_bzero(d->q, sizeof d->q);
+	free(d->pipe);
+	free(d);
+}
+
+/* ---- as a sample source (raw mode) ---- */
+
+static long dsrc_read(ng_source *s, uint32_t *buf, size_t n)
+{
+	ng_device_gen *d = s->priv;
+	size_t got = 0;
+	uint8_t b[4096];
+	while (got < n) {
+		size_t want = (n - got) * 4 > sizeof b ? sizeof b : (n - got) * 4;
+		size_t have = 0;
+		while (have < want) {
+			long r = ng_device_gen_read(d, b + have, want - have);
+			if (r < 0) {
+				snprintf(s->err, sizeof s->err, "%.500s", ng_device_gen_error(d));
+				return got ? (long)got : -1;
+			}
+			have += (size_t)r;
+		}
+		for (size_t i = 0; i < want / 4; i++)
+			buf[got + i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+				       (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+		got += want / 4;
+	}
+	return (long)got;
+}
+
+static void dsrc_close(ng_source *s)
+{
+	ng_device_gen_close(s->priv);
+	free(s);
+}
+
+ng_source *ng_device_source_open(const char *tty, char *err, size_t errlen)
+{
+	int code;
+	ng_source *s = calloc(1, sizeof *s);
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	ng_device_gen *d = ng_device_gen_open(tty, NG_MODE_RAW, err, errlen, &code);
+	if (!d) {
+		free(s);
+		return NULL;
+	}
+	s->kind = "device";
+	snprintf(s->desc, sizeof s->desc, "%.300s", ng_device_gen_desc(d));
+	s->h_milli = d->have_info && d->info.extended && d->info.h_milli ? d->info.h_milli : NG_DEFAULT_H_MILLI;
+	s->read = dsrc_read;
+	s->close = dsrc_close;
+	s->priv = d;
+	return s;
 }

@@ -1,10 +1,29 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A NeuG device (real or emulated) as a generator backend: the device runs
  * its own pipeline and health tests, so the host reads finished bytes in the
- * requested mode. Used by host/gen.c for --source=device[:TTY]; implemented
- * in host/device.c (worktree `system`). */
+ * requested mode. Used by host/gen.c for --source=device[:TTY].
+ *
+ * The tty: the first ttyACM* whose USB device is 234b:0001 (sysfs) unless one
+ * is named; opened raw (cfmakeraw: no echo, no line editing), the mode set
+ * by parity (none = conditioned, odd = crc32, even = raw), DTR dropped, the
+ * input flushed, DTR raised: what arrives after that is the new mode's.
+ * In raw and crc32 modes the host tests the data too: raw words through the
+ * core's SP 800-90B tests (a pipeline in raw mode: counted, never blocking);
+ * crc32 bytes through NeuG's CRC-level tests (RCT cutoff 9, APT 64/18 and
+ * 4096/315 on bytes): a 32-byte block in which one fires is dropped.
+ *
+ * Unplug and replug: a read that fails (EIO, hang-up) is reported on the log
+ * ("unplugged ... waiting"), the tty closed, and the same path (named tty),
+ * or the first NeuG tty (preferring the same serial), polled every 250 ms;
+ * when it is back it is opened and set up as above. Bytes in flight at the
+ * unplug (not yet read from the tty, or an incomplete 4-byte word in raw and
+ * crc32 modes) are discarded, never returned twice: every byte returned was
+ * read once from the device, in order.
+ * No output for NG_DEVICE_STALL_MS: GET_INFO is asked (libusb); a latched
+ * persistent failure there ends the read with NG_EXIT_HEALTH. */
 #ifndef NG_DEVICE_H
 #define NG_DEVICE_H
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "ng/pipeline.h"
@@ -29,5 +48,21 @@ const char *ng_device_gen_desc(const ng_device_gen *d);
  * fields the device does not report are 0. */
 void ng_device_gen_get_stats(const ng_device_gen *d, ng_pipeline_stats *st);
 void ng_device_gen_close(ng_device_gen *d);
+
+#define NG_DEVICE_STALL_MS 3000
+
+/* Set non-zero (a signal handler) to make a read waiting for a replug give
+ * up: it then fails with NG_EXIT_IO, "interrupted". */
+extern volatile sig_atomic_t ng_device_interrupt;
+
+/* Finds the first ttyACM* of a NeuG (idVendor 234b, idProduct 0001) under
+ * sysfs ("/sys", or a test tree); serial non-NULL: prefer that serial.
+ * Writes "/dev/ttyACMn" to out. 0, or -1 when there is none. */
+int ng_device_find(const char *sysfs, const char *serial, char *out, size_t len);
+
+/* The device as a raw-sample source (raw mode; for `neug assess`): words as
+ * the device sends them, tested on the host (counted). */
+#include "source.h"
+ng_source *ng_device_source_open(const char *tty, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* --source=device against a pty pair that plays the device: the test holds
+ * the master, host/device.c opens the slave (through a symlink, like
+ * /dev/neug). Checked: the termios it sets (raw, no echo, parity = mode),
+ * data flowing in each mode, the host's tests in raw and crc32 modes, unplug
+ * (close the master) and replug (a new pty behind the same name) without a
+ * byte lost from what was read or returned twice, finding a NeuG tty in a
+ * fake sysfs, and the device as a raw-sample source. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <pty.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+#include "check.h"
+#include "device.h"
+#include "gen.h"
+
+static char link_path[128];
+static char dir_path[] = "/tmp/ng-test-dev-XXXXXX";
+
+/* A new "device": a pty whose slave is reachable as link_path. Returns the master. */
+static int plug(void)
+{
+	int m, s;
+	char name[64];
+	if (openpty(&m, &s, name, NULL, NULL) != 0)
+		return -1;
+	close(s); /* the slave stays available while the master is open */
+	unlink(link_path);
+	if (symlink(name, link_path) != 0)
+		return -1;
+	return m;
+}
+
+static void unplug(int m)
+{
+	unlink(link_path);
+	close(m);
+}
+
+/* Waits until the host side has set the tty up (cfmakeraw clears ECHO),
+ * then a little for its DTR/flush step. */
+static bool wait_setup(int m)
+{
+	for (int i = 0; i < 400; i++) {
+		struct termios t;
+		if (tcgetattr(m, &t) == 0 && !(t.c_lflag & ECHO)) {
+			usleep(100000);
+			return true;
+		}
+		usleep(10000);
+	}
+	return false;
+}
+
+static void write_all(int fd, const uint8_t *b, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, b, n);
+		if (w <= 0)
+			return;
+		b += w, n -= (size_t)w;
+	}
+}
+
+static size_t read_all(ng_device_gen *d, uint8_t *b, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		long r = ng_device_gen_read(d, b + got, n - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}
+
+static uint8_t *load(const char *name, size_t *len)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/neug-1.0.6/%s", ng_vectors_dir(), name);
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *b = malloc(1 << 20);
+	*len = fread(b, 1, 1 << 20, f);
+	fclose(f);
+	return b;
+}
+
+typedef struct {
+	ng_device_gen *d;
+	uint8_t *buf;
+	size_t want, got;
+} reader;
+
+static void *reader_thread(void *a)
+{
+	reader *r = a;
+	r->got = read_all(r->d, r->buf, r->want);
+	return NULL;
+}
+
+int main(void)
+{
+	char err[600];
+	int code = 0;
+	if (!mkdtemp(dir_path))
+		return 1;
+	snprintf(link_path, sizeof link_path, "%s/ttyNEUG", dir_path);
+
+	/* The mode by parity, raw, no echo. */
+	static const struct { uint32_t mode; tcflag_t want; const char *name; } modes[] = {
+		{NG_MODE_CONDITIONED, 0, "none"}, {NG_MODE_CRC32, PARENB | PARODD, "odd"},
+		{NG_MODE_RAW, PARENB, "even"}};
+	for (int i = 0; i < 3; i++) {
+		int m = plug();
+		ng_device_gen *d = ng_device_gen_open(link_path, modes[i].mode, err, sizeof err, &code);
+		struct termios t;
+		tcgetattr(m, &t);
+		CHECK(d && (t.c_cflag & (PARENB | PARODD)) == modes[i].want && !(t.c_lflag & (ECHO | ICANON)) &&
+		      (t.c_cflag & CSIZE) == CS8, "mode %u: parity %s, raw, no echo, 8 bits, as seen on the pty",
+		      modes[i].mode, modes[i].name);
+		ng_device_gen_close(d);
+		unplug(m);
+	}
+	ng_device_gen *d = ng_device_gen_open("/nonexistent/ttyACM9", 0, err, sizeof err, &code);
+	CHECK(!d && code == NG_EXIT_IO && strstr(err, "/nonexistent/ttyACM9") && strstr(err, "No such file"),
+	      "a missing tty is named with the reason: %s", err);
+	d = ng_device_gen_open("/dev/null", 0, err, sizeof err, &code);
+	CHECK(!d && code == NG_EXIT_IO && strstr(err, "not a tty"), "/dev/null is refused: %s", err);
+
+	/* Conditioned: bytes pass through as they are. */
+	uint8_t out[70000], in[70000];
+	uint64_t seed = ng_test_seed();
+	for (size_t i = 0; i < sizeof in; i++)
+		in[i] = (uint8_t)ng_test_rand(&seed);
+	int m = plug();
+	d = ng_device_gen_open(link_path, NG_MODE_CONDITIONED, err, sizeof err, &code);
+	wait_setup(m);
+	write_all(m, in, 3000);
+	size_t n = read_all(d, out, 3000);
+	CHECK(n == 3000 && !memcmp(in, out, 3000), "conditioned: 3000 bytes through unchanged");
+	ng_pipeline_stats st;
+	ng_device_gen_get_stats(d, &st);
+	CHECK(st.h_milli == NG_DEFAULT_H_MILLI && st.samples_per_block == NG_NEUG_SAMPLES,
+	      "no GET_INFO (a pty): the NeuG profile is assumed (%u, %u)", st.h_milli, st.samples_per_block);
+
+	/* Unplug and replug in conditioned mode, a reader blocked meanwhile. */
+	reader r = {.d = d, .buf = out, .want = 2000};
+	pthread_t th;
+	pthread_create(&th, NULL, reader_thread, &r);
+	write_all(m, in, 1000);
+	usleep(200000);
+	unplug(m);
+	usleep(600000);
+	m = plug();
+	bool up = wait_setup(m);
+	write_all(m, in + 5000, 1000);
+	pthread_join(th, NULL);
+	CHECK(up && r.got == 2000 && !memcmp(out, in, 1000) && !memcmp(out + 1000, in + 5000, 1000),
+	      "unplug + replug: the 1000 bytes before and the 1000 after, none twice, none lost (%zu)", r.got);
+	ng_device_gen_close(d);
+	unplug(m);
+
+	/* CRC32 mode: host-side NeuG tests on bytes; a block with a run of 9
+	 * equal bytes is dropped, others pass. Unplug drops an incomplete block. */
+	m = plug();
+	d = ng_device_gen_open(link_path, NG_MODE_CRC32, err, sizeof err, &code);
+	wait_setup(m);
+	uint8_t blk[96];
+	memcpy(blk, in, 32);
+	memset(blk + 32, 0x5a, 32);         /* RCT fires */
+	memcpy(blk + 64, in + 32, 32);
+	write_all(m, blk, 96);
+	n = read_all(d, out, 64);
+	ng_device_gen_get_stats(d, &st);
+	CHECK(n == 64 && !memcmp(out, in, 32) && !memcmp(out + 32, in + 32, 32) && st.blocks_dropped == 1 &&
+	      st.neug_err >= 1 && st.neug_err_rc >= 1 && st.neug_rc_max >= 9,
+	      "crc32: the block with 32 equal bytes is dropped (errors %u, rc_max %u), the others pass",
+	      st.neug_err, st.neug_rc_max);
+	r = (reader){.d = d, .buf = out, .want = 64};
+	pthread_create(&th, NULL, reader_thread, &r);
+	write_all(m, in + 100, 32 + 20);    /* a block and 20 bytes of the next */
+	usleep(200000);
+	unplug(m);
+	usleep(400000);
+	m = plug();
+	wait_setup(m);
+	write_all(m, in + 200, 32);
+	pthread_join(th, NULL);
+	CHECK(r.got == 64 && !memcmp(out, in + 100, 32) && !memcmp(out + 32, in + 200, 32),
+	      "crc32 unplug: the incomplete block (20 bytes) is discarded, whole blocks kept");
+	ng_device_gen_close(d);
+	unplug(m);
+
+	/* Raw mode: the host runs the SP 800-90B tests on the words. */
+	size_t alen = 0, slen = 0;
+	uint8_t *adc = load("adc.bin", &alen), *stuck = load("stuck.bin", &slen);
+	if (adc && stuck) {
+		m = plug();
+		d = ng_device_gen_open(link_path, NG_MODE_RAW, err, sizeof err, &code);
+		wait_setup(m);
+		r = (reader){.d = d, .buf = out, .want = 32000};
+		pthread_create(&th, NULL, reader_thread, &r);
+		write_all(m, adc, 32000);
+		pthread_join(th, NULL);
+		ng_device_gen_get_stats(d, &st);
+		CHECK(r.got == 32000 && !memcmp(out, adc, 32000) && st.samples == 8000 && st.rct_failures == 0 &&
+		      st.apt_failures == 0, "raw: adc.bin's words pass through, 8000 samples tested, no failure");
+		r = (reader){.d = d, .buf = out, .want = 32000};
+		pthread_create(&th, NULL, reader_thread, &r);
+		write_all(m, stuck, 32000);
+		pthread_join(th, NULL);
+		ng_device_gen_get_stats(d, &st);
+		CHECK(r.got == 32000 && st.rct_failures > 0 && (st.status & NG_HEALTH_PERSISTENT),
+		      "raw: stuck.bin is still delivered (raw never blocks) but the host's RCT fires "
+		      "(%u failures, status 0x%x)", st.rct_failures, st.status);
+		ng_device_gen_close(d);
+		unplug(m);
+
+		/* The device as a sample source. */
+		m = plug();
+		ng_source *s = ng_device_source_open(link_path, err, sizeof err);
+		wait_setup(m);
+		write_all(m, adc, 4000);
+		uint32_t w[1000];
+		long k = s ? s->read(s, w, 1000) : -1;
+		uint32_t w0 = (uint32_t)adc[0] | (uint32_t)adc[1] << 8 | (uint32_t)adc[2] << 16 | (uint32_t)adc[3] << 24;
+		CHECK(k == 1000 && w[0] == w0 && s->h_milli == NG_DEFAULT_H_MILLI,
+		      "as a raw-sample source: 1000 little-endian words (first 0x%08x)", k > 0 ? w[0] : 0);
+		ng_source_close(s);
+		unplug(m);
+	} else {
+		SKIP("raw mode tests: no vectors in %s", ng_vectors_dir());
+	}
+	free(adc);
+	free(stuck);
+
+	/* Finding the NeuG in a fake sysfs: ttyACM0 is another device, ttyACM1
+	 * and ttyACM2 are NeuGs; the serial picks ttyACM2. */
+	char root[600];
+	snprintf(root, sizeof root, "%s/sys", dir_path);
+	static const struct { const char *tty, *vid, *pid, *serial; } devs[] = {
+		{"ttyACM0", "1d50", "6089", "X"}, {"ttyACM2", "234b", "0001", "BBB"}, {"ttyACM1", "234b", "0001", "AAA"}};
+	char cmd[2000];
+	for (int i = 0; i < 3; i++) {
+		snprintf(cmd, sizeof cmd,
+			 "mkdir -p %s/devices/u%d/i0 %s/class/tty/%s && echo %s > %s/devices/u%d/idVendor && "
+			 "echo %s > %s/devices/u%d/idProduct && echo %s > %s/devices/u%d/serial && "
+			 "ln -s %s/devices/u%d/i0 %s/class/tty/%s/device",
+			 root, i, root, devs[i].tty, devs[i].vid, root, i, devs[i].pid, root, i, devs[i].serial,
+			 root, i, root, i, root, devs[i].tty);
+		if (system(cmd) != 0)
+			perror("fake sysfs");
+	}
+	char found[64] = "";
+	int f1 = ng_device_find(root, NULL, found, sizeof found);
+	CHECK(f1 == 0 && !strcmp(found, "/dev/ttyACM1"), "the first NeuG tty: %s", found);
+	int f2 = ng_device_find(root, "BBB", found, sizeof found);
+	CHECK(f2 == 0 && !strcmp(found, "/dev/ttyACM2"), "the same serial is preferred: %s", found);
+	snprintf(cmd, sizeof cmd, "%s/none", dir_path);
+	CHECK(ng_device_find(cmd, NULL, found, sizeof found) == -1, "no NeuG: -1");
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir_path);
+	if (system(cmd) != 0)
+		perror("rm");
+	return ng_check_exit();
+}
