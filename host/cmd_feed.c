@@ -11,13 +11,20 @@
 #include <time.h>
 #include <unistd.h>
 #include "commands.h"
+#include "device.h"
 #include "feed.h"
 #include "gen.h"
 #include "log.h"
 #include "cliopt.h"
 
-static volatile sig_atomic_t feed_stop;
-static void on_signal(int sig) { feed_stop = sig; }
+static volatile sig_atomic_t feed_stop, feed_status;
+static void on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		feed_status = 1;
+	else
+		feed_stop = sig, ng_device_interrupt = 1;
+}
 
 static void usage(FILE *f)
 {
@@ -182,6 +189,7 @@ int ng_cmd_feed(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	ng_pipeline_stats st;
@@ -199,22 +207,30 @@ int ng_cmd_feed(int argc, char **argv)
 	int rc = NG_EXIT_OK;
 	double next_tick = now_s(), last_write = 0;
 	while (!feed_stop) {
+		if (feed_status) {
+			feed_status = 0;
+			ng_log(LOG_NOTICE, "status: wrote %llu bytes, credited %llu bits%s; kernel count %d",
+			       (unsigned long long)pool.bytes, (unsigned long long)pool.bits,
+			       pool.is_random ? "" : " (counted only)", ng_pool_entropy(&pool));
+		}
 		if (count && pool.bytes >= count)
 			break;
-		/* Wait for the pool to ask, or for the next tick. */
+		/* Every tick one chunk, whatever the kernel says (current kernels
+		 * neither ask nor count past 256 bits); in between, chunks up to
+		 * max-rate while the kernel asks (POLLOUT) or counts less than the
+		 * threshold. */
 		double t = now_s();
-		bool asked = wait_pool(pool.fd, next_tick - t);
+		int ent = ng_pool_entropy(&pool);
+		bool low = ent >= 0 && ent < threshold;
+		bool asked = wait_pool(pool.fd, low ? 0 : next_tick - t);
 		if (feed_stop)
 			break;
 		t = now_s();
-		int ent = ng_pool_entropy(&pool);
 		bool due = t >= next_tick;
-		if (!asked && !due)
+		if (!asked && !low && !due)
 			continue;
 		if (due)
 			next_tick = t + interval;
-		if (pool.is_random && !asked && ent >= threshold)
-			continue; /* the kernel has what it wants */
 		if (max_rate > 0) {
 			double gap = (double)chunk / max_rate - (t - last_write);
 			sleep_s(gap);
@@ -236,10 +252,10 @@ int ng_cmd_feed(int argc, char **argv)
 				feed_stop = -1;
 				break;
 			}
-			rc = ng_gen_exit_code(g);
+			rc = feed_stop ? NG_EXIT_OK : ng_gen_exit_code(g);
 			break;
 		}
-		if (rc != NG_EXIT_OK)
+		if (rc != NG_EXIT_OK || (feed_stop && !got))
 			break;
 		if (got) {
 			uint32_t bits = ng_feed_acct_add(&acct, got);

@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs inside the Debian guest of tests/system/check.sh (systemd, udev, the
+# installed neug). Results: PASS:/FAIL:/SKIP:/# lines on /dev/ttyS1, ending
+# with "# done". EGD: the host runs `neug egd`, QEMU's rng-egd backs this
+# guest's virtio-rng. USB: `neug emulate` here, attached with usbip.
+set -u
+exec 3>/dev/ttyS1
+say() { echo "$*" >&3; echo "$*"; }
+pass() { say "PASS: $*"; }
+fail() { say "FAIL: $*"; }
+skip() { say "SKIP: $*"; }
+finish() { say "# done"; sync; }
+trap finish EXIT
+wait_for() { # seconds command...
+	local n=$(( $1 * 10 )); shift
+	while [ $n -gt 0 ]; do "$@" && return 0; sleep 0.1; n=$((n - 1)); done
+	return 1
+}
+T=/usr/lib/neug-systest
+say "# guest up at $(cut -d' ' -f1 /proc/uptime) s; kernel $(uname -r); $(systemctl is-system-running 2>&1)"
+[ "$(cat /proc/1/comm)" = systemd ] && pass "booted with systemd as PID 1" || fail "PID 1 is $(cat /proc/1/comm)"
+
+# --- EGD: virtio-rng backed by the host's neug egd ---
+modprobe virtio_rng 2>/dev/null
+if wait_for 10 grep -q virtio_rng /sys/class/misc/hw_random/rng_available 2>/dev/null; then
+	cur=$(cat /sys/class/misc/hw_random/rng_current)
+	if timeout 60 dd if=/dev/hwrng of=/tmp/hwrng.bin bs=512 count=32 iflag=fullblock 2>/dev/null &&
+		[ "$(stat -c %s /tmp/hwrng.bin)" = 16384 ]; then
+		distinct=$(od -An -v -tx1 /tmp/hwrng.bin | tr ' ' '\n' | grep -v '^$' | sort -u | wc -l)
+		[ "$distinct" = 256 ] && pass "EGD: /dev/hwrng ($cur) gave 16384 bytes from the host's neug egd (all 256 byte values)" ||
+			fail "EGD: /dev/hwrng data has only $distinct distinct byte values"
+	else
+		fail "EGD: reading 16384 bytes from /dev/hwrng ($cur)"
+	fi
+else
+	fail "EGD: no virtio_rng in /sys/class/misc/hw_random/rng_available"
+fi
+
+# --- USB: the emulated board, attached over USB/IP ---
+modprobe vhci-hcd && pass "modprobe vhci-hcd" || fail "modprobe vhci-hcd"
+ip link set lo up
+ent0=$(cat /proc/sys/kernel/random/entropy_avail)
+neug emulate --source="${NG_EMU_SOURCE:-jitter}" >/tmp/emulate.log 2>&1 &
+emu=$!
+attach() {
+	wait_for 60 sh -c 'usbip list -r 127.0.0.1 2>/dev/null | grep -q 1-1' || return 1
+	usbip attach -r 127.0.0.1 -b 1-1
+}
+if attach; then pass "usbip attach -r 127.0.0.1 -b 1-1"; else
+	fail "usbip attach: $(tail -3 /tmp/emulate.log | tr '\n' ' ')"
+fi
+if wait_for 30 test -e /dev/neug; then
+	tty=$(basename "$(readlink -f /dev/neug)")
+	pass "udev made /dev/neug -> $tty"
+else
+	fail "no /dev/neug after attach ($(ls /dev/ttyACM* 2>&1))"; tty=ttyACM0
+fi
+udevadm info -q property -n "/dev/$tty" >/tmp/udev.txt 2>&1
+grep -q '^ID_MM_DEVICE_IGNORE=1' /tmp/udev.txt && pass "udev: ID_MM_DEVICE_IGNORE=1 on $tty" ||
+	fail "udev: no ID_MM_DEVICE_IGNORE on $tty"
+grep -q "SYSTEMD_WANTS=.*neug-feed@$tty.service" /tmp/udev.txt && pass "udev: SYSTEMD_WANTS=neug-feed@$tty.service" ||
+	fail "udev: SYSTEMD_WANTS missing: $(grep SYSTEMD /tmp/udev.txt)"
+unit=neug-feed@$tty.service
+if wait_for 30 systemctl -q is-active "$unit"; then pass "systemd started $unit"; else
+	fail "$unit is $(systemctl is-active "$unit"): $(journalctl -b -u "$unit" --no-pager -n 5 | tr '\n' ' ')"
+fi
+if wait_for 60 sh -c "journalctl -b -u $unit --no-pager -o cat | grep -q 'started: source'"; then
+	say "# $(journalctl -b -u "$unit" --no-pager -o cat | grep 'started: source' | head -1)"
+	pass "journalctl -u $unit shows it running"
+else
+	fail "journalctl -u $unit: $(journalctl -b -u "$unit" --no-pager -o cat | tail -3 | tr '\n' ' ')"
+fi
+# The pool receives: feed's own counters (SIGUSR1 logs them).
+sleep 3
+systemctl kill -s USR1 "$unit"
+if wait_for 20 sh -c "journalctl -b -u $unit --no-pager -o cat | grep -Eq 'status: wrote [1-9][0-9]* bytes, credited [1-9]'"; then
+	line=$(journalctl -b -u "$unit" --no-pager -o cat | grep 'status: wrote' | tail -1)
+	pass "the kernel pool receives entropy: $line"
+else
+	fail "no write counted by $unit: $(journalctl -b -u "$unit" --no-pager -o cat | tail -3 | tr '\n' ' ')"
+fi
+prio=$(journalctl -b -u "$unit" --no-pager -o json | grep -m1 '"MESSAGE":"started' | grep -o '"PRIORITY":"[0-9]"')
+[ "$prio" = '"PRIORITY":"5"' ] && pass "the journal got feed's level prefix (<5> notice: $prio)" ||
+	fail "feed's start message priority: '$prio'"
+say "# entropy_avail $ent0 before, $(cat /proc/sys/kernel/random/entropy_avail) now (kernel 6.x caps it at 256: not a measure here)"
+
+# neug info on the emulated board
+if neug info /dev/neug >/tmp/info.txt 2>&1; then
+	grep -q 'health *healthy\|health *starting' /tmp/info.txt && pass "neug info /dev/neug: $(grep -m1 '^health' /tmp/info.txt)" ||
+		fail "neug info: $(grep '^health' /tmp/info.txt)"
+	sed 's/^/# /' /tmp/info.txt >&3
+else
+	fail "neug info /dev/neug: $(cat /tmp/info.txt)"
+fi
+neug info --json >/tmp/info.json 2>&1 && grep -q '"vid":"234b"' /tmp/info.json && grep -q '"raw":{' /tmp/info.json &&
+	pass "neug info --json (first NeuG found): vid 234b, raw-sample state present" || fail "neug info --json: $(cat /tmp/info.json)"
+
+# rngd and rngtest on /dev/neug (the feed stopped: one reader per board)
+systemctl stop "$unit"
+if timeout 300 rngtest -c 20 </dev/neug >/tmp/rngtest.txt 2>&1; then
+	pass "rngtest -c 20 < /dev/neug: $(grep -m1 'successes' /tmp/rngtest.txt | sed 's/^rngtest: //')"
+else
+	fail "rngtest < /dev/neug: $(grep -E 'successes|failures' /tmp/rngtest.txt | tr '\n' ' ')"
+fi
+rngd -f -r /dev/neug >/tmp/rngd.log 2>&1 &
+rngd_pid=$!
+sleep 5
+if kill -0 $rngd_pid 2>/dev/null; then
+	pass "rngd -f -r /dev/neug runs ($(head -2 /tmp/rngd.log | tr '\n' ' '))"
+	kill $rngd_pid; wait $rngd_pid 2>/dev/null
+else
+	fail "rngd -r /dev/neug exited: $(tail -3 /tmp/rngd.log | tr '\n' ' ')"
+fi
+
+# Detach and re-attach: a reader through it (neug generate --source=device),
+# and the feed unit stopped by systemd, then started again by udev.
+systemctl start "$unit"
+neug generate --source=device -n 64K -o /tmp/replug.bin 2>/tmp/replug.log &
+gen=$!
+sleep 2
+usbip detach -p 0 >/dev/null 2>&1 || usbip detach -p 8 >/dev/null 2>&1
+if wait_for 20 sh -c '! test -e /dev/neug'; then pass "usbip detach: /dev/neug is gone"; else fail "usbip detach: /dev/neug still there"; fi
+wait_for 20 sh -c "! systemctl -q is-active $unit" && pass "$unit stopped with its device" ||
+	fail "$unit still $(systemctl is-active "$unit") after detach"
+sleep 1
+if attach && wait_for 30 test -e /dev/neug; then pass "re-attached: /dev/neug is back"; else fail "re-attach"; fi
+tty2=$(basename "$(readlink -f /dev/neug)")
+unit2=neug-feed@$tty2.service
+if wait_for 30 systemctl -q is-active "$unit2"; then
+	n=$(journalctl -b -u 'neug-feed@*' --no-pager -o cat | grep -c 'started: source')
+	[ "$n" -ge 2 ] && pass "udev started $unit2 again (started $n times in this boot)" ||
+		fail "$unit2: 'started' logged $n times"
+else
+	fail "$unit2 not started again after re-attach"
+fi
+wait_for 180 sh -c "! kill -0 $gen 2>/dev/null"
+if wait $gen; then
+	sz=$(stat -c %s /tmp/replug.bin 2>/dev/null)
+	grep -q 'unplugged' /tmp/replug.log && grep -q 'is back' /tmp/replug.log && [ "$sz" = 65536 ] &&
+		pass "neug generate --source=device survived the detach: 65536 bytes; logged: $(grep -m1 unplugged /tmp/replug.log)" ||
+		fail "generate across the detach: size $sz, log: $(tr '\n' ' ' </tmp/replug.log)"
+else
+	fail "neug generate across the detach failed: $(tail -3 /tmp/replug.log | tr '\n' ' ')"
+fi
+journalctl -b -u 'neug-feed@*' --no-pager -o short-monotonic | tail -12 | sed 's/^/# journal: /' >&3
+kill $emu 2>/dev/null
