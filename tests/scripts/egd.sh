@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# neug egd as a command, over 127.0.0.1 (bash's /dev/tcp): the bytes served
+# are the generator's, in order; the pid command; systemd socket activation
+# (systemd-socket-activate, SKIP without it); a persistent health failure of
+# the source stops the server with status 4. The protocol and hostile
+# clients in detail: tests/unit/test_egd.c.
+set -u
+cd "$(dirname "$0")/../.."
+V=${NG_VECTORS:-../shared/vectors}/neug-1.0.6
+N=$PWD/build/neug
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ng-egd.XXXXXX")
+pids=()
+trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+[ -f "$V/adc.bin" ] || { echo "SKIP: egd: no vectors in $V"; exit 0; }
+port=$((20000 + RANDOM % 20000))
+
+$N generate --source="file:$V/adc.bin" -n 6400 -o "$tmp/gen" 2>/dev/null
+$N egd --listen="127.0.0.1:$port" --listen="unix:$tmp/egd.sock" --source="file:$V/adc.bin" 2>"$tmp/log" &
+egd=$!
+pids+=($egd)
+for _ in $(seq 100); do [ -S "$tmp/egd.sock" ] && break; sleep 0.1; done
+if exec 5<>"/dev/tcp/127.0.0.1/$port"; then
+	printf '\x02\xff\x02\xff' >&5
+	head -c 510 <&5 >"$tmp/got"
+	cmp -s "$tmp/got" <(head -c 510 "$tmp/gen") && pass "two blocking reads over 127.0.0.1: the generator's first 510 bytes, in order" ||
+		fail "blocking reads: $(stat -c %s "$tmp/got") bytes, differ from neug generate"
+	printf '\x04' >&5
+	len=$(head -c 1 <&5 | od -An -tu1 | tr -d ' ')
+	pid=$(head -c "$len" <&5)
+	[ "$pid" = "$egd" ] && pass "0x04: the server's pid ($pid)" || fail "0x04: '$pid', want $egd"
+	printf '\x00' >&5
+	lvl=$(head -c 4 <&5 | od -An -tu1 | awk '{print ($1*16777216)+($2*65536)+($3*256)+$4}')
+	[ "$lvl" = $(( (6400 - 510) * 8 )) ] && pass "0x00: entropy level $lvl bits = the rest of the file source" ||
+		fail "0x00: $lvl"
+	printf '\x02\xff' >&5
+	head -c 255 <&5 >/dev/null
+	exec 5>&-
+else
+	fail "connect to 127.0.0.1:$port"
+fi
+kill -TERM $egd; wait $egd; rc=$?
+[ $rc = 0 ] && grep -q 'stopped: .* bytes served' "$tmp/log" && [ ! -e "$tmp/egd.sock" ] &&
+	pass "SIGTERM: exit 0, counters logged, the unix socket removed" || fail "SIGTERM: rc $rc; $(tail -2 "$tmp/log")"
+
+# stuck.bin: the source fails at once; the server stops with status 4.
+$N egd --listen="unix:$tmp/bad.sock" --source="file:$V/stuck.bin" 2>"$tmp/log"
+rc=$?
+[ $rc = 4 ] && grep -q 'persistent health failure' "$tmp/log" && pass "a failing source: exit 4, the reason logged" ||
+	fail "stuck.bin: rc $rc; $(tail -2 "$tmp/log" | tr '\n' ' ')"
+
+out=$($N egd --listen=10.1.2.3 2>&1); rc=$?
+[ $rc = 3 ] && echo "$out" | grep -q "bad address '10.1.2.3'" && pass "a bad --listen address: exit 3, named" || fail "bad address: rc $rc $out"
+
+# Socket activation: systemd-socket-activate listens and passes the socket.
+if command -v systemd-socket-activate >/dev/null; then
+	port2=$((port + 1))
+	systemd-socket-activate -l "127.0.0.1:$port2" $N egd --source="file:$V/adc.bin" 2>"$tmp/act.log" &
+	pids+=($!)
+	sleep 0.5
+	if exec 6<>"/dev/tcp/127.0.0.1/$port2"; then
+		printf '\x02\x40' >&6
+		head -c 64 <&6 >"$tmp/act"
+		exec 6>&-
+		cmp -s "$tmp/act" <(head -c 64 "$tmp/gen") && grep -q 'from systemd' "$tmp/act.log" &&
+			pass "socket activation (LISTEN_FDS): served 64 bytes on the passed socket" ||
+			fail "socket activation: $(stat -c %s "$tmp/act") bytes; $(tail -2 "$tmp/act.log" | tr '\n' ' ')"
+	else
+		fail "socket activation: connect"
+	fi
+else
+	echo "SKIP: socket activation (systemd-socket-activate not installed)"
+fi
