@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		"  --mode=MODE         conditioned (default), crc32, raw\n"
 		"  --min-entropy=H     declared min-entropy per raw sample, bits\n"
 		"  --uid=W0:W1:W2      unique-ID words for the CRC (hex)\n"
-		"  --pool=PATH         the pool (default /dev/random); any other file or\n"
+		"  --pool=PATH         the pool (default /dev/random); any other existing file or\n"
 		"                      tty only receives the bytes and the credit is counted\n"
 		"  --interval=SECONDS  top up at least this often (default 10)\n"
 		"  --chunk=BYTES       bytes per write (default 512, at most 4096)\n"

@@ -42,31 +42,28 @@ typedef struct {
 static bool crc_tests_put(crc_tests *t, ng_pipeline_stats *st, uint8_t b)
 {
 	bool fired = false;
-	if (t->started && b == t->last) {
-		if (++t->run >= CRC_RCT_CUTOFF) {
-			st->neug_err_rc++, fired = true;
-			t->run = 1;
-		}
-	} else {
-		t->run = 1;
-	}
+	t->run = t->started && b == t->last ? t->run + 1 : 1;
 	if (t->run > st->neug_rc_max)
 		st->neug_rc_max = (uint16_t)t->run;
+	if (t->run >= CRC_RCT_CUTOFF) {
+		st->neug_err_rc++, fired = true;
+		t->run = 1;
+	}
 	t->last = b;
 	t->started = true;
 	if (t->n64 == 0)
 		t->a64 = b, t->c64 = 0;
-	if (b == t->a64 && ++t->c64 >= CRC_APT64_CUTOFF)
-		st->neug_err_p64++, fired = true, t->c64 = 0;
-	if (t->c64 > st->neug_p64_max)
+	if (b == t->a64 && ++t->c64 > st->neug_p64_max)
 		st->neug_p64_max = (uint16_t)t->c64;
+	if (t->c64 >= CRC_APT64_CUTOFF)
+		st->neug_err_p64++, fired = true, t->c64 = 0;
 	t->n64 = (t->n64 + 1) % 64;
 	if (t->n4k == 0)
 		t->a4k = b, t->c4k = 0;
-	if (b == t->a4k && ++t->c4k >= CRC_APT4K_CUTOFF)
-		st->neug_err_p4k++, fired = true, t->c4k = 0;
-	if (t->c4k > st->neug_p4k_max)
+	if (b == t->a4k && ++t->c4k > st->neug_p4k_max)
 		st->neug_p4k_max = (uint16_t)t->c4k;
+	if (t->c4k >= CRC_APT4K_CUTOFF)
+		st->neug_err_p4k++, fired = true, t->c4k = 0;
 	t->n4k = (t->n4k + 1) % 4096;
 	if (fired)
 		st->neug_err++;
@@ -155,6 +152,20 @@ static void set_err(ng_device_gen *d, int code, const char *fmt, const char *a, 
 	d->exit_code = code;
 }
 
+void ng_device_termios(struct termios *t, uint32_t mode)
+{
+	cfmakeraw(t);              /* no echo, no canonical mode, 8 bits */
+	t->c_cflag |= CREAD | CLOCAL | HUPCL;
+	t->c_cflag &= ~(tcflag_t)(PARENB | PARODD | CSTOPB);
+	if (mode == NG_MODE_CRC32)
+		t->c_cflag |= PARENB | PARODD;
+	else if (mode == NG_MODE_RAW)
+		t->c_cflag |= PARENB;
+	t->c_iflag &= ~(tcflag_t)INPCK;  /* parity selects the mode; no parity bits on USB */
+	t->c_cc[VMIN] = 1;
+	t->c_cc[VTIME] = 0;
+}
+
 /* Opens and sets up d->tty. Returns 0, or -1 with d->err set. */
 static int tty_open(ng_device_gen *d)
 {
@@ -169,16 +180,7 @@ static int tty_open(ng_device_gen *d)
 		close(fd);
 		return -1;
 	}
-	cfmakeraw(&t);              /* no echo, no canonical mode, 8 bits */
-	t.c_cflag |= CREAD | CLOCAL | HUPCL;
-	t.c_cflag &= ~(tcflag_t)(PARENB | PARODD | CSTOPB);
-	if (d->mode == NG_MODE_CRC32)
-		t.c_cflag |= PARENB | PARODD;
-	else if (d->mode == NG_MODE_RAW)
-		t.c_cflag |= PARENB;
-	t.c_iflag &= ~(tcflag_t)INPCK;  /* parity selects the mode; no parity bits on USB */
-	t.c_cc[VMIN] = 1;
-	t.c_cc[VTIME] = 0;
+	ng_device_termios(&t, d->mode);
 	if (tcsetattr(fd, TCSANOW, &t) != 0) {
 		set_err(d, NG_EXIT_IO, "cannot set the mode of device '%s': %s", d->tty, strerror(errno));
 		close(fd);

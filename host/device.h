@@ -51,6 +51,11 @@ void ng_device_gen_close(ng_device_gen *d);
 
 #define NG_DEVICE_STALL_MS 3000
 
+/* The termios the device is read with, for mode (NG_MODE_*): raw, 8 bits,
+ * parity none/odd/even. (A pty drops PARENB: only a real tty keeps it.) */
+#include <termios.h>
+void ng_device_termios(struct termios *t, uint32_t mode);
+
 /* Set non-zero (a signal handler) to make a read waiting for a replug give
  * up: it then fails with NG_EXIT_IO, "interrupted". */
 extern volatile sig_atomic_t ng_device_interrupt;

@@ -14,6 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
 [ -f "$V/adc.bin" ] || { echo "SKIP: feed: no vectors in $V"; exit 0; }
+: >"$tmp/pool"   # a fake pool must exist: feed does not create files
 
 $N feed --foreground --source="file:$V/adc.bin" --pool="$tmp/pool" --max-rate=0 --count=4096 2>"$tmp/log"
 rc=$?
@@ -31,7 +32,7 @@ grep -q 'not a random device: counting only' "$tmp/log" && pass "the start messa
 
 for m in "crc32 3200 11840" "raw 3200 2960"; do
 	set -- $m
-	rm -f "$tmp/pool"
+	: >"$tmp/pool"
 	$N feed --foreground --source="file:$V/adc.bin" --mode=$1 --pool="$tmp/pool" --max-rate=0 --count=$2 2>"$tmp/log"
 	rc=$?
 	if [ $rc = 0 ] && [ "$(stat -c %s "$tmp/pool")" = $2 ] && grep -q "wrote $2 bytes, credited $3 bits" "$tmp/log"; then
@@ -41,14 +42,14 @@ for m in "crc32 3200 11840" "raw 3200 2960"; do
 	fi
 done
 
-rm -f "$tmp/pool"
+: >"$tmp/pool"
 $N feed --foreground --source="file:$V/adc.bin" --pool="$tmp/pool" --max-rate=0 2>"$tmp/log"
 rc=$?
 [ $rc = 0 ] && [ "$(stat -c %s "$tmp/pool")" = 6400 ] && grep -q 'end of source' "$tmp/log" &&
 	pass "the end of a file source stops feed (6400 bytes, exit 0)" ||
 	fail "end of source: rc $rc, $(stat -c %s "$tmp/pool") bytes; $(tail -2 "$tmp/log")"
 
-rm -f "$tmp/pool"
+: >"$tmp/pool"
 s0=$SECONDS
 $N feed --foreground --source="file:$V/stuck.bin" --pool="$tmp/pool" --max-rate=0 --grace=1 2>"$tmp/log"
 rc=$?
@@ -65,7 +66,7 @@ head -1 "$tmp/log" | grep -q '^<5>started: source' && grep -q '^<3>persistent he
 	fail "journal prefixes: $(head -3 "$tmp/log" | tr '\n' ' ')"
 
 # SIGUSR1 then SIGTERM, jitter source, a file pool written at a bounded rate.
-rm -f "$tmp/pool"
+: >"$tmp/pool"
 $N feed --foreground --source=jitter --pool="$tmp/pool" --max-rate=4096 --chunk=512 2>"$tmp/log" &
 pid=$!
 for _ in $(seq 300); do [ -s "$tmp/pool" ] && break; sleep 0.1; done
