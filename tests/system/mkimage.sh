@@ -14,23 +14,24 @@ cd "$top"
 base=$(bash tests/system/mkbase.sh)
 mods=/lib/modules/$kver
 vectors=${NG_VECTORS:-../shared/vectors}
-stage=build/system/stage
-rm -rf "$stage.dest"
-make --no-print-directory -s install PREFIX=/usr DESTDIR="$top/$stage.dest" >/dev/null
+# Staging outside build/ (the top Makefile includes every *.d under build/).
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ng-sysimg.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+stage=$tmp/root
+make --no-print-directory -s install PREFIX=/usr DESTDIR="$tmp/dest" >/dev/null
 stamp_now=$( {
 	echo "$base $kver"
 	sha256sum "$0" "$here/guest-test.sh" "$here/neug-systest.service"
-	(cd "$stage.dest" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+	(cd "$tmp/dest" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
 	sha256sum "$vectors"/neug-1.0.6/*.bin
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp_now" ]; then
 	echo "# image up to date: $out"
 	exit 0
 fi
-rm -rf "$stage"
-cp -a "$base" "$stage"
-cp -a "$stage.dest/." "$stage/"
-rm -rf "$stage.dest"
+mkdir "$stage"
+tar -C "$stage" -xf "$base"
+cp -a "$tmp/dest/." "$stage/"
 # modules: the subset the tests load, then depmod for modprobe
 mkdir -p "$stage/lib/modules/$kver/kernel"
 for d in drivers/usb drivers/char/hw_random drivers/virtio drivers/block fs/ext4 fs/jbd2 \
@@ -57,5 +58,4 @@ rm -f "$out.tmp"
 mke2fs -q -t ext4 -L neugroot -d "$stage" "$out.tmp" "${size}M"
 mv "$out.tmp" "$out"
 echo "$stamp_now" > "$out.stamp"
-rm -rf "$stage"
 echo "# image built: $out (${size} MB)"
