@@ -31,7 +31,8 @@ if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp_now" ]; then
 fi
 mkdir "$stage"
 tar -C "$stage" -xf "$base"
-cp -a "$tmp/dest/." "$stage/"
+# merged /usr: the tree's /lib must land in usr/lib through the /lib symlink
+tar -C "$tmp/dest" -cf - . | tar -C "$stage" -xf - --keep-directory-symlink
 # modules: the subset the tests load, then depmod for modprobe
 mkdir -p "$stage/lib/modules/$kver/kernel"
 for d in drivers/usb drivers/char/hw_random drivers/virtio drivers/block fs/ext4 fs/jbd2 \
