@@ -23,53 +23,6 @@ volatile sig_atomic_t ng_device_interrupt;
  * of the guest rig has no libusb and leaves it out. */
 #pragma weak ng_info_query
 
-/* NeuG 1.0.x's tests on the bytes of the CRC output (its README): a
- * repetition count test with cutoff 9 and adaptive proportion tests over
- * windows of 64 and 4096 bytes with cutoffs 18 and 315. */
-#define CRC_RCT_CUTOFF 9u
-#define CRC_APT64_CUTOFF 18u
-#define CRC_APT4K_CUTOFF 315u
-
-typedef struct {
-	uint8_t last;
-	uint32_t run;
-	uint8_t a64, a4k;      /* the windows' first bytes */
-	uint32_t n64, c64, n4k, c4k;
-	bool started;
-} crc_tests;
-
-/* Feeds one byte; returns true when a test fired on it. */
-static bool crc_tests_put(crc_tests *t, ng_pipeline_stats *st, uint8_t b)
-{
-	bool fired = false;
-	t->run = t->started && b == t->last ? t->run + 1 : 1;
-	if (t->run > st->neug_rc_max)
-		st->neug_rc_max = (uint16_t)t->run;
-	if (t->run >= CRC_RCT_CUTOFF) {
-		st->neug_err_rc++, fired = true;
-		t->run = 1;
-	}
-	t->last = b;
-	t->started = true;
-	if (t->n64 == 0)
-		t->a64 = b, t->c64 = 0;
-	if (b == t->a64 && ++t->c64 > st->neug_p64_max)
-		st->neug_p64_max = (uint16_t)t->c64;
-	if (t->c64 >= CRC_APT64_CUTOFF)
-		st->neug_err_p64++, fired = true, t->c64 = 0;
-	t->n64 = (t->n64 + 1) % 64;
-	if (t->n4k == 0)
-		t->a4k = b, t->c4k = 0;
-	if (b == t->a4k && ++t->c4k > st->neug_p4k_max)
-		st->neug_p4k_max = (uint16_t)t->c4k;
-	if (t->c4k >= CRC_APT4K_CUTOFF)
-		st->neug_err_p4k++, fired = true, t->c4k = 0;
-	t->n4k = (t->n4k + 1) % 4096;
-	if (fired)
-		st->neug_err++;
-	return fired;
-}
-
 struct ng_device_gen {
 	char tty[256];
 	bool named;
@@ -83,8 +36,8 @@ struct ng_device_gen {
 	bool have_info;
 	/* host-side tests */
 	ng_pipeline *pipe;       /* raw mode */
-	crc_tests crc;           /* crc32 mode */
-	ng_pipeline_stats host;  /* crc32 mode counters */
+	ng_neug_tests_ctx crc;   /* crc32 mode: NeuG's tests on the CRC bytes (core) */
+	ng_pipeline_stats host;  /* crc32 mode: bytes tested, blocks out and dropped */
 	uint8_t part[32];        /* an incomplete word (raw) or block (crc32) */
 	size_t part_len;
 	uint8_t q[4096];         /* tested bytes ready to return */
@@ -256,6 +209,7 @@ ng_device_gen *ng_device_gen_open(const char *tty, uint32_t mode,
 			return NULL;
 		}
 	} else {
+		ng_neug_tests_init(&d->crc);
 		query_info(d);
 	}
 	if (tty_open(d) != 0) {
@@ -337,7 +291,7 @@ static void take(ng_device_gen *d, const uint8_t *b, size_t n)
 		} else {
 			bool fired = false;
 			for (size_t k = 0; k < 32; k++)
-				fired |= crc_tests_put(&d->crc, &d->host, d->part[k]);
+				fired |= ng_neug_tests_byte(&d->crc, d->part[k]);
 			d->host.samples += 32;
 			if (fired) {
 				d->host.blocks_dropped++;
@@ -431,12 +385,12 @@ void ng_device_gen_get_stats(const ng_device_gen *d, ng_pipeline_stats *st)
 	if (d->mode == NG_MODE_RAW && d->pipe) {
 		ng_pipeline_get_stats(d->pipe, st);
 	} else if (d->mode == NG_MODE_CRC32) {
+		const ng_neug_tests_ctx *c = &d->crc;
 		st->samples = d->host.samples;
 		st->blocks_out = d->host.blocks_out, st->blocks_dropped = d->host.blocks_dropped;
-		st->neug_err = d->host.neug_err, st->neug_err_rc = d->host.neug_err_rc;
-		st->neug_err_p64 = d->host.neug_err_p64, st->neug_err_p4k = d->host.neug_err_p4k;
-		st->neug_rc_max = d->host.neug_rc_max, st->neug_p64_max = d->host.neug_p64_max;
-		st->neug_p4k_max = d->host.neug_p4k_max;
+		st->neug_err = c->err, st->neug_err_rc = c->err_rc;
+		st->neug_err_p64 = c->err_p64, st->neug_err_p4k = c->err_p4k;
+		st->neug_rc_max = c->rc_max, st->neug_p64_max = c->p64_max, st->neug_p4k_max = c->p4k_max;
 	}
 }
 

@@ -9,8 +9,9 @@
  * input flushed, DTR raised: what arrives after that is the new mode's.
  * In raw and crc32 modes the host tests the data too: raw words through the
  * core's SP 800-90B tests (a pipeline in raw mode: counted, never blocking);
- * crc32 bytes through NeuG's CRC-level tests (RCT cutoff 9, APT 64/18 and
- * 4096/315 on bytes): a 32-byte block in which one fires is dropped.
+ * crc32 bytes through NeuG's CRC-level tests (the core's ng_neug_tests: RCT
+ * cutoff 9, APT 64/18 and 4096/315 on bytes): a 32-byte block in which one
+ * fires is dropped.
  *
  * Unplug and replug: a read that fails (EIO, hang-up) is reported on the log
  * ("unplugged ... waiting"), the tty closed, and the same path (named tty),
