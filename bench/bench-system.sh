@@ -23,17 +23,20 @@ dt() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 head -c 32M /dev/urandom >"$tmp/samples.bin"
 src_file="file:$tmp/samples.bin"
 
-echo "-- neug feed, unthrottled (--max-rate=0), conditioned output"
+echo "-- neug feed, unthrottled (--max-rate=0; on /dev/random --threshold=1048576), conditioned output"
 for src in "$src_file" jitter; do
 	n=1048576; [ "$src" = jitter ] && n=262144
+	: >"$tmp/pool"
 	t0=$(now)
 	$N feed --foreground --source="$src" --pool="$tmp/pool" --max-rate=0 --count=$n 2>/dev/null
 	t1=$(now)
 	printf '   %-26s fake pool    %9s B/s  (%d bytes in %s s)\n' "${src%%:*}" "$(rate $n "$(dt "$t0" "$t1")")" $n "$(dt "$t0" "$t1")"
 	rm -f "$tmp/pool"
-	if [ "$(id -u)" = 0 ]; then
+	# the real pool only from a real source (not credit for a file)
+	if [ "$(id -u)" = 0 ] && [ "$src" = jitter ]; then
 		t0=$(now)
-		$N feed --foreground --source="$src" --max-rate=0 --count=$n 2>/dev/null
+		# --threshold above any count: write as if the kernel always asked
+		$N feed --foreground --source="$src" --max-rate=0 --threshold=1048576 --count=$n 2>/dev/null
 		t1=$(now)
 		printf '   %-26s /dev/random  %9s B/s  (RNDADDENTROPY)\n' "${src%%:*}" "$(rate $n "$(dt "$t0" "$t1")")"
 	fi
@@ -44,21 +47,19 @@ if [ "$(id -u)" = 0 ] && command -v rngd >/dev/null; then
 	$N feed --foreground --source=jitter 2>"$tmp/feed.log" &
 	p=$!; pids+=($p); sleep 10; kill -TERM $p; wait $p 2>/dev/null
 	fb=$(grep -o 'wrote [0-9]* bytes' "$tmp/feed.log" | tail -1 | grep -o '[0-9]*')
-	# rngd reads a pipe; a dd relay in front counts what went in (the pipe
-	# holds at most 64 KiB of it)
+	# rngd reads a pipe of neug generate; /proc/PID/io counts what it read
 	mkfifo "$tmp/fifo"
-	$N generate --source=jitter -n 1G 2>/dev/null | dd of="$tmp/fifo" bs=64 2>"$tmp/dd.log" &
+	$N generate --source=jitter -n 1G 2>/dev/null >"$tmp/fifo" &
 	gp=$!; pids+=($gp)
 	rngd -f -r "$tmp/fifo" -p "$tmp/rngd.pid" >"$tmp/rngd.log" 2>&1 &
 	rp=$!; pids+=($rp)
 	sleep 10
-	kill -USR1 $gp 2>/dev/null   # $gp: the dd at the end of the pipeline
-	sleep 0.5
+	rb=$(awk '/^rchar/ {print $2}' /proc/$rp/io 2>/dev/null)
+	rw=$(awk '/^wchar/ {print $2}' /proc/$rp/io 2>/dev/null)
 	kill $rp 2>/dev/null; wait $rp 2>/dev/null
 	kill $gp 2>/dev/null
-	rb=$(grep -o '^[0-9]* bytes' "$tmp/dd.log" | tail -1 | grep -o '[0-9]*')
 	echo "   neug feed (defaults: 512 B per 10 s tick, more when asked): ${fb:-?} bytes in 10 s"
-	echo "   rngd -r <pipe of neug generate> (defaults): ${rb:-?} bytes into its pipe in 10 s (up to 65536 of them still in the pipe)"
+	echo "   rngd -r <pipe of neug generate> (defaults): read ${rb:-?} bytes in 10 s (and wrote ${rw:-?} bytes of anything)"
 	echo "   (kernel 6.x: /dev/random never asks for more once initialised, entropy_avail stays $(cat /proc/sys/kernel/random/entropy_avail))"
 else
 	echo "   skipped: needs root and rngd (rng-tools5)"

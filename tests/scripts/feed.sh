@@ -90,7 +90,7 @@ out=$($N feed --foreground --source=file:/nonexistent.bin --pool="$tmp/pool" 2>&
 
 # The real pool, as root: jitter output credited with RNDADDENTROPY.
 if [ "$(id -u)" = 0 ]; then
-	$N feed --foreground --source=jitter --count=1024 --max-rate=0 2>"$tmp/log"
+	$N feed --foreground --source=jitter --count=1024 --max-rate=0 --threshold=1048576 2>"$tmp/log"
 	rc=$?
 	[ $rc = 0 ] && grep -q 'wrote 1024 bytes, credited 8192 bits$' "$tmp/log" &&
 		pass "/dev/random as root: 1024 jitter bytes credited 8192 bits by RNDADDENTROPY" ||
