@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <libusb-1.0/libusb.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,7 +55,11 @@ int ng_info_query(const char *tty, ng_info *inf, char *err, size_t errlen)
 			snprintf(err, errlen, "'%s': %s", tty, strerror(errno));
 			return -1;
 		}
-		if (ng_info_tty_usb("/sys", tty, &want_bus, &want_addr) != 0) {
+		char real[PATH_MAX];
+		/* /dev/neug and the like: the tty's own name is in sysfs */
+		if (!realpath(tty, real))
+			snprintf(real, sizeof real, "%s", tty);
+		if (ng_info_tty_usb("/sys", real, &want_bus, &want_addr) != 0) {
 			snprintf(err, errlen, "'%s' is not a USB tty (no USB device behind it in /sys/class/tty)", tty);
 			return -1;
 		}
