@@ -98,8 +98,20 @@ fi
 neug info --json >/tmp/info.json 2>&1 && grep -q '"vid":"234b"' /tmp/info.json && grep -q '"raw":{' /tmp/info.json &&
 	pass "neug info --json (first NeuG found): vid 234b, raw-sample state present" || fail "neug info --json: $(cat /tmp/info.json)"
 
-# rngd and rngtest on /dev/neug (the feed stopped: one reader per board)
+# The mode by line coding on the real cdc_acm: parity odd = crc32, even =
+# raw, none = conditioned, as the board reports it (GET_INFO 0). The feed
+# stopped first: one reader per board.
 systemctl stop "$unit"
+for m in "crc32 1" "raw 2" "conditioned 0"; do
+	set -- $m
+	if neug generate --source=device:/dev/neug --mode=$1 -n 4096 -o /tmp/mode.bin 2>/tmp/mode.log &&
+		[ "$(stat -c %s /tmp/mode.bin)" = 4096 ] && neug info --json /dev/neug | grep -q "\"mode\":$2,"; then
+		pass "--mode=$1 on /dev/neug: 4096 bytes, the board reports mode $2 (parity set through cdc_acm)"
+	else
+		fail "--mode=$1: $(tr '\n' ' ' </tmp/mode.log) info: $(neug info --json /dev/neug 2>&1 | grep -o '"mode":[0-9]*')"
+	fi
+done
+# rngd and rngtest on /dev/neug
 if timeout 300 rngtest -c 20 </dev/neug >/tmp/rngtest.txt 2>&1; then
 	pass "rngtest -c 20 < /dev/neug: $(grep -m1 'successes' /tmp/rngtest.txt | sed 's/^rngtest: //')"
 else
@@ -129,10 +141,14 @@ sleep 1
 if attach && wait_for 30 test -e /dev/neug; then pass "re-attached: /dev/neug is back"; else fail "re-attach"; fi
 tty2=$(basename "$(readlink -f /dev/neug)")
 unit2=neug-feed@$tty2.service
+count_started() { journalctl -b -u 'neug-feed@*' --no-pager -o cat | grep -c 'started: source'; }
+n0=$(count_started)
 if wait_for 30 systemctl -q is-active "$unit2"; then
-	n=$(journalctl -b -u 'neug-feed@*' --no-pager -o cat | grep -c 'started: source')
-	[ "$n" -ge 2 ] && pass "udev started $unit2 again (started $n times in this boot)" ||
-		fail "$unit2: 'started' logged $n times"
+	if wait_for 60 sh -c "[ \$(journalctl -b -u 'neug-feed@*' --no-pager -o cat | grep -c 'started: source') -gt $n0 ]"; then
+		pass "udev started $unit2 again, and it logged its start ($(count_started) starts in this boot)"
+	else
+		fail "$unit2 active, but no new 'started' in the journal ($(count_started))"
+	fi
 else
 	fail "$unit2 not started again after re-attach"
 fi
