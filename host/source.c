@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ng/pipeline.h"
+#include "device.h"
 #include "source.h"
 
 typedef struct {
@@ -127,7 +128,8 @@ static ng_source *file_open(const char *path, uint32_t h_milli, char *err, size_
 
 int ng_source_spec_known(const char *spec)
 {
-	return spec && (!strcmp(spec, "jitter") || !strncmp(spec, "file:", 5));
+	return spec && (!strcmp(spec, "jitter") || !strncmp(spec, "file:", 5) ||
+			!strcmp(spec, "device") || !strncmp(spec, "device:", 7));
 }
 
 ng_source *ng_source_open_h(const char *spec, uint32_t h_milli, char *err, size_t errlen)
@@ -136,7 +138,12 @@ ng_source *ng_source_open_h(const char *spec, uint32_t h_milli, char *err, size_
 		return ng_jitter_open(h_milli, err, errlen);
 	if (!strncmp(spec, "file:", 5))
 		return file_open(spec + 5, h_milli, err, errlen);
-	snprintf(err, errlen, "unknown source '%s' (accepted: jitter, file:PATH)", spec);
+	if (!strcmp(spec, "device") || !strncmp(spec, "device:", 7)) {
+		/* a NeuG board in raw mode (host/device.c); the board declares H */
+		(void)h_milli;
+		return ng_device_source_open(spec[6] == ':' && spec[7] ? spec + 7 : NULL, err, errlen);
+	}
+	snprintf(err, errlen, "unknown source '%s' (accepted: jitter, file:PATH, device[:TTY])", spec);
 	return NULL;
 }
 

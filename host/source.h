@@ -31,7 +31,8 @@ struct ng_source {
 	void *priv;
 };
 
-/* spec: "jitter" | "file:PATH". On failure returns NULL with the reason in
+/* spec: "jitter" | "file:PATH" | "device[:TTY]" (a board in raw mode,
+ * host/device.c). On failure returns NULL with the reason in
  * err (which names the file and the cause). The jitter source assesses the
  * machine at open and fails when its estimate is below NG_JITTER_MARGIN x
  * its declared figure. Every failure here is an input error (exit 3), except

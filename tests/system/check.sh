@@ -22,6 +22,7 @@ kver=${KVER:-$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|.*/vmlinuz-||' | sort -V 
 [ -r "/boot/initrd.img-$kver" ] || skip "no /boot/initrd.img-$kver"
 [ -d "/lib/modules/$kver" ] || skip "no /lib/modules/$kver"
 [ -x build/neug ] || { echo "FAIL: system: build/neug missing (make tests)"; exit 1; }
+build/neug emulate --help 2>&1 | grep -q '^Usage: neug emulate' || skip "this build has no neug emulate yet"
 out=build/system
 mkdir -p "$out"
 t0=$SECONDS
