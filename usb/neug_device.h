@@ -84,6 +84,9 @@
 #define NG_INFO_SAMPLES_PER_BLOCK 30u /* u32 */
 #define NG_INFO_APT_WINDOW    31u  /* u32 */
 #define NG_INFO_BYTES_SENT    32u  /* u64 bytes handed to bulk IN */
+/* The application's own (ng_neug_config.app_info; 0 without it): */
+#define NG_INFO_SOURCE_ERRORS 33u  /* u32 noise-source errors: samples lost (firmware: ADC/DMA overruns, DMA errors) */
+#define NG_INFO_SELFTEST      34u  /* u32 power-up self-test: 0 passed, else failed (no output) */
 
 /* Bulk IN output buffer (multiple of 64 and of 32). */
 #define NG_NEUG_OUT_BUF 512u
@@ -95,6 +98,10 @@ typedef struct {
 	void *crc_user;
 	const char *board;    /* board name string, ASCII, <= 40 chars, static */
 	const char *revision; /* firmware revision string, ASCII, <= 40 chars, static */
+	/* Optional: the value of GET_INFO index NG_INFO_SOURCE_ERRORS or
+	 * NG_INFO_SELFTEST (called from ng_neug_task, main loop only). */
+	uint32_t (*app_info)(void *user, uint16_t index);
+	void *app_user;
 } ng_neug_config;
 
 /* Do not rely on the layout of this type; the caller owns it (static). */

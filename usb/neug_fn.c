@@ -244,6 +244,11 @@ static bool neug_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8
 	case NG_INFO_FAIL_COUNT: ng_put_le32(b, st.fail_count); n = 4; break;
 	case NG_INFO_SAMPLES_PER_BLOCK: ng_put_le32(b, st.samples_per_block); n = 4; break;
 	case NG_INFO_APT_WINDOW: ng_put_le32(b, st.apt_window); n = 4; break;
+	case NG_INFO_SOURCE_ERRORS:
+	case NG_INFO_SELFTEST:
+		ng_put_le32(b, d->cfg.app_info ? d->cfg.app_info(d->cfg.app_user, s->wIndex) : 0);
+		n = 4;
+		break;
 	case NG_INFO_SAMPLES:
 	case NG_INFO_BLOCKS_OUT:
 	case NG_INFO_BLOCKS_DROPPED:

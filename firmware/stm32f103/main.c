@@ -9,7 +9,8 @@
  *      through the pipeline (health tests, CRC unit, conditioning); when it
  *      wants none the ADC is stopped, which is not an error. An overrun
  *      (a half the DMA had to overwrite) stops the source; it is counted
- *      and the source restarted
+ *      (GET_INFO 33) and the source restarted; a failed power-up self-test
+ *      (GET_INFO 34) means no output at all
  *   3. the LED shows the state (fw.h, doc/firmware.md). */
 #include <string.h>
 #include "fw.h"
@@ -39,6 +40,19 @@ static bool ng_crc_hw_selftest(void)
 	return same != 0;
 }
 
+static bool ng_fw_selftest_ok;
+
+/* GET_INFO 33 and 34 (usb/neug_device.h): what only the firmware knows. */
+static uint32_t ng_fw_app_info(void *user, uint16_t index)
+{
+	(void)user;
+	if (index == NG_INFO_SELFTEST)
+		return ng_fw_selftest_ok ? 0u : 1u;
+	ng_noise_stats st;
+	ng_noise_get_stats(&st);
+	return st.overruns + st.dma_errors;
+}
+
 int main(void)
 {
 	ng_systick_init();
@@ -46,8 +60,10 @@ int main(void)
 	ng_led_set(NG_LED_STARTING);
 	ng_led_poll(ng_millis());
 	bool ok = ng_selftest() == NG_OK && ng_crc_hw_selftest();
+	ng_fw_selftest_ok = ok;
 
-	ng_neug_config cfg = { .crc = ng_crc_hw_word, .board = NG_BOARD_NAME, .revision = NG_FW_REVISION };
+	ng_neug_config cfg = { .crc = ng_crc_hw_word, .board = NG_BOARD_NAME, .revision = NG_FW_REVISION,
+			       .app_info = ng_fw_app_info };
 	ng_uid_read(cfg.uid);
 	ng_crc_hw_init(); /* reset once; the pipeline feeds the unique ID, then it runs on */
 	if (ng_neug_init(&ng_dev, &cfg, &ng_stm32_dcd_ops, NULL) != NG_OK)

@@ -18,6 +18,12 @@
 
 static ng_neug_dev dev;
 
+static uint32_t app_info(void *user, uint16_t index)
+{
+	return index == NG_INFO_SOURCE_ERRORS ? *(uint32_t *)user : 0u;
+}
+static uint32_t source_errors = 7;
+
 /* Interrupts, then the main loop's task, until nothing changes. */
 static void spin(void)
 {
@@ -118,7 +124,7 @@ int main(void)
 
 	fw_model_reset();
 	ng_neug_config cfg = { .uid = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u }, .board = "FST-01",
-			       .revision = "test" };
+			       .revision = "test", .app_info = app_info, .app_user = &source_errors };
 	CHECK(ng_neug_init(&dev, &cfg, &ng_stm32_dcd_ops, NULL) == NG_OK, "ng_neug_init on the STM32 driver");
 	ng_neug_connect(&dev, true);
 	CHECK(NG_RD(NG_GPIO_ODR(NG_GPIOA)) & (1u << 10) || (NG_RD(NG_GPIO_BSRR(NG_GPIOA)) & (1u << 10)),
@@ -188,6 +194,10 @@ int main(void)
 	CHECK(n == 0 && ng_neug_dtr(&dev) && ng_neug_wants_samples(&dev) > 0, "SET_CONTROL_LINE_STATE(DTR): samples wanted");
 	n = control(0xC0, 254, 0, 0, 1, buf, &bad);
 	CHECK(n == 1 && buf[0] == 0, "GET_INFO(0): mode 0");
+	n = control(0xC0, 254, 0, NG_INFO_SOURCE_ERRORS, 4, buf, &bad);
+	int n2 = control(0xC0, 254, 0, NG_INFO_SELFTEST, 4, buf + 4, &bad);
+	CHECK(n == 4 && n2 == 4 && ng_get_le32(buf) == 7 && ng_get_le32(buf + 4) == 0,
+	      "GET_INFO(33) source errors and (34) self-test from the application");
 
 	/* Bulk IN: feed adc.bin as the main loop does, read 64-byte packets. */
 	static uint8_t out[6400];
