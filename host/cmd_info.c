@@ -14,7 +14,7 @@ static void usage(FILE *f)
 		"Shows a NeuG device (USB 234b:0001): vendor, product, serial, revision and\n"
 		"board strings, the current output mode, NeuG's CRC-level test counters and\n"
 		"maxima (GET_INFO 0..7) and, on this project's firmware, the state of the\n"
-		"SP 800-90B tests on the raw samples (GET_INFO 16..32), in words.\n"
+		"SP 800-90B tests on the raw samples (GET_INFO 16..34), in words.\n"
 		"TTY: /dev/ttyACM0 or the like; default the first NeuG found.\n"
 		"Uses control requests only: no interface is claimed, the tty stays usable.\n\n"
 		"  --json   one JSON object instead of the text\n"

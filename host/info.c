@@ -65,6 +65,8 @@ int ng_info_decode(ng_info *inf, unsigned index, int rc, const uint8_t *data)
 	case NG_INFO_SAMPLES_PER_BLOCK: inf->samples_per_block = v32; break;
 	case NG_INFO_APT_WINDOW: inf->apt_window = v32; break;
 	case NG_INFO_BYTES_SENT: inf->bytes_sent = v; break;
+	case NG_INFO_SOURCE_ERRORS: inf->source_errors = v32; break;
+	case NG_INFO_SELFTEST: inf->selftest = v32; break;
 	default: return -1; /* 8..15, unused */
 	}
 	inf->have[index] = true;
@@ -114,6 +116,10 @@ int ng_info_health(const ng_info *inf, char *buf, size_t len)
 		return 1;
 	}
 	uint32_t s = inf->status;
+	if (inf->have[NG_INFO_SELFTEST] && inf->selftest) {
+		snprintf(buf, len, "failed: the power-up self-test failed (code %u): no output", inf->selftest);
+		return 2;
+	}
 	if (s & NG_HEALTH_PERSISTENT) {
 		uint32_t t = inf->fail_test;
 		if ((s & NG_HEALTH_STARTUP_FAILED) && !t)
@@ -180,6 +186,11 @@ void ng_info_print(const ng_info *inf, FILE *f)
 			(unsigned long long)inf->blocks_dropped);
 		fprintf(f, "  bytes sent             %llu\n", (unsigned long long)inf->bytes_sent);
 		fprintf(f, "  status bits            0x%02x\n", inf->status);
+		if (inf->have[NG_INFO_SOURCE_ERRORS])
+			fprintf(f, "  noise-source errors    %u (samples lost, e.g. ADC/DMA overruns)\n",
+				inf->source_errors);
+		if (inf->have[NG_INFO_SELFTEST])
+			fprintf(f, "  power-up self-test     %s\n", inf->selftest ? "FAILED" : "passed");
 	} else {
 		fprintf(f, "raw-sample tests: not reported (NeuG 1.0.x firmware answers GET_INFO 0..7 only)\n");
 	}
@@ -228,13 +239,14 @@ void ng_info_print_json(const ng_info *inf, FILE *f)
 		fprintf(f, ",\"raw\":{\"status\":%u,\"rct_failures\":%u,\"apt_failures\":%u,\"rct_max\":%u,"
 			"\"apt_max\":%u,\"rct_cutoff\":%u,\"apt_cutoff\":%u,\"apt_window\":%u,\"h_milli\":%u,"
 			"\"samples_per_block\":%u,\"samples\":%llu,\"blocks_out\":%llu,\"blocks_dropped\":%llu,"
-			"\"fail_test\":%u,\"fail_index\":%llu,\"fail_count\":%u,\"bytes_sent\":%llu}",
+			"\"fail_test\":%u,\"fail_index\":%llu,\"fail_count\":%u,\"bytes_sent\":%llu,"
+			"\"source_errors\":%u,\"selftest\":%u}",
 			inf->status, inf->rct_failures, inf->apt_failures, inf->rct_max, inf->apt_max,
 			inf->rct_cutoff, inf->apt_cutoff, inf->apt_window, inf->h_milli, inf->samples_per_block,
 			(unsigned long long)inf->samples, (unsigned long long)inf->blocks_out,
 			(unsigned long long)inf->blocks_dropped, inf->fail_test,
 			(unsigned long long)inf->fail_index, inf->fail_count,
-			(unsigned long long)inf->bytes_sent);
+			(unsigned long long)inf->bytes_sent, inf->source_errors, inf->selftest);
 	else
 		fprintf(f, ",\"raw\":null");
 	fputc('}', f);

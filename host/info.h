@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 #define NG_INFO_NEUG_LAST 7u   /* NeuG 1.0.x answers indices 0..7 only */
-#define NG_INFO_EXT_FIRST 16u  /* ours: 16..32 (NeuG 1.0.x STALLs them) */
-#define NG_INFO_EXT_LAST  32u
+#define NG_INFO_EXT_FIRST 16u  /* ours: 16..34 (NeuG 1.0.x STALLs them) */
+#define NG_INFO_EXT_LAST  34u
 
 typedef struct {
 	/* identity (from the descriptors; empty when unreadable) */
@@ -30,6 +30,8 @@ typedef struct {
 	uint32_t status, rct_failures, apt_failures, rct_max, apt_max, rct_cutoff, apt_cutoff;
 	uint32_t h_milli, fail_test, fail_count, samples_per_block, apt_window;
 	uint64_t samples, blocks_out, blocks_dropped, fail_index, bytes_sent;
+	uint32_t source_errors;  /* 33: samples the noise source lost (ADC/DMA overruns) */
+	uint32_t selftest;       /* 34: power-up self-test, 0 passed */
 } ng_info;
 
 /* One GET_INFO reply: index, rc = the byte count received (>= 0) or a

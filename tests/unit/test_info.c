@@ -51,7 +51,7 @@ int main(void)
 	for (unsigned i = NG_INFO_EXT_FIRST; i <= NG_INFO_EXT_LAST; i++)
 		stalls += ng_info_decode(&neug, i, STALL, (const uint8_t *)"\0\0\0\0\0\0\0\0") == -1;
 	ng_info_finish(&neug);
-	CHECK(stalls == 17 && !neug.extended, "NeuG 1.0.x: 17 STALLed indices, no raw-sample state");
+	CHECK(stalls == 19 && !neug.extended, "NeuG 1.0.x: 19 STALLed indices (16..34), no raw-sample state");
 	CHECK(neug.neug_rc_max == 2 && neug.neug_p64_max == 3 && neug.neug_p4k_max == 22 && neug.mode == 0,
 	      "NeuG 1.0.x: maxima 2/3/22, mode 0");
 	int lvl = ng_info_health(&neug, h, sizeof h);
@@ -109,6 +109,8 @@ int main(void)
 	put(&full, NG_INFO_SAMPLES_PER_BLOCK, 140, 4);
 	put(&full, NG_INFO_APT_WINDOW, 512, 4);
 	put(&full, NG_INFO_BYTES_SENT, 8000, 8);
+	put(&full, NG_INFO_SOURCE_ERRORS, 3, 4);
+	put(&full, NG_INFO_SELFTEST, 0, 4);
 	ng_info_finish(&full);
 	CHECK(full.extended && full.samples == 0x100000000ull + 35012 && full.h_milli == 3700,
 	      "full reply: extended, u64 samples above 2^32 decoded");
@@ -132,12 +134,17 @@ int main(void)
 	put(&full, NG_INFO_APT_FAILURES, 2, 4);
 	lvl = ng_info_health(&full, h, sizeof h);
 	CHECK(lvl == 1 && strstr(h, "transient") && strstr(h, "2 adaptive"), "transient failures: '%s'", h);
+	put(&full, NG_INFO_SELFTEST, 5, 4);
+	lvl = ng_info_health(&full, h, sizeof h);
+	CHECK(lvl == 2 && strstr(h, "self-test failed (code 5)"), "a failed power-up self-test (GET_INFO 34): '%s'", h);
+	put(&full, NG_INFO_SELFTEST, 0, 4);
 	snprintf(full.serial, sizeof full.serial, "a\"b\\c");
 	f = open_memstream(&js, &jl);
 	ng_info_print_json(&full, f);
 	fclose(f);
 	CHECK(strstr(js, "\"serial\":\"a\\\"b\\\\c\"") && strstr(js, "\"apt_failures\":2") &&
-	      strstr(js, "\"mode_name\":\"raw\"") && strstr(js, "\"samples\":4295002308"),
+	      strstr(js, "\"mode_name\":\"raw\"") && strstr(js, "\"samples\":4295002308") &&
+	      strstr(js, "\"source_errors\":3"),
 	      "full JSON: escaped strings, counters, mode name");
 	free(js);
 
