@@ -49,43 +49,55 @@ unsigned ng_fips_block(ng_fips_ctx *c, const uint8_t blk[NG_FIPS_BLOCK])
 	int64_t x = 16 * (int64_t)sq - 25000000; /* = 5000 X */
 	if (!(x > 10800 && x < 230850))
 		failed |= 1u << NG_FIPS_POKER;
-	/* runs: walk the runs with count-leading-zeros */
-	uint32_t runs[2][6] = {{0}};
-	unsigned longest = 0;
-	unsigned cur = b[0] >> 7, len = 0;
-	unsigned left = 20000;
-	for (size_t i = 0; left; i += 8) {
-		uint64_t w = load_be64(b + i);
-		unsigned nb = left < 64 ? left : 64;
-		unsigned used = 0;
-		while (used < nb) {
-			uint64_t v = cur ? ~w : w; /* leading zeros of v = bits equal to cur */
-			v <<= used;
-			unsigned same = v ? (unsigned)__builtin_clzll(v) : 64;
-			if (same > nb - used)
-				same = nb - used;
-			len += same;
-			used += same;
-			if (used < nb) {
-				/* the run of cur ends here */
-				runs[cur][len < 6 ? len - 1 : 5]++;
-				if (len > longest)
-					longest = len;
-				cur ^= 1;
-				len = 0;
+	/* runs, bit-parallel on 64-bit words (MSB first): a run of v of length
+	 * >= L starts at p if bit p starts a run of v and bits p..p+L-1 are v */
+	enum { NW = (20000 + 63) / 64 }; /* 313 words, the last one half used */
+	uint64_t xw[NW + 1];
+	for (size_t i = 0; i < NW; i++)
+		xw[i] = load_be64(b + 8 * i);
+	xw[NW] = 0;
+	for (int v = 0; v < 2; v++) {
+		uint64_t w[NW + 1];
+		for (size_t i = 0; i < NW; i++)
+			w[i] = v ? xw[i] : ~xw[i];
+		w[NW - 1] &= ~0ull << 32;
+		w[NW] = 0;
+		uint32_t cnt[7] = {0};
+		uint64_t r6[NW + 1];
+		for (size_t i = 0; i < NW; i++) {
+			uint64_t prev = (w[i] >> 1) | (i ? w[i - 1] << 63 : 0);
+			uint64_t st = w[i] & ~prev, r = w[i];
+			cnt[1] += (uint32_t)__builtin_popcountll(st);
+			for (unsigned l = 1; l < 6; l++) {
+				r &= (w[i] << l) | (w[i + 1] >> (64 - l));
+				cnt[l + 1] += (uint32_t)__builtin_popcountll(st & r);
 			}
+			r6[i] = r;
 		}
-		left -= nb;
-	}
-	runs[cur][len < 6 ? len - 1 : 5]++;
-	if (len > longest)
-		longest = len;
-	for (int v = 0; v < 2; v++)
-		for (int l = 0; l < 6; l++)
-			if (runs[v][l] < run_lo[l] || runs[v][l] > run_hi[l])
+		r6[NW] = 0;
+		for (int l = 0; l < 5; l++) {
+			uint32_t e = cnt[l + 1] - cnt[l + 2];
+			if (e < run_lo[l] || e > run_hi[l])
 				failed |= 1u << NG_FIPS_RUNS;
-	if (longest >= 26)
-		failed |= 1u << NG_FIPS_LONGRUN;
+		}
+		if (cnt[6] < run_lo[5] || cnt[6] > run_hi[5])
+			failed |= 1u << NG_FIPS_RUNS;
+		/* long run: 26 = 6 + 6 + 12 + 2 consecutive bits of v */
+		if (cnt[6]) {
+			uint64_t r12[NW + 1], any = 0;
+			for (size_t i = 0; i < NW; i++)
+				r12[i] = r6[i] & ((r6[i] << 6) | (r6[i + 1] >> 58));
+			r12[NW] = 0;
+			for (size_t i = 0; i < NW && !any; i++) {
+				uint64_t r24 = r12[i] & ((r12[i] << 12) | (r12[i + 1] >> 52));
+				/* r12 at p+12 needs no next-next word: 12 < 64 */
+				uint64_t w24 = (w[i] << 24) | (w[i + 1] >> 40), w25 = (w[i] << 25) | (w[i + 1] >> 39);
+				any |= r24 & w24 & w25;
+			}
+			if (any)
+				failed |= 1u << NG_FIPS_LONGRUN;
+		}
+	}
 	/* continuous run test on 32-bit words */
 	for (size_t i = 0; i < NG_FIPS_BLOCK; i += 4) {
 		uint32_t wv;
