@@ -9,6 +9,10 @@
 #include <stdint.h>
 #include "ng/status.h"
 
+/* main.c: power-up, and one pass of the main loop (main() runs them). */
+void ng_fw_init(void);
+void ng_fw_poll(void);
+
 /* clock.c: HSE -> PLL -> 72 MHz SYSCLK, AHB 72, APB1 36, APB2 72, ADC 9,
  * USB 48 MHz, flash 2 wait states + prefetch (RM0008 7.2, 3.3.3). */
 void ng_clock_init(void);

@@ -53,14 +53,17 @@ static uint32_t ng_fw_app_info(void *user, uint16_t index)
 	return st.overruns + st.dma_errors;
 }
 
-int main(void)
+static bool ng_fw_running;
+static uint64_t ng_fw_shown;
+
+/* Power-up: clocks are set (startup.c); self-test, device, noise source. */
+void ng_fw_init(void)
 {
 	ng_systick_init();
 	ng_board_init();
 	ng_led_set(NG_LED_STARTING);
 	ng_led_poll(ng_millis());
 	bool ok = ng_selftest() == NG_OK && ng_crc_hw_selftest();
-	ng_fw_selftest_ok = ok;
 
 	ng_neug_config cfg = { .crc = ng_crc_hw_word, .board = NG_BOARD_NAME, .revision = NG_FW_REVISION,
 			       .app_info = ng_fw_app_info };
@@ -68,43 +71,53 @@ int main(void)
 	ng_crc_hw_init(); /* reset once; the pipeline feeds the unique ID, then it runs on */
 	if (ng_neug_init(&ng_dev, &cfg, &ng_stm32_dcd_ops, NULL) != NG_OK)
 		ok = false;
+	ng_fw_selftest_ok = ok;
 	ng_noise_init();
 	ng_neug_connect(&ng_dev, true);
-
-	bool running = false;
-	uint64_t shown = 0;
-	for (;;) {
-		ng_neug_task(&ng_dev);
-
-		size_t want = ok ? ng_neug_wants_samples(&ng_dev) : 0;
-		if (want && (!running || ng_noise_stopped())) {
-			ng_noise_start(); /* after an overrun too: it has been counted */
-			running = true;
-		} else if (!want && running) {
-			ng_noise_stop();
-			running = false;
-		}
-		while (want && ng_noise_read(ng_half)) {
-			ng_neug_put_samples(&ng_dev, ng_half, NG_NOISE_HALF);
-			want = ng_neug_wants_samples(&ng_dev);
-		}
-
-		ng_pipeline_stats st;
-		ng_neug_get_stats(&ng_dev, &st);
-		if (!ok || (st.status & NG_HEALTH_PERSISTENT))
-			ng_led_set(NG_LED_FAILURE);
-		else if (!ng_usbd_configuration(ng_neug_usbd(&ng_dev)))
-			ng_led_set(NG_LED_NO_HOST);
-		else if (!ng_neug_dtr(&ng_dev))
-			ng_led_set(NG_LED_IDLE);
-		else if (st.status & NG_HEALTH_STARTUP)
-			ng_led_set(NG_LED_STARTING);
-		else
-			ng_led_set(NG_LED_RUNNING);
-		if (st.blocks_out - shown >= 32) {
-			shown = st.blocks_out;
-			ng_led_activity();
-		}
-		ng_led_poll(ng_millis());
-	}
 }
+
+/* One pass of the main loop. */
+void ng_fw_poll(void)
+{
+	ng_neug_task(&ng_dev);
+
+	size_t want = ng_fw_selftest_ok ? ng_neug_wants_samples(&ng_dev) : 0;
+	if (want && (!ng_fw_running || ng_noise_stopped())) {
+		ng_noise_start(); /* after an overrun too: it has been counted */
+		ng_fw_running = true;
+	} else if (!want && ng_fw_running) {
+		ng_noise_stop();
+		ng_fw_running = false;
+	}
+	while (want && ng_noise_read(ng_half)) {
+		ng_neug_put_samples(&ng_dev, ng_half, NG_NOISE_HALF);
+		want = ng_neug_wants_samples(&ng_dev);
+	}
+
+	ng_pipeline_stats st;
+	ng_neug_get_stats(&ng_dev, &st);
+	if (!ng_fw_selftest_ok || (st.status & NG_HEALTH_PERSISTENT))
+		ng_led_set(NG_LED_FAILURE);
+	else if (!ng_usbd_configuration(ng_neug_usbd(&ng_dev)))
+		ng_led_set(NG_LED_NO_HOST);
+	else if (!ng_neug_dtr(&ng_dev))
+		ng_led_set(NG_LED_IDLE);
+	else if (st.status & NG_HEALTH_STARTUP)
+		ng_led_set(NG_LED_STARTING);
+	else
+		ng_led_set(NG_LED_RUNNING);
+	if (st.blocks_out - ng_fw_shown >= 32) {
+		ng_fw_shown = st.blocks_out;
+		ng_led_activity();
+	}
+	ng_led_poll(ng_millis());
+}
+
+#ifndef NG_FW_HOST_MODEL /* the host test (tests/unit/test_fw_main.c) drives the two above */
+int main(void)
+{
+	ng_fw_init();
+	for (;;)
+		ng_fw_poll();
+}
+#endif

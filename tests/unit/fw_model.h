@@ -340,6 +340,74 @@ FW_FN bool fw_usb_irq_pending(void)
 	       ((istr & NG_ISTR_WKUP) && (cntr & NG_CNTR_WKUPM));
 }
 
+/* ---- host-side transfers that let the device run between packets ----- */
+
+/* What the device does between two packets (ISR + main loop); set by the test. */
+static void (*fw_spin)(void);
+
+/* IN token with retries while the device NAKs (it is busy in its loop). */
+FW_FN int in_pkt(uint32_t ea, uint8_t *buf, uint32_t *len, int *tog)
+{
+	int rc = FW_NAK;
+	for (int t = 0; t < 20 && (rc = fw_host_in(ea, buf, len, tog)) == FW_NAK; t++)
+		fw_spin();
+	fw_spin();
+	return rc;
+}
+
+FW_FN int out_pkt(uint32_t ea, const uint8_t *buf, uint32_t len, int *tog)
+{
+	int rc = FW_NAK;
+	for (int t = 0; t < 20 && (rc = fw_host_out(ea, buf, len, tog)) == FW_NAK; t++)
+		fw_spin();
+	fw_spin();
+	return rc;
+}
+
+/* A control transfer as a host controller does it. Returns the bytes of
+ * the IN data stage (or 0), -1 on STALL or a protocol error. Checks the
+ * toggles: data stage DATA1, DATA0, ...; status stage DATA1. */
+FW_FN int control(uint8_t bm, uint8_t req, uint16_t val, uint16_t idx, uint16_t wlen,
+		   uint8_t *data, int *bad_toggle)
+{
+	uint8_t s[8] = { bm, req, (uint8_t)val, (uint8_t)(val >> 8), (uint8_t)idx, (uint8_t)(idx >> 8),
+			 (uint8_t)wlen, (uint8_t)(wlen >> 8) };
+	uint8_t pkt[64];
+	uint32_t len;
+	int tog, want = 1, got = 0;
+	if (fw_host_setup(s) != FW_ACK)
+		return -1;
+	fw_spin();
+	if (bm & 0x80) {
+		while (got < wlen) {
+			int rc = in_pkt(0, pkt, &len, &tog);
+			if (rc != FW_ACK)
+				return -1;
+			*bad_toggle |= tog != want;
+			want ^= 1;
+			memcpy(data + got, pkt, len);
+			got += (int)len;
+			if (len < 64)
+				break;
+		}
+		if (out_pkt(0, NULL, 0, &tog) != FW_ACK)
+			return -1;
+		*bad_toggle |= tog != 1;
+		return got;
+	}
+	for (int off = 0; off < wlen; off += 64) {
+		uint32_t n = wlen - off < 64 ? (uint32_t)(wlen - off) : 64u;
+		if (out_pkt(0, data + off, n, &tog) != FW_ACK)
+			return -1;
+		*bad_toggle |= tog != want;
+		want ^= 1;
+	}
+	if (in_pkt(0, pkt, &len, &tog) != FW_ACK || len != 0)
+		return -1;
+	*bad_toggle |= tog != 1;
+	return 0;
+}
+
 /* ---- DMA1 channel 1 fed by the dual ADC -------------------------------- */
 
 /* Runs n conversions: each is a DMA transfer of the next sample word into
