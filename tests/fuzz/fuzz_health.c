@@ -7,7 +7,7 @@
  *   - counters stay inside their windows, maxima are monotone;
  *   - in modes 0 and 1 nothing comes out after PERSISTENT;
  *   - the queue never holds more than NG_PIPELINE_QUEUE blocks.
- * Input: byte 0 mode, bytes 1-2 declared H, then records: an opcode byte
+ * Input: byte 0 mode (bit 7: explicit cutoffs), bytes 1-2 declared H, then records: an opcode byte
  * (low 2 bits: 0 samples, 1 take, 2 set mode, 3 samples) followed by its
  * operands; sample values come from a small alphabet so tests fire. */
 #include <stdint.h>
@@ -41,7 +41,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	ng_pipeline_config cfg = { .mode = data[0] % 3, .uid = { 1, 2, 3 } };
 	cfg.h_milli = NG_MIN_H_MILLI + (uint32_t)((data[1] | data[2] << 8) % (8000 - NG_MIN_H_MILLI + 1));
-	ASSERT(ng_pipeline_init(&A, &cfg) == NG_OK && ng_pipeline_init(&B, &cfg) == NG_OK);
+	if (data[0] & 0x80) {   /* explicit cutoffs, some of them out of range */
+		cfg.rct_cutoff = (data[0] >> 2) & 0x1f;
+		cfg.apt_cutoff = data[2] & 1 ? (uint32_t)data[1] * 3 : 0;
+	}
+	ng_status ia = ng_pipeline_init(&A, &cfg), ib = ng_pipeline_init(&B, &cfg);
+	ASSERT(ia == ib);
+	if (ia != NG_OK) {
+		ASSERT(cfg.rct_cutoff == 1 || cfg.apt_cutoff == 1 || cfg.apt_cutoff > NG_APT_WINDOW + 1);
+		return 0;
+	}
 	ng_pipeline_stats prev;
 	ng_pipeline_get_stats(&A, &prev);
 	uint32_t buf[512];
