@@ -37,8 +37,9 @@ typedef struct {
 /* Everything a host tool or GET_INFO reports. */
 typedef struct {
 	uint64_t samples;         /* raw samples tested */
-	uint64_t blocks_out;      /* 32-byte blocks released */
-	uint64_t blocks_dropped;  /* blocks discarded because a test fired */
+	uint64_t blocks_out;      /* 32-byte blocks taken with ng_pipeline_take */
+	uint64_t blocks_dropped;  /* blocks discarded because a test fired (with the
+				   * queued ones discarded when a failure latched) */
 	uint32_t h_milli, samples_per_block, rct_cutoff, apt_cutoff, apt_window;
 	uint32_t rct_failures, apt_failures;  /* raw-sample test firings */
 	uint32_t rct_max, apt_max;            /* largest run / window count seen */
