@@ -12,10 +12,6 @@
 #include "commands.h"
 #include "source.h"
 
-/* Weak until host/source.c is on main everywhere: --source then reports
- * that the build has no sources instead of failing to link. */
-#pragma weak ng_source_open
-
 static void usage(FILE *f)
 {
 	fputs("Usage: neug assess FILE [OPTIONS]\n"
@@ -371,11 +367,7 @@ int ng_cmd_assess(int argc, char **argv)
 	char what[400];
 	if (o.source) {
 		char err[512];
-		ng_source *src = NULL;
-		if (!ng_source_open)
-			snprintf(err, sizeof err, "this build has no noise sources (host/source.c)");
-		else
-			src = ng_source_open(o.source, err, sizeof err);
+		ng_source *src = ng_source_open(o.source, err, sizeof err);
 		if (!src) {
 			fprintf(stderr, "neug assess: source '%s': %s\n", o.source, err);
 			return 1;
