@@ -54,28 +54,32 @@ static double run_pipe(uint32_t mode, const uint32_t *s, size_t n, int reps, uin
 	return best;
 }
 
-static double run_openssl(uint64_t msgs)
+/* OpenSSL SHA-256 over msgs 161-byte messages, chained like mode 0.
+ * fetched = 1: an explicitly fetched digest (EVP_MD_fetch) and one reused
+ * context, OpenSSL's cheapest way through EVP; fetched = 0: EVP_sha256()
+ * with EVP_DigestInit_ex per message, the common usage, which looks the
+ * implementation up (under a lock) every time. */
+static double run_openssl(uint64_t msgs, int fetched)
 {
 	uint8_t m[161], d[32];
 	memset(m, 0x5a, sizeof m);
 	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	const EVP_MD *md = EVP_sha256();
-	double best = 1e9;
-	for (int t = 0; t < 1; t++) {
-		double t0 = now();
-		for (uint64_t i = 0; i < msgs; i++) {
-			unsigned len;
-			EVP_DigestInit_ex(c, md, NULL);
-			EVP_DigestUpdate(c, m, sizeof m);
-			EVP_DigestFinal_ex(c, d, &len);
-			memcpy(m, d, 16);  /* chain, as the pipeline does */
-		}
-		double dt = now() - t0;
-		if (dt < best)
-			best = dt;
+	EVP_MD *md = fetched ? EVP_MD_fetch(NULL, "SHA256", NULL) : NULL;
+	double t0 = now();
+	for (uint64_t i = 0; i < msgs; i++) {
+		unsigned len;
+		if (fetched)
+			EVP_DigestInit_ex2(c, md, NULL);
+		else
+			EVP_DigestInit_ex(c, EVP_sha256(), NULL);
+		EVP_DigestUpdate(c, m, sizeof m);
+		EVP_DigestFinal_ex(c, d, &len);
+		memcpy(m, d, 16);  /* chain, as the pipeline does */
 	}
+	double dt = now() - t0;
 	EVP_MD_CTX_free(c);
-	return best;
+	EVP_MD_free(md);
+	return dt;
 }
 
 static double run_ng_sha(uint64_t msgs)
@@ -117,7 +121,7 @@ int main(int argc, char **argv)
 	}
 	printf("sha256 implementation: %s; %d x %zu samples, CPU time, best of 5\n", ng_sha256_impl(), reps, n);
 	static const char *names[] = { "mode 0 (conditioned)", "mode 1 (crc32)", "mode 2 (raw)" };
-	double best[3] = { 1e9, 1e9, 1e9 }, to = 1e9, tn = 1e9, tp = 1e9;
+	double best[3] = { 1e9, 1e9, 1e9 }, to = 1e9, tc = 1e9, tn = 1e9, tp = 1e9;
 	uint64_t nb[3] = { 0 }, pb = 0;
 	for (int round = 0; round < 5; round++) {
 		for (uint32_t m = 0; m < 3; m++) {
@@ -125,9 +129,12 @@ int main(int argc, char **argv)
 			if (dt < best[m])
 				best[m] = dt;
 		}
-		double x = run_openssl(nb[0]);
+		double x = run_openssl(nb[0], 1);
 		if (x < to)
 			to = x;
+		x = run_openssl(nb[0], 0);
+		if (x < tc)
+			tc = x;
 		x = run_ng_sha(nb[0]);
 		if (x < tn)
 			tn = x;
@@ -143,11 +150,14 @@ int main(int argc, char **argv)
 		       (double)nb[m] * 32 / best[m] / 1e6, samples / best[m] / 1e6, best[m] / (double)nb[m] * 1e9,
 		       (unsigned long long)nb[m]);
 	}
-	printf("%-22s %8.1f MB/s out  %7.1f ns/message (%llu 161-byte messages, EVP)\n", "OpenSSL SHA-256",
-	       (double)nb[0] * 32 / to / 1e6, to / (double)nb[0] * 1e9, (unsigned long long)nb[0]);
+	printf("%-22s %8.1f MB/s out  %7.1f ns/message (%llu 161-byte messages; EVP_MD_fetch, reused ctx)\n",
+	       "OpenSSL SHA-256", (double)nb[0] * 32 / to / 1e6, to / (double)nb[0] * 1e9, (unsigned long long)nb[0]);
+	printf("%-22s %8.1f MB/s out  %7.1f ns/message (EVP_sha256() + EVP_DigestInit_ex per message)\n",
+	       "OpenSSL SHA-256", (double)nb[0] * 32 / tc / 1e6, tc / (double)nb[0] * 1e9);
 	printf("%-22s %8.1f MB/s out  %7.1f ns/message\n", "ng_sha256 (161 bytes)", (double)nb[0] * 32 / tn / 1e6,
 	       tn / (double)nb[0] * 1e9);
-	printf("ratio mode 0 / OpenSSL SHA-256: %.2f (goal <= 2)\n", best[0] / to);
+	printf("ratio mode 0 / OpenSSL SHA-256: %.2f against the fetched digest (goal <= 2), %.2f against EVP_sha256()\n",
+	       best[0] / to, best[0] / tc);
 	printf("mode 0 with portable SHA-256: %.1f ns/block (ratio to OpenSSL %.2f)\n", tp / (double)pb * 1e9, tp / to);
 	return 0;
 }
