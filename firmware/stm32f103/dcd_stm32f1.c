@@ -225,6 +225,14 @@ static void ng_fs_init(void *drv, ng_usbd_ctx *u)
 	(void)drv;
 	memset(&ng_fs, 0, sizeof ng_fs);
 	ng_fs.u = u;
+#if NG_BOARD_PULLUP_FIXED
+	/* A fixed pull-up: the host saw us at power-up, maybe a reset ago.
+	 * Hold D+ low for 10 ms (a detach: USB 2.0 7.1.7.3) while PA12 is
+	 * still a GPIO: once the peripheral is on, it owns PA11/PA12
+	 * (RM0008 23.4.1), and connect() releases the pin. */
+	ng_board_usb_connect(false);
+	ng_delay_us(10000);
+#endif
 	NG_SET(NG_RCC_APB1ENR, NG_RCC_APB1ENR_USBEN);
 	/* RM0008 23.4.2: leave power-down (FRES kept), wait tSTARTUP (1 us),
 	 * release the reset, clear spurious flags, then unmask. */
@@ -240,17 +248,9 @@ static void ng_fs_init(void *drv, ng_usbd_ctx *u)
 static void ng_fs_connect(void *drv, bool on)
 {
 	(void)drv;
-	if (!on) {
-		ng_board_usb_connect(false);
-		return;
-	}
-#if NG_BOARD_PULLUP_FIXED
-	/* A fixed pull-up: the host saw us at power-up, maybe before we were
-	 * ready; hold D+ low for 10 ms so that it enumerates afresh. */
-	ng_board_usb_connect(false);
-	ng_delay_us(10000);
-#endif
-	ng_board_usb_connect(true);
+	/* With a fixed pull-up, "off" can only drive PA12 low, which the
+	 * running peripheral overrides: such boards cannot detach by software. */
+	ng_board_usb_connect(on);
 }
 
 static void ng_fs_set_address(void *drv, uint8_t addr)

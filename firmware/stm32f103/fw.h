@@ -29,8 +29,8 @@ void ng_uid_read(uint32_t uid[3]);
 void ng_board_init(void);
 void ng_board_led(bool on);
 /* Connects (true) or disconnects the D+ pull-up. On boards with a fixed
- * pull-up, disconnecting drives D+ low (PA12 output) so that the host sees
- * a detach; connecting releases it to the USB transceiver. */
+ * pull-up, disconnecting drives D+ low (PA12 output), which is a detach only
+ * before the USB peripheral is enabled; connecting releases the pin. */
 void ng_board_usb_connect(bool on);
 
 /* led.c: status patterns, advanced from the main loop with the time. */

@@ -49,6 +49,7 @@ static struct {
 	bool adc_running;
 	uint32_t crc;
 	uint8_t host_addr;      /* the address the host talks to */
+	uint32_t gpioa_crh_at_usben, gpioa_bsrr_at_usben; /* PA8-15 when USBEN was set */
 } fw_model;
 
 FW_FN void fw_model_error(const char *msg, uint32_t addr)
@@ -172,6 +173,10 @@ void ng_model_write(uint32_t a, uint32_t v)
 			fw_model.adc_running = (v & NG_ADC_CR2_CONT) != 0;
 		if (!(v & NG_ADC_CR2_CONT) || !(v & NG_ADC_CR2_ADON))
 			fw_model.adc_running = false;
+	}
+	if (a == NG_RCC_APB1ENR && (v & NG_RCC_APB1ENR_USBEN) && !(*fw_plain(a) & NG_RCC_APB1ENR_USBEN)) {
+		fw_model.gpioa_crh_at_usben = *fw_plain(NG_GPIO_CRH(NG_GPIOA));
+		fw_model.gpioa_bsrr_at_usben = *fw_plain(NG_GPIO_BSRR(NG_GPIOA));
 	}
 	if (a == NG_DMA_CCR1 && (v & NG_DMA_CCR_EN) && !(*fw_plain(a) & NG_DMA_CCR_EN))
 		fw_model.dma_pos = 0;

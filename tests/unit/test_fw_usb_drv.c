@@ -73,6 +73,9 @@ int main(void)
 		      (NG_CNTR_CTRM | NG_CNTR_RESETM | NG_CNTR_SUSPM | NG_CNTR_WKUPM) &&
 	      !(cntr & (NG_CNTR_FRES | NG_CNTR_PDWN)) && (NG_RD(NG_RCC_APB1ENR) & NG_RCC_APB1ENR_USBEN),
 	      "init: clock on, out of reset and power-down, CTR/RESET/SUSP/WKUP unmasked");
+	CHECK(((fw_model.gpioa_crh_at_usben >> 16) & 0xFu) == NG_GPIO_MODE_OUT_PP &&
+	      fw_model.gpioa_bsrr_at_usben == (1u << (12 + 16)),
+	      "Blue Pill (fixed pull-up): D+ (PA12) driven low before the USB peripheral is enabled");
 	ops->connect(NULL, true);
 	CHECK(((NG_RD(NG_GPIO_CRH(NG_GPIOA)) >> 16) & 0xFu) == 0x4u,
 	      "Blue Pill: D+ (PA12) released to the transceiver after the re-enumeration pulse");
