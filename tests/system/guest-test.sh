@@ -95,6 +95,10 @@ if neug info /dev/neug >/tmp/info.txt 2>&1; then
 else
 	fail "neug info /dev/neug: $(cat /tmp/info.txt)"
 fi
+drv=$(basename "$(readlink -f "/sys/class/tty/$tty/device/driver")")
+[ "$drv" = cdc_acm ] && systemctl -q is-active "$unit" &&
+	pass "after neug info: $tty still bound to cdc_acm and $unit still running (nothing claimed or detached)" ||
+	fail "after neug info: driver '$drv', $unit $(systemctl is-active "$unit")"
 neug info --json >/tmp/info.json 2>&1 && grep -q '"vid":"234b"' /tmp/info.json && grep -q '"raw":{' /tmp/info.json &&
 	pass "neug info --json (first NeuG found): vid 234b, raw-sample state present" || fail "neug info --json: $(cat /tmp/info.json)"
 
@@ -162,4 +166,36 @@ else
 	fail "neug generate across the detach failed: $(tail -3 /tmp/replug.log | tr '\n' ' ')"
 fi
 journalctl -b -u 'neug-feed@*' --no-pager -o short-monotonic | tail -12 | sed 's/^/# journal: /' >&3
+
+# A board whose noise source is dead (stuck.bin): it latches a persistent
+# failure and sends nothing; the feed sees it through GET_INFO, logs it,
+# stops crediting and exits 4 after its grace period; systemd does not
+# restart it (RestartPreventExitStatus=4).
+echo 'NEUG_FEED_ARGS=--grace=2' >/etc/default/neug
+usbip detach -p 0 >/dev/null 2>&1 || usbip detach -p 8 >/dev/null 2>&1
+wait_for 20 sh -c '! test -e /dev/neug'
+kill $emu 2>/dev/null; wait $emu 2>/dev/null
+neug emulate --source=file:$T/vectors/stuck.bin >/tmp/emulate2.log 2>&1 &
+emu=$!
+t_bad=$(date '+%Y-%m-%d %H:%M:%S')
+sleep 1
+if attach && wait_for 30 test -e /dev/neug; then
+	tty3=$(basename "$(readlink -f /dev/neug)")
+	unit3=neug-feed@$tty3.service
+	if wait_for 90 sh -c "journalctl -b -u $unit3 --since '$t_bad' --no-pager -o cat | grep -q 'persistent health failure'" &&
+		wait_for 30 sh -c "systemctl show -p ExecMainStatus --value $unit3 | grep -qx 4"; then
+		pass "dead noise source: $unit3 logged '$(journalctl -b -u "$unit3" --since "$t_bad" --no-pager -o cat | grep -m1 'persistent health failure' | cut -c1-150)' and exited 4"
+		sleep 7
+		st=$(systemctl is-active "$unit3")
+		[ "$st" != active ] && [ "$st" != activating ] && pass "$unit3 not restarted after status 4 ($st)" ||
+			fail "$unit3 restarted after status 4 ($st)"
+	else
+		fail "dead noise source: $unit3 $(systemctl is-active "$unit3"), status $(systemctl show -p ExecMainStatus --value "$unit3"): $(journalctl -b -u "$unit3" --since "$t_bad" --no-pager -o cat | tail -3 | tr '\n' ' ')"
+	fi
+	neug info /dev/neug >/tmp/info2.txt 2>&1
+	grep -q '^health *persistent failure' /tmp/info2.txt && pass "neug info on it: $(grep -m1 '^health' /tmp/info2.txt | sed 's/  */ /g')" ||
+		fail "neug info on the dead board: $(grep '^health' /tmp/info2.txt)"
+else
+	fail "attach the board with a dead noise source"
+fi
 kill $emu 2>/dev/null
