@@ -5,8 +5,8 @@
 #     as root, into /dev/random (RNDADDENTROPY), unthrottled: bytes/s;
 #  2. the same, throttled by the kernel's demand (feed's defaults), next to
 #     rngd reading the same source from a pipe for the same time;
-#  3. neug egd: bytes/s to one client over 127.0.0.1 and a unix socket
-#     (pipelined 255-byte blocking reads), against a file of random samples
+#  3. neug egd: bytes/s to one client over 127.0.0.1
+#     (pipelined 255-byte blocking reads; bash /dev/tcp, so TCP only), against a file of random samples
 #     (the server's cost) and the jitter source (the source's).
 set -u
 cd "$(dirname "$0")/.."
@@ -55,11 +55,10 @@ if [ "$(id -u)" = 0 ] && command -v rngd >/dev/null; then
 	rp=$!; pids+=($rp)
 	sleep 10
 	rb=$(awk '/^rchar/ {print $2}' /proc/$rp/io 2>/dev/null)
-	rw=$(awk '/^wchar/ {print $2}' /proc/$rp/io 2>/dev/null)
 	kill $rp 2>/dev/null; wait $rp 2>/dev/null
 	kill $gp 2>/dev/null
 	echo "   neug feed (defaults: 512 B per 10 s tick, more when asked): ${fb:-?} bytes in 10 s"
-	echo "   rngd -r <pipe of neug generate> (defaults): read ${rb:-?} bytes in 10 s (and wrote ${rw:-?} bytes of anything)"
+	echo "   rngd -r <pipe of neug generate> (defaults): read ${rb:-?} bytes of it in 10 s (/proc/PID/io rchar)"
 	echo "   (kernel 6.x: /dev/random never asks for more once initialised, entropy_avail stays $(cat /proc/sys/kernel/random/entropy_avail))"
 else
 	echo "   skipped: needs root and rngd (rng-tools5)"
