@@ -9,12 +9,17 @@
 #include <unistd.h>
 #include "cliopt.h"
 #include "commands.h"
+#include "device.h"
 #include "egd.h"
 #include "gen.h"
 #include "log.h"
 
 static volatile sig_atomic_t egd_stop;
-static void on_signal(int sig) { egd_stop = sig; }
+static void on_signal(int sig)
+{
+	egd_stop = sig;
+	ng_device_interrupt = 1;  /* a device source waiting for a replug gives up */
+}
 
 static void usage(FILE *f)
 {
