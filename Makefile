@@ -29,7 +29,7 @@ HOST_SRC   = $(filter-out host/main.c,$(wildcard host/*.c))
 GEN_SRC    :=
 CHECK_DEPS :=
 BENCH_DEPS :=
-include $(sort $(wildcard */module.mk))
+include $(sort $(wildcard */module.mk */*/module.mk))
 
 LIB_SRC    = $(CORE_SRC) $(USB_SRC) $(ASSESS_SRC) $(HOST_SRC) $(GEN_SRC)
 LIB_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRC))

@@ -1,10 +1,201 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* PLACEHOLDER: replaced by the real implementation. */
+/* neug emulate: the NeuG device over USB/IP (see neug-emulate(1)). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include "commands.h"
+#include "emulate.h"
+#include "gen.h"
+
+static volatile sig_atomic_t stop;
+static void on_signal(int sig) { (void)sig; stop = 1; }
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: neug emulate [--usbip=ADDR[:PORT]] [--source=jitter|file:PATH]\n"
+		"                    [--uid=W0:W1:W2] [--min-entropy=H] [--selfattach[=PORT]] [-v] [--help]\n"
+		"The NeuG USB device (CDC-ACM + mass storage, 234b:0001), emulated on a host\n"
+		"noise source and exported over USB/IP, bus id 1-1. Attach it with\n"
+		"  modprobe vhci-hcd; usbip attach -r 127.0.0.1 -b 1-1\n"
+		"  --usbip=ADDR[:PORT]  listen here (default 127.0.0.1:3240; loopback only\n"
+		"                       unless --allow-remote: USB/IP has no authentication)\n"
+		"  --source=SPEC        jitter (default) or file:PATH (little-endian uint32 samples;\n"
+		"                       the stream starts at the first sample when DTR first rises)\n"
+		"  --uid=W0:W1:W2       the 96-bit unique ID, three hex words (default 0:0:0)\n"
+		"  --min-entropy=H      declared bits of min-entropy per raw sample\n"
+		"  --selfattach[=PORT]  attach to this machine's vhci-hcd directly (root), no TCP\n"
+		"  -v                   log connections; -v -v logs every URB (stderr)\n");
+}
+
+static int parse_uid(const char *s, uint32_t uid[3])
+{
+	char *end;
+	for (int i = 0; i < 3; i++) {
+		errno = 0;
+		unsigned long long v = strtoull(s, &end, 16);
+		if (errno || end == s || v > 0xffffffffULL || (i < 2 && *end != ':') || (i == 2 && *end))
+			return -1;
+		uid[i] = (uint32_t)v;
+		s = end + 1;
+	}
+	return 0;
+}
+
+static int parse_h(const char *s, uint32_t *h_milli)
+{
+	char *end;
+	errno = 0;
+	double h = strtod(s, &end);
+	if (errno || end == s || *end || h < 0.1 || h > 32)
+		return -1;
+	*h_milli = (uint32_t)(h * 1000 + 0.5);
+	return 0;
+}
+
+/* Attaches the device to the local vhci-hcd through a socketpair. */
+static int selfattach(ng_usbip *u, int port, char *err, size_t errlen)
+{
+	const char *path = "/sys/devices/platform/vhci_hcd.0/attach";
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		snprintf(err, errlen, "socketpair: %s", strerror(errno));
+		return -1;
+	}
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	char line[64];
+	int n = snprintf(line, sizeof line, "%d %d %u %u", port, sv[1], 1u << 16 | 2u, 2u);
+	if (fd < 0 || write(fd, line, (size_t)n) != n) {
+		snprintf(err, errlen, "%s: %s (is vhci-hcd loaded? are you root?)", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	close(fd);
+	close(sv[1]); /* the kernel holds its own reference */
+	fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	return ng_usbip_add_client(u, sv[0], true);
+}
+
 int ng_cmd_emulate(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "neug emulate: not built yet\n");
-	return 2;
+	const char *listen_at = "127.0.0.1:3240";
+	ng_emu_opts o = {.source = "jitter", .log = stderr};
+	bool allow_remote = false, self = false;
+	int self_port = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return NG_EXIT_OK;
+		} else if (!strncmp(a, "--usbip=", 8)) {
+			listen_at = a + 8;
+		} else if (!strcmp(a, "--allow-remote")) {
+			allow_remote = true;
+		} else if (!strncmp(a, "--source=", 9)) {
+			o.source = a + 9;
+		} else if (!strncmp(a, "--uid=", 6)) {
+			if (parse_uid(a + 6, o.uid) < 0) {
+				fprintf(stderr, "neug emulate: bad --uid '%s': want three hex words W0:W1:W2\n", a + 6);
+				return NG_EXIT_USAGE;
+			}
+		} else if (!strncmp(a, "--min-entropy=", 14)) {
+			if (parse_h(a + 14, &o.h_milli) < 0) {
+				fprintf(stderr, "neug emulate: bad --min-entropy '%s': want bits per sample, 0.1 to 32\n", a + 14);
+				return NG_EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--selfattach") || !strncmp(a, "--selfattach=", 13)) {
+			self = true;
+			self_port = a[12] == '=' ? atoi(a + 13) : 0;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			o.verbose++;
+		} else if (!strcmp(a, "-vv")) {
+			o.verbose += 2;
+		} else {
+			fprintf(stderr, "neug emulate: unknown option '%s'\n", a);
+			usage(stderr);
+			return NG_EXIT_USAGE;
+		}
+	}
+
+	char host[64];
+	unsigned port = 3240;
+	const char *colon = strrchr(listen_at, ':');
+	size_t hl = colon ? (size_t)(colon - listen_at) : strlen(listen_at);
+	if (hl == 0 || hl >= sizeof host) {
+		fprintf(stderr, "neug emulate: bad --usbip '%s': want ADDR[:PORT]\n", listen_at);
+		return NG_EXIT_USAGE;
+	}
+	memcpy(host, listen_at, hl);
+	host[hl] = 0;
+	if (colon) {
+		char *end;
+		unsigned long p = strtoul(colon + 1, &end, 10);
+		if (*end || end == colon + 1 || p == 0 || p > 65535) {
+			fprintf(stderr, "neug emulate: bad port in --usbip '%s'\n", listen_at);
+			return NG_EXIT_USAGE;
+		}
+		port = (unsigned)p;
+	}
+	struct in_addr ia;
+	if (inet_pton(AF_INET, host, &ia) != 1) {
+		fprintf(stderr, "neug emulate: bad --usbip address '%s': want an IPv4 address\n", host);
+		return NG_EXIT_USAGE;
+	}
+	if ((ntohl(ia.s_addr) >> 24) != 127 && !allow_remote) {
+		fprintf(stderr, "neug emulate: refusing to listen on %s: USB/IP has no authentication; "
+				"use a loopback address, or add --allow-remote\n", host);
+		return NG_EXIT_USAGE;
+	}
+
+	char err[600];
+	ng_emu *e = ng_emu_new(&o, err, sizeof err);
+	if (!e) {
+		fprintf(stderr, "neug emulate: %s\n", err);
+		return NG_EXIT_IO;
+	}
+	ng_usbip *u = ng_emu_usbip(e);
+	if (self) {
+		if (selfattach(u, self_port, err, sizeof err) < 0) {
+			fprintf(stderr, "neug emulate: %s\n", err);
+			ng_emu_free(e);
+			return NG_EXIT_IO;
+		}
+		fprintf(stderr, "neug emulate: attached to vhci_hcd.0 port %d (source %s)\n", self_port, o.source);
+	} else {
+		if (ng_usbip_listen(u, host, (uint16_t)port, err, sizeof err) < 0) {
+			fprintf(stderr, "neug emulate: %s\n", err);
+			ng_emu_free(e);
+			return NG_EXIT_IO;
+		}
+		fprintf(stderr, "neug emulate: serving bus id 1-1 on %s:%u (source %s)\n", host, port, o.source);
+	}
+
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	int rc = NG_EXIT_OK;
+	while (!stop) {
+		if (ng_emu_step(e, 200) < 0 && errno != EINTR) {
+			fprintf(stderr, "neug emulate: poll: %s\n", strerror(errno));
+			rc = NG_EXIT_IO;
+			break;
+		}
+		if (self && !ng_usbip_imported(u)) {
+			fprintf(stderr, "neug emulate: detached\n");
+			break;
+		}
+	}
+	ng_emu_free(e);
+	return rc;
 }

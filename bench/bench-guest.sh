@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Byte rate of the emulated NeuG through the real kernel: /dev/ttyACM0 in the
+# QEMU guest of tests/guest (vhci-hcd + cdc_acm, `neug emulate` on the guest's
+# loopback), conditioned and CRC32 modes, file and jitter sources; next to the
+# NeuG FST-01 hardware (80 kB/s conditioned, 270 kB/s CRC32, NeuG's figures).
+# Also: the same pipeline inside the guest without USB (`neug generate`), and
+# the device process's CPU share, to show where the time goes.
+# Under TCG every guest instruction is emulated: the figures are a floor.
+set -u
+cd "$(dirname "$0")/.."
+out=$(NG_CHECKS=bench GUEST_TIMEOUT=600 bash tests/guest/check.sh 2>&1)
+if echo "$out" | grep -q '^SKIP'; then
+	echo "$out" | grep '^SKIP'
+	exit 0
+fi
+echo "$out" | grep -E '^# (bench|qemu)' | sed 's/^# //'
+rate() { echo "$out" | sed -n "s/^# bench: $1 .*rate=\([0-9.]*\) kB\/s.*/\1/p" | head -1; }
+for m in conditioned:80 crc32:270; do
+	mode=${m%%:*} ref=${m#*:}
+	for s in file jitter; do
+		r=$(rate "$s $mode")
+		[ -n "$r" ] && printf 'ratio: %-20s %8s kB/s = %5.2fx FST-01 (%s kB/s)\n' "$s $mode" "$r" \
+			"$(awk -v r="$r" -v f="$ref" 'BEGIN{print r / f}')" "$ref"
+	done
+done
+echo "where the time goes: 'generate ... (no USB)' is the pipeline alone in the same guest;"
+echo "the gap to the USB rate is the USB/IP + vhci + cdc_acm path (128-byte URBs, one"
+echo "round trip each through the guest's loopback); device_cpu is the share of one CPU"
+echo "the neug emulate process used (the rest: kernel and the reading dd)."

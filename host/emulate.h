@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The emulated NeuG: the real usb/ stack and NeuG device (usb/neug_device.h)
+ * on a host sample source, over the USB/IP virtual controller (usbip.h,
+ * dcd_usbip.h). `neug emulate`, the unit tests and the fuzzer use it. */
+#ifndef NG_EMULATE_H
+#define NG_EMULATE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "usbip.h"
+
+typedef struct {
+	const char *source;   /* "jitter" (NULL) or "file:PATH" */
+	uint32_t uid[3];      /* unique device ID words */
+	uint32_t h_milli;     /* 0: the source's declared figure */
+	FILE *log;            /* NULL: silent */
+	int verbose;
+} ng_emu_opts;
+
+typedef struct ng_emu ng_emu;
+
+/* Opens the source and builds the device. NULL with a message in err (which
+ * names the source and the reason). */
+ng_emu *ng_emu_new(const ng_emu_opts *o, char *err, size_t errlen);
+void ng_emu_free(ng_emu *e);
+/* The USB/IP server (listen / add clients on it). */
+ng_usbip *ng_emu_usbip(ng_emu *e);
+/* One round of the event loop: poll the sockets for at most timeout_ms (0
+ * when work is pending), serve them, run the device. Returns 0, or -1 when
+ * poll failed (errno set; EINTR included). */
+int ng_emu_step(ng_emu *e, int timeout_ms);
+/* Samples the device has taken from its source so far. */
+uint64_t ng_emu_samples_read(const ng_emu *e);
+/* A source error or the end of a file source, once: the message, else NULL. */
+const char *ng_emu_source_note(const ng_emu *e);
+
+#endif

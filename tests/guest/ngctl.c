@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ngctl: a small static helper the guest test (tests/guest/init.sh) runs
+ * inside the QEMU guest, next to the kernel's own drivers.
+ *   ngctl ctrl USBDEV BMREQ BREQ WVALUE WINDEX WLENGTH
+ *       one control IN transfer through usbfs (USBDEVFS_CONTROL); prints
+ *       "len=N le=V hex=..." (V: the reply as a little-endian integer)
+ *   ngctl read TTY BYTES MS      open raw, copy up to BYTES bytes to stdout
+ *       within MS milliseconds; prints "read=N" on stderr
+ *   ngctl dtr TTY                DTR gating: with DTR dropped (TIOCMBIC) no
+ *       byte may arrive; with DTR raised again bytes flow. Prints
+ *       "drained=N while_low=N after_raise=N"
+ *   ngctl blocks OUT IN          every 32-byte block of OUT is a block of IN,
+ *       in order, all at the same offset modulo 32; prints
+ *       "blocks=N first=OFF bad=N"
+ * Exit status 0 when the operation worked, 1 otherwise. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/usbdevice_fs.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+static long num(const char *s) { return strtol(s, NULL, 0); }
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int open_raw(const char *tty)
+{
+	int fd = open(tty, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		fprintf(stderr, "ngctl: %s: %s\n", tty, strerror(errno));
+		return -1;
+	}
+	struct termios t;
+	if (tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	return fd;
+}
+
+/* Reads for ms milliseconds (or until max bytes); returns the count. */
+static long read_for(int fd, double ms, long max, FILE *out)
+{
+	uint8_t b[4096];
+	long n = 0;
+	double end = now_ms() + ms;
+	while (n < max) {
+		double left = end - now_ms();
+		if (left <= 0)
+			break;
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		if (poll(&p, 1, (int)left + 1) <= 0)
+			continue;
+		long want = max - n < (long)sizeof b ? max - n : (long)sizeof b;
+		ssize_t r = read(fd, b, (size_t)want);
+		if (r <= 0)
+			continue;
+		if (out && fwrite(b, 1, (size_t)r, out) != (size_t)r)
+			return -1;
+		n += r;
+	}
+	return n;
+}
+
+static int cmd_ctrl(char **a)
+{
+	int fd = open(a[0], O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "ngctl: %s: %s\n", a[0], strerror(errno));
+		return 1;
+	}
+	uint8_t buf[256] = {0};
+	struct usbdevfs_ctrltransfer c = {
+		.bRequestType = (uint8_t)num(a[1]), .bRequest = (uint8_t)num(a[2]),
+		.wValue = (uint16_t)num(a[3]), .wIndex = (uint16_t)num(a[4]),
+		.wLength = (uint16_t)num(a[5]), .timeout = 2000, .data = buf};
+	if (c.wLength > sizeof buf)
+		c.wLength = sizeof buf;
+	int r = ioctl(fd, USBDEVFS_CONTROL, &c);
+	close(fd);
+	if (r < 0) {
+		printf("error=%s\n", strerror(errno));
+		return 1;
+	}
+	unsigned long long le = 0;
+	for (int i = r < 8 ? r - 1 : 7; i >= 0; i--)
+		le = le << 8 | buf[i];
+	printf("len=%d le=%llu hex=", r, le);
+	for (int i = 0; i < r; i++)
+		printf("%02x", buf[i]);
+	printf("\n");
+	return 0;
+}
+
+static int cmd_read(char **a)
+{
+	int fd = open_raw(a[0]);
+	if (fd < 0)
+		return 1;
+	long n = read_for(fd, (double)num(a[2]), num(a[1]), stdout);
+	fflush(stdout);
+	fprintf(stderr, "read=%ld\n", n);
+	close(fd);
+	return n < 0;
+}
+
+static int cmd_dtr(char **a)
+{
+	int fd = open_raw(a[0]), bit = TIOCM_DTR | TIOCM_RTS;
+	if (fd < 0)
+		return 1;
+	long first = read_for(fd, 1500, 1 << 20, NULL);
+	if (ioctl(fd, TIOCMBIC, &bit) < 0) {
+		fprintf(stderr, "ngctl: TIOCMBIC: %s\n", strerror(errno));
+		return 1;
+	}
+	long drained = read_for(fd, 800, 1 << 20, NULL); /* packets already in flight */
+	long low = read_for(fd, 2000, 1 << 20, NULL);
+	ioctl(fd, TIOCMBIS, &bit);
+	long after = read_for(fd, 3000, 4096, NULL);
+	printf("before=%ld drained=%ld while_low=%ld after_raise=%ld\n", first, drained, low, after);
+	close(fd);
+	return 0;
+}
+
+static uint8_t *slurp(const char *path, long *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "ngctl: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	fseek(f, 0, SEEK_END);
+	*len = ftell(f);
+	rewind(f);
+	uint8_t *b = malloc((size_t)*len + 1);
+	if (!b || fread(b, 1, (size_t)*len, f) != (size_t)*len) {
+		fclose(f);
+		free(b);
+		return NULL;
+	}
+	fclose(f);
+	return b;
+}
+
+static int cmd_blocks(char **a)
+{
+	long no, ni;
+	uint8_t *o = slurp(a[0], &no), *in = slurp(a[1], &ni);
+	if (!o || !in)
+		return 1;
+	long blocks = no / 32, bad = 0, pos = -1, first = -1;
+	for (long k = 0; k < blocks; k++) {
+		long at = -1;
+		/* the next occurrence at or after the previous block's end */
+		for (long s = pos < 0 ? 0 : pos; s + 32 <= ni; s += 4)
+			if (!memcmp(in + s, o + 32 * k, 32)) {
+				at = s;
+				break;
+			}
+		if (at < 0 || (first >= 0 && (at - first) % 32)) {
+			bad++;
+			continue;
+		}
+		if (first < 0)
+			first = at;
+		pos = at + 32;
+	}
+	printf("blocks=%ld first=%ld bad=%ld\n", blocks, first, bad);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 8 && !strcmp(argv[1], "ctrl"))
+		return cmd_ctrl(argv + 2);
+	if (argc >= 5 && !strcmp(argv[1], "read"))
+		return cmd_read(argv + 2);
+	if (argc >= 3 && !strcmp(argv[1], "dtr"))
+		return cmd_dtr(argv + 2);
+	if (argc >= 4 && !strcmp(argv[1], "blocks"))
+		return cmd_blocks(argv + 2);
+	fprintf(stderr, "usage: ngctl ctrl|read|dtr|blocks ... (see tests/guest/ngctl.c)\n");
+	return 2;
+}
