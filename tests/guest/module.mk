@@ -19,3 +19,12 @@ CHECK_DEPS += $(B)/static/neug $(B)/guest/ngctl
 .PHONY: check-guest
 check-guest: $(B)/static/neug $(B)/guest/ngctl
 	@bash tests/run.sh guest
+
+# A kernel-less USB/IP client (vhci + cdc_acm's part) for tests/scripts/emulate.sh
+# and bench/bench-guest.sh.
+$(B)/guest/usbip-client: tests/guest/usbip_client.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
+
+CHECK_DEPS += $(B)/guest/usbip-client
+BENCH_DEPS += $(B)/guest/usbip-client $(B)/static/neug $(B)/guest/ngctl
