@@ -9,6 +9,29 @@
 # Under TCG every guest instruction is emulated: the figures are a floor.
 set -u
 cd "$(dirname "$0")/.."
+v=${NG_VECTORS:-../shared/vectors}/neug-1.0.6
+
+# 1. Host, no kernel, no QEMU: neug emulate + usbip-client (cdc_acm's URB
+#    pattern: 16 x 128-byte bulk-IN URBs) over TCP on 127.0.0.1.
+host_rate() { # label source mode bytes
+	local port=$((20000 + RANDOM % 20000)) pid r
+	build/neug emulate --usbip=127.0.0.1:$port --source="$2" 2>/tmp/ng-bench-emu.$$ &
+	pid=$!
+	for _ in $(seq 50); do grep -q serving /tmp/ng-bench-emu.$$ 2>/dev/null && break; sleep 0.1; done
+	r=$(build/guest/usbip-client 127.0.0.1:$port "$3" "$4" 60 2>&1 >/dev/null | sed -n 's/.*rate_kBps=\([0-9.]*\).*/\1/p')
+	kill $pid 2>/dev/null; wait $pid 2>/dev/null
+	rm -f /tmp/ng-bench-emu.$$
+	echo "host (no kernel): $1 rate=${r:-?} kB/s"
+}
+big=$(mktemp)
+for _ in $(seq 40); do cat "$v/adc.bin"; done >"$big"
+host_rate "file conditioned" "file:$big" 0 262144
+host_rate "file crc32" "file:$big" 1 1048576
+host_rate "jitter conditioned" jitter 0 131072
+host_rate "jitter crc32" jitter 1 524288
+rm -f "$big"
+
+# 2. The guest: through vhci-hcd and cdc_acm to /dev/ttyACM0 (TCG).
 out=$(NG_CHECKS=bench GUEST_TIMEOUT=600 bash tests/guest/check.sh 2>&1)
 if echo "$out" | grep -q '^SKIP'; then
 	echo "$out" | grep '^SKIP'
@@ -24,7 +47,8 @@ for m in conditioned:80 crc32:270; do
 			"$(awk -v r="$r" -v f="$ref" 'BEGIN{print r / f}')" "$ref"
 	done
 done
-echo "where the time goes: 'generate ... (no USB)' is the pipeline alone in the same guest;"
+echo "where the time goes: 'host (no kernel)' is the device and USB/IP alone, natively;"
+echo "'generate ... (no USB)' is the pipeline alone in the guest (the TCG factor);"
 echo "the gap to the USB rate is the USB/IP + vhci + cdc_acm path (128-byte URBs, one"
 echo "round trip each through the guest's loopback); device_cpu is the share of one CPU"
 echo "the neug emulate process used (the rest: kernel and the reading dd)."
