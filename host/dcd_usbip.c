@@ -87,12 +87,25 @@ static void d_ep_stall(void *drv, uint8_t ep)
 		ng_usbip_ep_stall(d->ip, 0x80, true);
 		return;
 	}
+	/* dcd.h: a transfer pending on it is cancelled without an event */
+	ng_usbip_ep_cancel(d->ip, ep);
+	if (NG_EP_IS_IN(ep))
+		d->in_pending[NG_EP_NUM(ep)] = false;
+	else
+		d->out_buf[NG_EP_NUM(ep)] = NULL;
 	ng_usbip_ep_stall(d->ip, ep, true);
 }
 
 static void d_ep_clear_stall(void *drv, uint8_t ep)
 {
 	ng_dcd_usbip *d = drv;
+	/* dcd.h: nothing is pending afterwards (the toggle is the host's business
+	 * over USB/IP) */
+	ng_usbip_ep_cancel(d->ip, ep);
+	if (NG_EP_IS_IN(ep))
+		d->in_pending[NG_EP_NUM(ep)] = false;
+	else
+		d->out_buf[NG_EP_NUM(ep)] = NULL;
 	ng_usbip_ep_stall(d->ip, ep, false);
 }
 

@@ -315,7 +315,16 @@ void ng_usbip_ep_out_arm(ng_usbip *u, uint8_t ep)
 void ng_usbip_ep_stall(ng_usbip *u, uint8_t ep, bool stall)
 {
 	ep_hw *h = hw_of(u, ep);
-	h->stall = stall; /* a loaded packet stays loaded: it goes after the clear */
+	h->stall = stall;
+}
+
+void ng_usbip_ep_cancel(ng_usbip *u, uint8_t ep)
+{
+	ep_hw *h = hw_of(u, ep);
+	if (ep & 0x80)
+		h->loaded = false;
+	else
+		h->armed = false;
 }
 
 bool ng_usbip_ep_stalled(const ng_usbip *u, uint8_t ep) { return chw_of(u, ep)->stall; }

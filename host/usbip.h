@@ -136,6 +136,9 @@ bool ng_usbip_ep_in_busy(const ng_usbip *u, uint8_t ep);
 /* Accepts one OUT packet on endpoint ep (address without the 0x80 bit). */
 void ng_usbip_ep_out_arm(ng_usbip *u, uint8_t ep);
 void ng_usbip_ep_stall(ng_usbip *u, uint8_t ep, bool stall);
+/* Drops what the device had pending on ep: the loaded IN packet (never sent,
+ * no in_done) or the OUT arming. */
+void ng_usbip_ep_cancel(ng_usbip *u, uint8_t ep);
 bool ng_usbip_ep_stalled(const ng_usbip *u, uint8_t ep);
 /* The device's address (SET_ADDRESS); only logged: vhci handles addressing. */
 void ng_usbip_set_address(ng_usbip *u, uint8_t addr);
