@@ -112,6 +112,7 @@ static void op(uint16_t code)
 
 static uint32_t seq = 1;
 #define DEVID 0x00010002u
+static uint8_t is_out[1 << 16]; /* by seqnum: an OUT URB (its RET_SUBMIT carries no data) */
 
 static uint32_t submit(uint32_t ep, uint32_t in, uint32_t len, uint32_t flags, const uint8_t setup[8],
 		       const void *payload)
@@ -127,6 +128,7 @@ static uint32_t submit(uint32_t ep, uint32_t in, uint32_t len, uint32_t flags, c
 	put32(h + 24, len);
 	if (setup)
 		memcpy(h + 40, setup, 8);
+	is_out[s & 0xffff] = !in;
 	send_all(h, 48);
 	if (!in && len)
 		send_all(payload, len);
@@ -152,10 +154,11 @@ typedef struct {
 	uint8_t data[4096];
 } reply;
 
-/* Reads one RET_*; the data of an IN RET_SUBMIT goes to r->data (in says
- * whether the URB was IN: only then does payload follow). Returns 0 or -1. */
-static int get_reply(reply *r, int in, double ms)
+/* Reads one RET_*; the data of an IN RET_SUBMIT goes to r->data (only IN
+ * URBs' replies carry data). Returns 0 or -1. */
+static int get_reply(reply *r, int in_unused, double ms)
 {
+	(void)in_unused;
 	uint8_t h[48];
 	if (recv_n(h, 48, ms, NULL) != 48)
 		return -1;
@@ -163,7 +166,7 @@ static int get_reply(reply *r, int in, double ms)
 	r->seq = get32(h + 4);
 	r->status = (int32_t)get32(h + 20);
 	r->actual = r->cmd == NG_USBIP_RET_SUBMIT ? get32(h + 24) : 0;
-	if (r->cmd == NG_USBIP_RET_SUBMIT && in && r->actual) {
+	if (r->cmd == NG_USBIP_RET_SUBMIT && !is_out[r->seq & 0xffff] && r->actual) {
 		if (r->actual > sizeof r->data || recv_n(r->data, r->actual, ms, NULL) != r->actual)
 			return -1;
 	}
@@ -351,14 +354,49 @@ static void test_import_and_urbs(void)
 	free(got);
 	free(want);
 
-	/* unlink a completed URB: status 0 */
+	/* unlink the URBs still in flight: each gets either its RET_SUBMIT first
+	 * (then RET_UNLINK 0) or RET_UNLINK -ECONNRESET and never a RET_SUBMIT */
+	uint32_t victims[16], ul_seq[16], nv = 0;
+	for (uint32_t k = next; k < (uint32_t)nurbs && nv < 16; k++) {
+		victims[nv] = q[k % 64];
+		ul_seq[nv] = unlink_(victims[nv]);
+		nv++;
+	}
+	int answered = 0, both = 0, lost = 0;
+	uint8_t got_ret[16] = {0}, got_ul[16] = {0};
+	while (answered < (int)nv) {
+		if (get_reply(&r, 1, 3000) < 0) {
+			lost = 1;
+			break;
+		}
+		for (uint32_t k = 0; k < nv; k++) {
+			if (r.cmd == NG_USBIP_RET_SUBMIT && r.seq == victims[k]) {
+				if (got_ul[k])
+					both = 1;
+				got_ret[k] = 1;
+			}
+			if (r.cmd == NG_USBIP_RET_UNLINK && r.seq == ul_seq[k]) {
+				answered++;
+				got_ul[k] = 1;
+				if (r.status == -NG_USBIP_ECONNRESET && got_ret[k])
+					both = 1;
+				if (r.status == 0 && !got_ret[k])
+					both = 1; /* 0 means it had completed: its reply came first */
+			}
+		}
+	}
+	for (int k = 0; k < 50; k++)
+		ng_emu_step(emu, 1);
+	int late = recv_n(tmp, 48, 200, &dummy) != 0; /* nothing may follow */
+	CHECK(nv > 0 && !lost && !both && !late,
+	      "unlink: %u URBs in flight -> each one either RET_SUBMIT then 0, or -ECONNRESET and never answered", nv);
+
+	/* unlink a URB that completed long ago: status 0 */
 	ul = unlink_(q[0]);
-	ok = get_reply(&r, 0, 2000) == 0;
-	/* (a bulk RET_SUBMIT may still come first: skip those) */
-	while (ok && r.cmd == NG_USBIP_RET_SUBMIT)
-		ok = get_reply(&r, 1, 2000) == 0;
+	ok = get_reply(&r, 1, 2000) == 0;
 	CHECK(ok && r.cmd == NG_USBIP_RET_UNLINK && r.seq == ul && r.status == 0,
 	      "unlink: a completed URB -> status 0 (%d)", r.status);
+	CHECK(control_out(0x21, 0x22, 0, cdc_iface, NULL, 0) == 0, "cdc: SET_CONTROL_LINE_STATE 0 (DTR dropped)");
 
 	/* a second importer while attached: busy */
 	int keep = cfd;
