@@ -9,9 +9,9 @@
  *   ngctl dtr TTY                DTR gating: with DTR dropped (TIOCMBIC) no
  *       byte may arrive; with DTR raised again bytes flow. Prints
  *       "drained=N while_low=N after_raise=N"
- *   ngctl blocks OUT IN          every 32-byte block of OUT is a block of IN,
- *       in order, all at the same offset modulo 32; prints
- *       "blocks=N first=OFF bad=N"
+ *   ngctl blocks OUT IN          every 32-byte block of OUT is 8 consecutive
+ *       samples of IN, in order and contiguous (all at the same offset modulo
+ *       32); prints "blocks=N first=OFF phase=OFF%32 bad=N"
  * Exit status 0 when the operation worked, 1 otherwise. */
 #include <errno.h>
 #include <fcntl.h>
@@ -122,7 +122,7 @@ static int cmd_dtr(char **a)
 	int fd = open_raw(a[0]), bit = TIOCM_DTR | TIOCM_RTS;
 	if (fd < 0)
 		return 1;
-	long first = read_for(fd, 1500, 1 << 20, NULL);
+	long first = read_for(fd, 3000, 16384, NULL);
 	if (ioctl(fd, TIOCMBIC, &bit) < 0) {
 		fprintf(stderr, "ngctl: TIOCMBIC: %s\n", strerror(errno));
 		return 1;
@@ -179,7 +179,7 @@ static int cmd_blocks(char **a)
 			first = at;
 		pos = at + 32;
 	}
-	printf("blocks=%ld first=%ld bad=%ld\n", blocks, first, bad);
+	printf("blocks=%ld first=%ld phase=%ld bad=%ld\n", blocks, first, first >= 0 ? first % 32 : -1, bad);
 	return 0;
 }
 
