@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The guest test rig (tests/guest/check.sh): a static neug for the initramfs,
 # and ngctl, the guest-side helper. `make check-guest` runs the guest checks.
-STATIC_LDLIBS := -lpthread -lm
+STATIC_LDLIBS = $(filter-out -lusb-1.0,$(LDLIBS))
 
 # A static neug: the same main and library. libusb's static archive needs a
 # static libudev, which Debian does not ship, so the static build replaces the
