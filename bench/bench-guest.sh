@@ -15,7 +15,7 @@ v=${NG_VECTORS:-../shared/vectors}/neug-1.0.6
 #    pattern: 16 x 128-byte bulk-IN URBs) over TCP on 127.0.0.1.
 host_rate() { # label source mode bytes
 	local port=$((20000 + RANDOM % 20000)) pid r
-	build/neug emulate --usbip=127.0.0.1:$port --source="$2" 2>/tmp/ng-bench-emu.$$ &
+	${NEUG:-build/neug} emulate --usbip=127.0.0.1:$port --source="$2" 2>/tmp/ng-bench-emu.$$ &
 	pid=$!
 	for _ in $(seq 50); do grep -q serving /tmp/ng-bench-emu.$$ 2>/dev/null && break; sleep 0.1; done
 	r=$(build/guest/usbip-client 127.0.0.1:$port "$3" "$4" 60 2>&1 >/dev/null | sed -n 's/.*rate_kBps=\([0-9.]*\).*/\1/p')
@@ -25,8 +25,8 @@ host_rate() { # label source mode bytes
 }
 big=$(mktemp)
 for _ in $(seq 40); do cat "$v/adc.bin"; done >"$big"
-host_rate "file conditioned" "file:$big" 0 262144
-host_rate "file crc32" "file:$big" 1 1048576
+host_rate "file conditioned" "file:$big" 0 131072
+host_rate "file crc32" "file:$big" 1 524288
 host_rate "jitter conditioned" jitter 0 131072
 host_rate "jitter crc32" jitter 1 524288
 rm -f "$big"
@@ -38,7 +38,7 @@ if echo "$out" | grep -q '^SKIP'; then
 	exit 0
 fi
 echo "$out" | grep -E '^# (bench|qemu)' | sed 's/^# //'
-rate() { echo "$out" | sed -n "s/^# bench: $1 .*rate=\([0-9.]*\) kB\/s.*/\1/p" | head -1; }
+rate() { echo "$out" | sed -n "s/^# bench: $1 [0-9].*rate=\([0-9.]*\) kB\/s.*/\1/p" | head -1; }
 for m in conditioned:80 crc32:270; do
 	mode=${m%%:*} ref=${m#*:}
 	for s in file jitter; do

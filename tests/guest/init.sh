@@ -226,14 +226,14 @@ bench_one() { # label source parity-stty bytes
 }
 checkbench() {
 	big_input
-	bench_one "file conditioned" file:/tmp/big.bin -parenb 262144
-	bench_one "file crc32" file:/tmp/big.bin "parenb parodd" 1048576
+	bench_one "file conditioned" file:/tmp/big.bin -parenb 131072
+	bench_one "file crc32" file:/tmp/big.bin "parenb parodd" 524288
 	bench_one "jitter conditioned" jitter -parenb 65536
 	bench_one "jitter crc32" jitter "parenb parodd" 262144
 	# the same pipeline without USB: neug generate inside the guest
 	for m in conditioned crc32; do
 		t0=$(cut -d' ' -f1 /proc/uptime)
-		n=$(neug generate --source=file:/tmp/big.bin --uid=$UID3 --mode=$m -n 256K 2>/dev/null | wc -c)
+		n=$(neug generate --source=file:/tmp/big.bin --uid=$UID3 --mode=$m -n 128K 2>/dev/null | wc -c)
 		t1=$(cut -d' ' -f1 /proc/uptime)
 		say "# bench: generate file $m (no USB) $n bytes $(awk -v a=$t0 -v b=$t1 -v n=$n 'BEGIN{d = b - a; if (d <= 0) d = 0.01; printf "rate=%.1f kB/s", n / d / 1000}')"
 	done
