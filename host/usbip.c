@@ -33,6 +33,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#define TX_HIGH (4u << 20) /* reply backlog beyond which a connection is not served */
+
 enum { ST_OK = 0, ST_NA = 1, ST_DEV_BUSY = 2, ST_NODEV = 4, ST_ERROR = 5 };
 
 enum ctl_stage { CS_SETUP, CS_DATA_IN, CS_DATA_OUT, CS_STATUS_IN, CS_STATUS_OUT };
@@ -506,12 +508,23 @@ static void flush_all(ng_usbip *u)
 			conn_flush(u, i);
 }
 
+/* The importer is not reading its replies: hold the endpoints (as a host
+ * controller that stops polling would), so the backlog stays bounded. */
+static bool backlogged(const ng_usbip *u)
+{
+	return u->imp >= 0 && u->c[u->imp].tx_len - u->c[u->imp].tx_off > TX_HIGH;
+}
+
 bool ng_usbip_pump(ng_usbip *u)
 {
 	for (int round = 0; round < 512; round++) {
 		bool progress = false;
 		if (u->cfg.ops->task && u->cfg.ops->task(u->cfg.user))
 			progress = true;
+		if (backlogged(u)) {
+			flush_all(u);
+			return false; /* POLLOUT wakes the loop */
+		}
 		if (pump_ctl(u))
 			progress = true;
 		for (uint8_t e = 1; e < 16; e++) {
@@ -955,7 +968,7 @@ static void conn_read(ng_usbip *u, int i)
 {
 	conn *c = &u->c[i];
 	for (int rounds = 0; rounds < 16; rounds++) {
-		if (c->tx_len - c->tx_off > (4u << 20))
+		if (c->tx_len - c->tx_off > TX_HIGH)
 			return; /* the peer is not reading its replies: wait */
 		ssize_t r = recv(c->fd, u->rxbuf, sizeof u->rxbuf, 0);
 		if (r < 0) {
@@ -1054,7 +1067,7 @@ int ng_usbip_pollfds(ng_usbip *u, struct pollfd *p, int max)
 		if (c->fd < 0)
 			continue;
 		short ev = 0;
-		if (!c->closing && c->tx_len - c->tx_off <= (4u << 20))
+		if (!c->closing && c->tx_len - c->tx_off <= TX_HIGH)
 			ev |= POLLIN;
 		if (c->tx_len > c->tx_off)
 			ev |= POLLOUT;
