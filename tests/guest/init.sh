@@ -34,7 +34,7 @@ MFR=${NG_MFR:-Free Software Initiative of Japan}
 PRODUCT=${NG_PRODUCT:-NeuG True RNG}
 IFCLASSES=${NG_IFCLASSES:-02 0a 08}
 UID3=12345678:9abcdef0:0fedcba9
-SERIAL=${NG_SERIAL:-}
+SERIAL=${NG_SERIAL:-123456789ABCDEF00FEDCBA9}   # doc/usb.md: uid[0..2] as 24 upper-case hex digits
 GET_INFO="0xc0 254"   # vendor request GET_INFO: bmRequestType, bRequest
 
 ip link set lo up
