@@ -35,7 +35,7 @@ start() { # source
 	for _ in $(seq 50); do grep -q serving "$tmp/emu.log" 2>/dev/null && return 0; sleep 0.1; done
 	return 1
 }
-stop() { kill "${pids[-1]}" 2>/dev/null; wait "${pids[-1]}" 2>/dev/null; echo $?; }
+stop() { kill "${pids[-1]}" 2>/dev/null; wait "${pids[-1]}" 2>/dev/null; stopped=$?; }
 
 if start "file:$v/adc.bin"; then
 	if command -v usbip >/dev/null; then
@@ -44,8 +44,8 @@ if start "file:$v/adc.bin"; then
 	fi
 	$client 127.0.0.1:$port 0 6400 10 >"$tmp/m0" 2>"$tmp/c"
 	t "conditioned output over USB/IP = out-adc-m0.bin ($(cat "$tmp/c"))" cmp -s "$tmp/m0" "$v/out-adc-m0.bin"
-	rc=$(stop)
-	t "SIGTERM ends neug emulate with status 0 (got $rc)" [ "$rc" = 0 ]
+	stop
+	t "SIGTERM ends neug emulate with status 0 (got $stopped)" [ "$stopped" = 0 ]
 else
 	no "neug emulate started on 127.0.0.1:$port ($(tail -3 "$tmp/emu.log"))"
 fi
@@ -54,7 +54,7 @@ port=$((port + 1))
 if start "file:$v/adc.bin"; then
 	$client 127.0.0.1:$port 1 28000 10 >"$tmp/m1" 2>"$tmp/c"
 	t "CRC32 output over USB/IP = out-adc-m1.bin ($(cat "$tmp/c"))" cmp -s "$tmp/m1" "$v/out-adc-m1.bin"
-	stop >/dev/null
+	stop
 else
 	no "neug emulate started again on 127.0.0.1:$port"
 fi
@@ -63,5 +63,5 @@ port=$((port + 1))
 if start "file:$v/stuck.bin"; then
 	$client 127.0.0.1:$port 0 32 3 >"$tmp/s" 2>"$tmp/c"
 	t "stuck.bin: no output at all ($(wc -c <"$tmp/s") bytes)" [ ! -s "$tmp/s" ]
-	stop >/dev/null
+	stop
 fi
