@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "emulate.h"
 #include "gen.h"
+#include "source.h"
 
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { (void)sig; stop = 1; }
@@ -126,6 +127,10 @@ int ng_cmd_emulate(int argc, char **argv)
 		}
 	}
 
+	if (!ng_source_spec_known(o.source)) {
+		fprintf(stderr, "neug emulate: unknown source '%s' (accepted: jitter, file:PATH)\n", o.source);
+		return NG_EXIT_USAGE;
+	}
 	char host[64];
 	unsigned port = 3240;
 	const char *colon = strrchr(listen_at, ':');

@@ -70,7 +70,7 @@ ng_emu *ng_emu_new(const ng_emu_opts *o, char *err, size_t errlen)
 		return NULL;
 	}
 	e->o = *o;
-	e->src = ng_source_open(o->source ? o->source : "jitter", err, errlen);
+	e->src = ng_source_open_h(o->source ? o->source : "jitter", o->h_milli, err, errlen);
 	if (!e->src) {
 		free(e);
 		return NULL;

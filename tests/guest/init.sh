@@ -105,12 +105,19 @@ check1() {
 
 # 2. golden vector through the tty -----------------------------------------
 # The stream starts at the file's first sample when DTR first rises, and any
-# open of the tty raises DTR. ngctl opens the tty and makes it raw at once
-# (the kernel does not keep ttyACM0's termios across re-attach); should the
-# first bytes still reach the line discipline before that (a scheduling race
-# in the guest), the attempt is repeated once with a fresh device.
+# open of the tty raises DTR (the kernel resets ttyACM0's termios on every
+# attach, so it cannot be made raw beforehand). ngctl opens the tty and makes
+# it raw at once, at real-time priority, with the other CPUs offline: the
+# kworker that feeds received bytes to the line discipline cannot run before
+# tcsetattr(). Should bytes still beat it, the check says so and runs once
+# more with a fresh device.
+cpus_offline() { # 0|1
+	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do [ -f "$c" ] && echo "$1" >"$c"; done
+}
 check2() {
 	local attempt t0 t1 n
+	cpus_offline 0
+	say "# vector: CPUs online: $(cat /sys/devices/system/cpu/online)"
 	for attempt in 1 2; do
 		emu_start --source=file:/vectors/adc.bin --uid=$UID3 || return
 		attach || { detach; return; }
@@ -121,6 +128,7 @@ check2() {
 		cmp -s /tmp/m0.bin /vectors/out-adc-m0.bin && break
 		say "# vector: attempt $attempt: $(wc -c </tmp/m0.bin) bytes, differ from out-adc-m0.bin at $(cmp /tmp/m0.bin /vectors/out-adc-m0.bin 2>&1 | head -1)"
 	done
+	cpus_offline 1
 	n=$(wc -c </tmp/m0.bin)
 	check "vector: /dev/ttyACM0 from adc.bin gives out-adc-m0.bin byte for byte ($n bytes in $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b - a}') s, attempt $attempt)" \
 		cmp -s /tmp/m0.bin /vectors/out-adc-m0.bin

@@ -4,8 +4,9 @@
  *   ngctl ctrl USBDEV BMREQ BREQ WVALUE WINDEX WLENGTH
  *       one control IN transfer through usbfs (USBDEVFS_CONTROL); prints
  *       "len=N le=V hex=..." (V: the reply as a little-endian integer)
- *   ngctl read TTY BYTES MS      open raw, copy up to BYTES bytes to stdout
- *       within MS milliseconds; prints "read=N" on stderr
+ *   ngctl read TTY BYTES MS      open raw (SCHED_FIFO, so that nothing else
+ *       runs between open() and tcsetattr() on this CPU), copy up to BYTES
+ *       bytes to stdout within MS milliseconds; prints "read=N" on stderr
  *   ngctl dtr TTY                DTR gating: with DTR dropped (TIOCMBIC) no
  *       byte may arrive; with DTR raised again bytes flow. Prints
  *       "drained=N while_low=N after_raise=N"
@@ -17,6 +18,7 @@
 #include <fcntl.h>
 #include <linux/usbdevice_fs.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +109,12 @@ static int cmd_ctrl(char **a)
 
 static int cmd_read(char **a)
 {
+	/* Real-time priority: once open() returns (DTR raised), this process
+	 * makes the tty raw before any kernel worker or the device process
+	 * runs again on this CPU (with the guest's other CPUs offline, nothing
+	 * can feed the line discipline in between). Fails harmlessly if not root. */
+	struct sched_param sp = {.sched_priority = 50};
+	sched_setscheduler(0, SCHED_FIFO, &sp);
 	int fd = open_raw(a[0]);
 	if (fd < 0)
 		return 1;
