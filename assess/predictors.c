@@ -171,7 +171,9 @@ typedef struct {
 	size_t mask;
 	ctx_ent *ent;
 	size_t n, cap;
+	uint64_t *bloom;    /* one bit per hash: clear = surely absent */
 } ctx_map;
+#define CTX_BLOOM_BITS 25
 
 /* The hash of a context folds its symbols from the last one backwards, so
  * the contexts ending at one position are hashed incrementally (ctx_step). */
@@ -206,19 +208,24 @@ static bool ctx_init(ctx_map *m, const uint8_t *s)
 	m->slot = calloc(m->mask + 1, sizeof *m->slot);
 	m->cap = 1u << 14;
 	m->ent = malloc(m->cap * sizeof *m->ent);
-	return m->slot && m->ent;
+	m->bloom = calloc((size_t)1 << (CTX_BLOOM_BITS - 6), sizeof *m->bloom);
+	return m->slot && m->ent && m->bloom;
 }
 
 static void ctx_free(ctx_map *m)
 {
 	free(m->slot);
 	free(m->ent);
+	free(m->bloom);
 }
 
 /* Find the context s[pos..pos+d); returns its id or -1. */
 static long ctx_find(const ctx_map *m, size_t pos, unsigned d, uint64_t h)
 {
 	const uint8_t *p = m->s + pos;
+	uint64_t b = h >> (64 - CTX_BLOOM_BITS);
+	if (!(m->bloom[b >> 6] >> (b & 63) & 1))
+		return -1;
 	for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
 		uint32_t v = m->slot[i];
 		if (!v)
@@ -257,6 +264,8 @@ static long ctx_add(ctx_map *m, size_t pos, unsigned d, uint64_t h)
 	size_t i = h & m->mask;
 	while (m->slot[i])
 		i = (i + 1) & m->mask;
+	uint64_t b = h >> (64 - CTX_BLOOM_BITS);
+	m->bloom[b >> 6] |= 1ull << (b & 63);
 	m->ent[m->n] = (ctx_ent){(uint32_t)pos, (uint8_t)d, 0, 0};
 	m->slot[i] = (uint32_t)(m->n + 1);
 	return (long)m->n++;

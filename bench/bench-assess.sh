@@ -14,15 +14,16 @@ if [ ! -x /usr/bin/time ]; then echo "bench-assess: GNU time missing (apt-get in
 one() { # label reference_seconds reference_MiB args...
 	local label=$1 rs=$2 rm=$3; shift 3
 	/usr/bin/time -v "$neug" "$@" >/dev/null 2>/tmp/bench-assess.$$ || { echo "   $label: failed"; return; }
-	local w m
+	local w m u
+	u=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' /tmp/bench-assess.$$)
 	w=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' /tmp/bench-assess.$$ | awk -F: '{ print ($1 * 60) + $2 }')
 	m=$(sed -n 's/.*Maximum resident set size (kbytes): //p' /tmp/bench-assess.$$)
-	awk -v l="$label" -v w="$w" -v m="$m" -v rs="$rs" -v rm="$rm" 'BEGIN {
-		if (rs > 0) printf "   %-38s %7.2f s %6.0f MiB   reference %5.1f s %4d MiB   %5.1fx faster\n", l, w, m / 1024, rs, rm, rs / w
-		else printf "   %-38s %7.2f s %6.0f MiB   (no reference figure)\n", l, w, m / 1024 }'
+	awk -v l="$label" -v w="$w" -v m="$m" -v rs="$rs" -v rm="$rm" -v u="$u" 'BEGIN {
+		if (rs > 0) printf "   %-38s %6.2f s (cpu %6.2f s) %4.0f MiB   reference %5.1f s %4d MiB   %5.1fx faster\n", l, w, u, m / 1024, rs, rm, rs / w
+		else printf "   %-38s %6.2f s (cpu %6.2f s) %4.0f MiB   (no reference figure)\n", l, w, u, m / 1024 }'
 	rm -f /tmp/bench-assess.$$
 }
-echo "   ($(nproc) CPUs; $("$neug" --version 2>/dev/null))"
+echo "   ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $("$neug" --version 2>/dev/null); wall times suffer when the machine is shared)"
 one "non-IID rand8-1M (8-bit)" 15.6 290 assess "$d" --bits=8 --json
 one "non-IID biased-1M (8-bit)" 16.0 253 assess "$ref/data/biased-1M.bin" --bits=8 --json
 one "non-IID lowbit-1M (1-bit)" 0.7 21 assess "$ref/data/lowbit-1M.bin" --bits=1 --json
