@@ -69,20 +69,42 @@ static inline uint32_t ng_zero_bytes(uint32_t x)
 static inline bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)
 {
 	uint32_t prev = (v << 8) | (t->rc_a & 0xffu);
-	if (ng_zero_bytes(v ^ prev) || !t->rc_max || t->p64_i + 4 >= 64 || t->p4k_i + 4 >= 4096)
+	if (ng_zero_bytes(v ^ prev) || !t->rc_max || t->p4k_i + 4 >= 4096)
 		return ng_neug_tests_word_slow(t, v);
-	uint32_t c64 = ng_zero_bytes(v ^ (t->p64_a * 0x01010101u));
 	uint32_t c4k = ng_zero_bytes(v ^ (t->p4k_a * 0x01010101u));
-	c64 = ((c64 >> 7) * 0x01010101u) >> 24;
 	c4k = ((c4k >> 7) * 0x01010101u) >> 24;
-	if (t->p64_b + c64 + 1 >= NG_NEUG_APT64_CUTOFF || t->p4k_b + c4k + 1 >= NG_NEUG_APT4K_CUTOFF)
+	uint32_t i64 = t->p64_i, a64 = t->p64_a, b64 = t->p64_b, m64 = t->p64_max;
+	uint32_t lo = 0x80808080u, r = 4;
+	if (i64 + 4 >= 64) {
+		/* the 64-byte window ends inside this word: byte r starts the next */
+		r = 63 - i64;
+		lo = r ? 0x80808080u >> (32 - 8 * r) : 0;
+	}
+	uint32_t c64 = ng_zero_bytes(v ^ (a64 * 0x01010101u)) & lo;
+	c64 = ((c64 >> 7) * 0x01010101u) >> 24;
+	if (b64 + c64 + 1 >= NG_NEUG_APT64_CUTOFF || t->p4k_b + c4k + 1 >= NG_NEUG_APT4K_CUTOFF)
 		return ng_neug_tests_word_slow(t, v);
+	b64 += c64;
+	if (b64 > m64)
+		m64 = b64;
+	if (r < 4) {
+		uint32_t hi = r < 3 ? 0x80808080u << (8 * (r + 1)) : 0;
+		a64 = (v >> (8 * r)) & 0xffu;
+		b64 = ng_zero_bytes(v ^ (a64 * 0x01010101u)) & hi;
+		b64 = ((b64 >> 7) * 0x01010101u) >> 24;
+		if (b64 > m64)
+			m64 = b64;
+		i64 = 3 - r;
+	} else {
+		i64 += 4;
+	}
+	t->p64_i = i64;
+	t->p64_a = a64;
+	t->p64_b = b64;
+	t->p64_max = (uint16_t)m64;
 	t->rc_a = v >> 24;
 	t->rc_b = 1;
-	t->p64_i += 4;
 	t->p4k_i += 4;
-	if (c64 && (t->p64_b += c64) > t->p64_max)
-		t->p64_max = (uint16_t)t->p64_b;
 	if (c4k && (t->p4k_b += c4k) > t->p4k_max)
 		t->p4k_max = (uint16_t)t->p4k_b;
 	return false;
