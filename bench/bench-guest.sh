@@ -13,6 +13,7 @@ v=${NG_VECTORS:-../shared/vectors}/neug-1.0.6
 
 # 1. Host, no kernel, no QEMU: neug emulate + usbip-client (cdc_acm's URB
 #    pattern: 16 x 128-byte bulk-IN URBs) over TCP on 127.0.0.1.
+hostr=()
 host_rate() { # label source mode bytes
 	local port=$((20000 + RANDOM % 20000)) pid r
 	${NEUG:-build/neug} emulate --usbip=127.0.0.1:$port --source="$2" 2>/tmp/ng-bench-emu.$$ &
@@ -22,6 +23,7 @@ host_rate() { # label source mode bytes
 	kill $pid 2>/dev/null; wait $pid 2>/dev/null
 	rm -f /tmp/ng-bench-emu.$$
 	echo "host (no kernel): $1 rate=${r:-?} kB/s"
+	hostr+=("$1=${r:-0}")
 }
 big=$(mktemp)
 for _ in $(seq 40); do cat "$v/adc.bin"; done >"$big"
@@ -43,8 +45,12 @@ for m in conditioned:80 crc32:270; do
 	mode=${m%%:*} ref=${m#*:}
 	for s in file jitter; do
 		r=$(rate "$s $mode")
-		[ -n "$r" ] && printf 'ratio: %-20s %8s kB/s = %5.2fx FST-01 (%s kB/s)\n' "$s $mode" "$r" \
+		[ -n "$r" ] && printf 'ratio (guest kernel): %-20s %8s kB/s = %6.2fx FST-01 (%s kB/s)\n' "$s $mode" "$r" \
 			"$(awk -v r="$r" -v f="$ref" 'BEGIN{print r / f}')" "$ref"
+		for h in "${hostr[@]}"; do
+			[ "${h%%=*}" = "$s $mode" ] && printf 'ratio (host, no kernel): %-16s %8s kB/s = %6.2fx FST-01\n' "$s $mode" "${h#*=}" \
+				"$(awk -v r="${h#*=}" -v f="$ref" 'BEGIN{print r / f}')"
+		done
 	done
 done
 echo "where the time goes: 'host (no kernel)' is the device and USB/IP alone, natively;"

@@ -216,6 +216,30 @@ check6() {
 	detach
 }
 
+# 7. --selfattach: no TCP, a socketpair handed to vhci_hcd's sysfs attach ----
+check7() {
+	local i=0 rc
+	neug emulate --selfattach --source=file:/vectors/adc.bin --uid=$UID3 2>>/tmp/emu.log &
+	EMU=$!
+	while [ $i -lt 150 ] && [ ! -c /dev/ttyACM0 ]; do sleep 0.1; i=$((i + 1)); done
+	check "selfattach: /dev/ttyACM0 appears without TCP or the usbip tool" [ -c /dev/ttyACM0 ]
+	cpus_offline 0
+	ngctl read /dev/ttyACM0 6400 30000 >/tmp/s0.bin 2>/dev/null
+	cpus_offline 1
+	check "selfattach: out-adc-m0.bin byte for byte ($(wc -c </tmp/s0.bin) bytes)" cmp -s /tmp/s0.bin /vectors/out-adc-m0.bin
+	echo 0 >/sys/devices/platform/vhci_hcd.0/detach 2>/dev/null
+	i=0
+	while [ $i -lt 50 ] && kill -0 $EMU 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	if kill -0 $EMU 2>/dev/null; then
+		fail "selfattach: neug emulate ends when the kernel detaches the device"
+		kill $EMU; wait $EMU
+	else
+		wait $EMU; rc=$?
+		check "selfattach: neug emulate ends with status 0 when the kernel detaches the device ($rc)" [ $rc = 0 ]
+	fi
+	EMU=
+}
+
 # bench (bench/bench-guest.sh): byte rates through the kernel ---------------
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
 bench_one() { # label source parity-stty bytes
@@ -248,7 +272,7 @@ checkbench() {
 	pass "bench ran"
 }
 
-for c in ${NG_CHECKS:-1 2 3 4 5 6}; do
+for c in ${NG_CHECKS:-1 2 3 4 5 6 7}; do
 	say "# check $c at $(cut -d' ' -f1 /proc/uptime) s"
 	check$c
 done
