@@ -30,39 +30,67 @@ static inline uint32_t ng_load_be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* FIPS 180-4 4.1.2 functions. */
-#define NG_CH(x, y, z)  (((x) & (y)) ^ (~(x) & (z)))
-#define NG_MAJ(x, y, z) (((x) & (y)) ^ ((x) & (z)) ^ ((y) & (z)))
+/* FIPS 180-4 4.1.2 functions. Ch and Maj in equivalent forms with one
+ * operation fewer: Ch(x,y,z) = (x & y) ^ (~x & z) = z ^ (x & (y ^ z)),
+ * Maj(x,y,z) = (x & y) ^ (x & z) ^ (y & z) = (x & y) | (z & (x | y)). */
+#define NG_CH(x, y, z)  ((z) ^ ((x) & ((y) ^ (z))))
+#define NG_MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
 #define NG_BSIG0(x) (ng_ror(x, 2) ^ ng_ror(x, 13) ^ ng_ror(x, 22))
 #define NG_BSIG1(x) (ng_ror(x, 6) ^ ng_ror(x, 11) ^ ng_ror(x, 25))
 #define NG_SSIG0(x) (ng_ror(x, 7) ^ ng_ror(x, 18) ^ ((x) >> 3))
 #define NG_SSIG1(x) (ng_ror(x, 17) ^ ng_ror(x, 19) ^ ((x) >> 10))
 
-/* FIPS 180-4 6.2.2, with the message schedule kept in a 16-word ring. */
-void ng_sha256_compress_portable(uint32_t h[8], const uint8_t *blocks, size_t n)
+/* FIPS 180-4 6.2.2, eight rounds per loop pass. Instead of moving a..h
+ * down one place per round, each round's macro call names them rotated by
+ * one (the variable that would become `a` is the one that held `h`), so a
+ * round costs only its arithmetic. The schedule W is a 16-word ring split
+ * into two halves: in a pass over rounds t = 8q .. 8q+7, `cur` is the half
+ * holding W[t & 15] and `oth` the other one, so every schedule index is a
+ * constant offset from one of the two (NG_W_AT below). */
+#define NG_ROUND(a, b, c, d, e, f, g, h, k, w) do { \
+		uint32_t t1_ = (h) + NG_BSIG1(e) + NG_CH(e, f, g) + (k) + (w); \
+		(d) += t1_; \
+		(h) = t1_ + NG_BSIG0(a) + NG_MAJ(a, b, c); \
+	} while (0)
+/* W[(t - back) & 15] for t = 8q + j, with cur = W + 8 * (q & 1). */
+#define NG_W_AT(j, back) ((j) >= (back) ? cur[(j) - (back)] : oth[(j) + 8 - (back)])
+#define NG_W_AHEAD(j, fwd) ((j) + (fwd) < 8 ? cur[(j) + (fwd)] : oth[(j) + (fwd) - 8])
+/* FIPS 180-4 6.2.2 step 1, t >= 16: W[t] into the ring slot of W[t - 16]. */
+#define NG_SCHED(j) (cur[j] += NG_SSIG1(NG_W_AT(j, 2)) + NG_W_AT(j, 7) + NG_SSIG0(NG_W_AHEAD(j, 1)))
+#define NG_EIGHT(W) do { \
+		NG_ROUND(a, b, c, d, e, f, g, h, k[0], W(0)); \
+		NG_ROUND(h, a, b, c, d, e, f, g, k[1], W(1)); \
+		NG_ROUND(g, h, a, b, c, d, e, f, k[2], W(2)); \
+		NG_ROUND(f, g, h, a, b, c, d, e, k[3], W(3)); \
+		NG_ROUND(e, f, g, h, a, b, c, d, k[4], W(4)); \
+		NG_ROUND(d, e, f, g, h, a, b, c, k[5], W(5)); \
+		NG_ROUND(c, d, e, f, g, h, a, b, k[6], W(6)); \
+		NG_ROUND(b, c, d, e, f, g, h, a, k[7], W(7)); \
+	} while (0)
+#define NG_W_LOAD(j) (cur[j] = ng_load_be32(blocks + 4 * (8 * q + (j))))
+
+void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
+	uint32_t w[16];
 	while (n--) {
-		uint32_t w[16];
-		uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
-		uint32_t e = h[4], f = h[5], g = h[6], hh = h[7];
-		for (unsigned t = 0; t < 64; t++) {
-			uint32_t wt;
-			if (t < 16) {
-				wt = w[t] = ng_load_be32(blocks + 4 * t);          /* step 1, t <= 15 */
-			} else {                                                   /* step 1, t >= 16 */
-				wt = w[t & 15] = NG_SSIG1(w[(t - 2) & 15]) + w[(t - 7) & 15] +
-						 NG_SSIG0(w[(t - 15) & 15]) + w[t & 15];
-			}
-			uint32_t t1 = hh + NG_BSIG1(e) + NG_CH(e, f, g) + ng_sha256_k[t] + wt; /* step 3 */
-			uint32_t t2 = NG_BSIG0(a) + NG_MAJ(a, b, c);
-			hh = g; g = f; f = e; e = d + t1;
-			d = c; c = b; b = a; a = t1 + t2;
+		uint32_t a = h0[0], b = h0[1], c = h0[2], d = h0[3];
+		uint32_t e = h0[4], f = h0[5], g = h0[6], h = h0[7];
+		const uint32_t *k = ng_sha256_k;
+		/* After eight rounds the names are back in place, so the loop
+		 * body needs no shuffle. */
+		for (unsigned q = 0; q < 2; q++, k += 8) {        /* t = 0 .. 15 */
+			uint32_t *cur = w + 8 * q;
+			NG_EIGHT(NG_W_LOAD);
 		}
-		h[0] += a; h[1] += b; h[2] += c; h[3] += d;                        /* step 4 */
-		h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+		for (unsigned q = 2; q < 8; q++, k += 8) {        /* t = 16 .. 63 */
+			uint32_t *cur = w + 8 * (q & 1), *oth = w + 8 * (~q & 1);
+			NG_EIGHT(NG_SCHED);
+		}
+		h0[0] += a; h0[1] += b; h0[2] += c; h0[3] += d;    /* step 4 */
+		h0[4] += e; h0[5] += f; h0[6] += g; h0[7] += h;
 		blocks += 64;
-		ng_wipe(w, sizeof w);
 	}
+	ng_wipe(w, sizeof w);
 }
 
 #if NG_SHA256_HAVE_X86

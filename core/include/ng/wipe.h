@@ -4,7 +4,8 @@
 #define NG_WIPE_H
 #include <stddef.h>
 
-/* Sets n bytes at p to zero through volatile stores. */
+/* Sets n bytes at p to zero with stores the compiler may not remove
+ * (word-wise where aligned). */
 void ng_wipe(void *p, size_t n);
 
 #endif
