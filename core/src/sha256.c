@@ -24,8 +24,15 @@ static const uint32_t ng_sha256_h0[8] = {
 	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
-static inline uint32_t ng_ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
-static inline uint32_t ng_load_be32(const uint8_t *p)
+#if defined(__GNUC__) || defined(__clang__)
+#define NG_SHA_INLINE static inline __attribute__((always_inline))
+#else
+#define NG_SHA_INLINE static inline
+#endif
+
+NG_SHA_INLINE uint32_t ng_ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
+/* (-Os would otherwise call it: 16 calls per block.) */
+NG_SHA_INLINE uint32_t ng_load_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
