@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TX_HIGH (4u << 20) /* reply backlog beyond which a connection is not served */
@@ -73,6 +74,7 @@ typedef struct {
 	uint32_t id;
 	enum conn_phase phase;
 	bool closing;          /* close once tx is flushed, ignore input */
+	double t_open;         /* CLOCK_MONOTONIC seconds at accept */
 	/* receive state machine */
 	uint8_t hdr[NG_USBIP_HDR_LEN];
 	uint32_t hdr_have, hdr_want;
@@ -124,6 +126,15 @@ static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 static void put32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v; }
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+
+#define MGMT_TIMEOUT 10.0 /* seconds a connection may stay in the management phase */
+
+static double mono(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
 
 static uint32_t devid(const ng_usbip *u) { return u->cfg.busnum << 16 | u->cfg.devnum; }
 
@@ -181,6 +192,7 @@ static int tx_append(conn *c, const void *data, size_t len)
 }
 
 static void conn_close(ng_usbip *u, int i);
+static void drop(ng_usbip *u, int i, const char *why);
 
 static void conn_flush(ng_usbip *u, int i)
 {
@@ -515,8 +527,24 @@ static bool backlogged(const ng_usbip *u)
 	return u->imp >= 0 && u->c[u->imp].tx_len - u->c[u->imp].tx_off > TX_HIGH;
 }
 
+/* A connection that idles in the management phase would hold a slot for
+ * ever (8 of them block every new client): drop it after MGMT_TIMEOUT. */
+static void reap_idle(ng_usbip *u)
+{
+	double now = -1;
+	for (int i = 0; i < NG_USBIP_MAX_CLIENTS; i++) {
+		if (u->c[i].fd < 0 || u->c[i].phase != PH_MGMT)
+			continue;
+		if (now < 0)
+			now = mono();
+		if (now - u->c[i].t_open > MGMT_TIMEOUT)
+			drop(u, i, "no complete request within 10 s");
+	}
+}
+
 bool ng_usbip_pump(ng_usbip *u)
 {
+	reap_idle(u);
 	for (int round = 0; round < 512; round++) {
 		bool progress = false;
 		if (u->cfg.ops->task && u->cfg.ops->task(u->cfg.user))
@@ -720,6 +748,7 @@ int ng_usbip_add_client(ng_usbip *u, int fd, bool imported)
 	c->id = ++u->next_id;
 	c->phase = PH_MGMT;
 	c->hdr_want = 8;
+	c->t_open = mono();
 	u->st.accepted++;
 	logf_(u, 1, "client %u: connected%s", c->id, imported ? " (attached socket)" : "");
 	if (imported) {

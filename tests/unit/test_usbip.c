@@ -521,6 +521,40 @@ static void test_hostile(void)
 	free(flood);
 }
 
+/* Clients that connect and say nothing must not lock the server out. */
+static void test_idle(void)
+{
+	int idle[NG_USBIP_MAX_CLIENTS];
+	for (int k = 0; k < NG_USBIP_MAX_CLIENTS; k++) {
+		int sv[2];
+		socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv);
+		idle[k] = sv[1];
+		ng_usbip_add_client(ng_emu_usbip(emu), sv[0], false);
+	}
+	int sv[2];
+	socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv);
+	int refused = ng_usbip_add_client(ng_emu_usbip(emu), sv[0], false) < 0;
+	close(sv[1]);
+	double t0 = now_ms();
+	int freed = 0;
+	while (!freed && now_ms() - t0 < 15000) {
+		ng_emu_step(emu, 50);
+		uint8_t b;
+		freed = recv(idle[0], &b, 1, 0) == 0;
+	}
+	CHECK(refused && freed && now_ms() - t0 > 9000,
+	      "idle: with %d silent clients a new one is refused; they are dropped after 10 s (%.1f s)",
+	      NG_USBIP_MAX_CLIENTS, (now_ms() - t0) / 1000);
+	for (int k = 0; k < NG_USBIP_MAX_CLIENTS; k++)
+		close(idle[k]);
+	uint8_t h[8], c[4];
+	new_client();
+	op(NG_USBIP_OP_REQ_DEVLIST);
+	CHECK(recv_n(h, 8, 2000, NULL) == 8 && recv_n(c, 4, 2000, NULL) == 4 && get32(c) == 1,
+	      "idle: the next client is served");
+	closed_within(1000);
+}
+
 static void test_tcp(void)
 {
 	char err[256];
@@ -557,6 +591,7 @@ int main(void)
 	test_devlist();
 	test_import_and_urbs();
 	test_hostile();
+	test_idle();
 	test_tcp();
 	if (cfd >= 0)
 		close(cfd);
