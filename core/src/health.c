@@ -173,10 +173,21 @@ typedef int32_t ng_v4i __attribute__((vector_size(16)));
 #else
 #define NG_HEALTH_VEC 0
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define NG_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define NG_UNLIKELY(c) (c)
+#endif
 
 /* Over s[0..k): *eq += how many samples equal the one before (s[-1] = prev),
  * *cnt += how many equal a. Four lanes at a time where vectors exist. */
-static inline void ng_health_scan(const uint32_t *s, size_t k, uint32_t prev, uint32_t a,
+#if !NG_HEALTH_VEC && (defined(__GNUC__) || defined(__clang__))
+/* Out of line on scalar targets: the loop then has the registers to itself. */
+__attribute__((noinline)) static void ng_health_scan(
+#else
+static inline void ng_health_scan(
+#endif
+const uint32_t *s, size_t k, uint32_t prev, uint32_t a,
 				  uint32_t *eq, uint32_t *cnt)
 {
 	uint32_t e = 0, c = 0;
@@ -198,11 +209,29 @@ static inline void ng_health_scan(const uint32_t *s, size_t k, uint32_t prev, ui
 	}
 	e -= (uint32_t)(ve[0] + ve[1] + ve[2] + ve[3]);
 	c -= (uint32_t)(vc[0] + vc[1] + vc[2] + vc[3]);
-#endif
 	for (; j < k; j++) {
 		e += s[j] == s[j - 1];
 		c += s[j] == a;
 	}
+#else
+	/* Scalar targets (the Cortex-M3): both matches are rare in noise, so
+	 * test for either with two compares and count only then. Two samples
+	 * per pass, so that the previous sample stays in a register. */
+	const uint32_t *q = s + j, *end = s + k;
+	uint32_t x = k ? s[0] : 0;
+	for (; end - q >= 2; q += 2) {
+		uint32_t y = q[0], z = q[1];
+		if (NG_UNLIKELY(y == x || y == a || z == y || z == a)) {
+			e += (y == x) + (z == y);
+			c += (y == a) + (z == a);
+		}
+		x = z;
+	}
+	if (q < end) {
+		e += *q == x;
+		c += *q == a;
+	}
+#endif
 	*eq += e;
 	*cnt += c;
 }

@@ -69,6 +69,21 @@ static inline uint32_t ng_zero_bytes(uint32_t x)
 static inline bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)
 {
 	uint32_t prev = (v << 8) | (t->rc_a & 0xffu);
+	/* Commonest of all (about 95% of random words): no byte equals its
+	 * predecessor or either window's A, and neither window ends inside the
+	 * word. Then every run is 1 long and no count moves: only the window
+	 * positions advance. (x | y | z has a zero byte only where one of
+	 * them has; the (x & 7f..) + 7f.. sets bit 7 of every nonzero byte.) */
+	uint32_t x = v ^ prev, y = v ^ (t->p64_a * 0x01010101u), z = v ^ (t->p4k_a * 0x01010101u);
+	uint32_t nz = (((x & 0x7f7f7f7fu) + 0x7f7f7f7fu) | x) & (((y & 0x7f7f7f7fu) + 0x7f7f7f7fu) | y) &
+		      (((z & 0x7f7f7f7fu) + 0x7f7f7f7fu) | z);
+	if ((nz & 0x80808080u) == 0x80808080u && t->p64_i + 4 < 64 && t->p4k_i + 4 < 4096 && t->rc_max) {
+		t->rc_a = v >> 24;
+		t->rc_b = 1;
+		t->p64_i += 4;
+		t->p4k_i += 4;
+		return false;
+	}
 	if (ng_zero_bytes(v ^ prev) || !t->rc_max || t->p4k_i + 4 >= 4096)
 		return ng_neug_tests_word_slow(t, v);
 	uint32_t c4k = ng_zero_bytes(v ^ (t->p4k_a * 0x01010101u));
