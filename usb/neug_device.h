@@ -96,6 +96,7 @@ typedef struct {
 	uint32_t h_milli;     /* declared min-entropy per sample; 0 = NG_DEFAULT_H_MILLI */
 	ng_crc_fn crc;        /* NULL: software CRC */
 	void *crc_user;
+	ng_crc4_fn crc4;      /* optional, with crc: 4 words per call (ng_pipeline_config) */
 	const char *board;    /* board name string, ASCII, <= 40 chars, static */
 	const char *revision; /* firmware revision string, ASCII, <= 40 chars, static */
 	/* Optional: the value of GET_INFO index NG_INFO_SOURCE_ERRORS or

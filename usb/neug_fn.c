@@ -292,6 +292,7 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	pc.h_milli = cfg->h_milli ? cfg->h_milli : NG_DEFAULT_H_MILLI;
 	pc.crc = cfg->crc;
 	pc.crc_user = cfg->crc_user;
+	pc.crc4 = cfg->crc4;
 	ng_status st = ng_pipeline_init(&d->pipe, &pc);
 	if (st != NG_OK)
 		return st;

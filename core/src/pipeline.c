@@ -74,6 +74,7 @@ ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 	p->h_milli = cfg->h_milli;
 	p->crc = cfg->crc;
 	p->crc_user = cfg->crc_user;
+	p->crc4 = cfg->crc ? cfg->crc4 : NULL;
 	ng_neug_tests_init(&p->neug);
 	if (p->crc) {
 		for (int i = 0; i < 3; i++)
@@ -87,6 +88,8 @@ ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 /* The CRC value after shifting in the 4 samples of w. */
 static inline uint32_t ng_pipe_crc4(ng_pipeline *p, const uint32_t *w)
 {
+	if (p->crc4)
+		return p->crc_reg = p->crc4(p->crc_user, w);
 	if (p->crc) {
 		for (int i = 0; i < 4; i++)
 			p->crc_reg = p->crc(p->crc_user, w[i]);

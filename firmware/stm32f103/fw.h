@@ -49,6 +49,7 @@ void ng_led_poll(uint32_t now_ms);
 /* crc_hw.c: the CRC calculation unit (RM0008 4). The pipeline's cfg.crc. */
 void ng_crc_hw_init(void);
 uint32_t ng_crc_hw_word(void *user, uint32_t w);
+uint32_t ng_crc_hw_words4(void *user, const uint32_t w[4]);  /* cfg.crc4 */
 
 /* noise.c: the noise source. ADC1 (Vrefint, temperature sensor) and ADC2
  * (two pulled-up pins) in regular simultaneous mode; DMA1 channel 1 copies

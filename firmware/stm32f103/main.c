@@ -28,7 +28,8 @@ static ng_neug_dev ng_dev;
 static uint32_t ng_half[NG_NOISE_HALF];
 _Static_assert(sizeof ng_half == NG_NOISE_HALF * 4u, "one DMA half");
 
-/* The CRC unit must compute exactly what core's software CRC does. */
+/* The CRC unit must compute exactly what core's software CRC does, word by
+ * word and four words per call. */
 static bool ng_crc_hw_selftest(void)
 {
 	ng_crc32_ctx sw;
@@ -37,6 +38,13 @@ static bool ng_crc_hw_selftest(void)
 	uint32_t w = 0x12345678u, same = 1;
 	for (uint32_t i = 0; i < 16; i++, w = w * 1664525u + 1013904223u)
 		same &= ng_crc_hw_word(NULL, w) == ng_crc32_word(&sw, w);
+	uint32_t four[4];   /* and the four-word path (cfg.crc4) */
+	for (uint32_t i = 0; i < 4; i++, w = w * 1664525u + 1013904223u)
+		four[i] = w;
+	uint32_t r4 = ng_crc_hw_words4(NULL, four);
+	for (uint32_t i = 0; i < 4; i++)
+		ng_crc32_word(&sw, four[i]);
+	same &= r4 == sw.reg;
 	return same != 0;
 }
 
@@ -65,7 +73,7 @@ void ng_fw_init(void)
 	ng_led_poll(ng_millis());
 	bool ok = ng_selftest() == NG_OK && ng_crc_hw_selftest();
 
-	ng_neug_config cfg = { .crc = ng_crc_hw_word, .board = NG_BOARD_NAME, .revision = NG_FW_REVISION,
+	ng_neug_config cfg = { .crc = ng_crc_hw_word, .crc4 = ng_crc_hw_words4, .board = NG_BOARD_NAME, .revision = NG_FW_REVISION,
 			       .app_info = ng_fw_app_info };
 	ng_uid_read(cfg.uid);
 	ng_crc_hw_init(); /* reset once; the pipeline feeds the unique ID, then it runs on */

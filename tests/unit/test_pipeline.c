@@ -107,6 +107,15 @@ static uint32_t hw_word(void *user, uint32_t w)
 	hw_calls++;
 	return ng_crc32_word(&hw, w);
 }
+static unsigned long hw4_calls;
+static uint32_t hw_word4(void *user, const uint32_t w[4])
+{
+	(void)user;
+	hw4_calls++;
+	for (int i = 0; i < 4; i++)
+		ng_crc32_word(&hw, w[i]);
+	return hw.reg;
+}
 
 /* w such that the CRC register goes from r to v: the word step is
  * f(r ^ w) with f linear and invertible over GF(2)^32; invert it by
@@ -219,23 +228,34 @@ int main(void)
 	      ng_pipeline_block_samples(99) == 0 && ng_pipeline_block_samples(32001) == 0,
 	      "samples per block: max(140, ceil(512/H)) rounded up to a multiple of 4");
 
-	/* cfg.crc: an external CRC unit gives the same vectors, one call per word. */
-	for (uint32_t mode = 0; mode < 2; mode++) {
-		ng_pipeline_config hc = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI, .crc = hw_word };
+	/* cfg.crc: an external CRC unit gives the same vectors, one call per word;
+	 * with cfg.crc4 too, one call per group of 4 after the uid words (fed in
+	 * pieces of 13, so that groups straddle the calls). */
+	for (uint32_t m = 0; m < 4; m++) {
+		uint32_t mode = m & 1;
+		ng_pipeline_config hc = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI, .crc = hw_word,
+					  .crc4 = m >= 2 ? hw_word4 : NULL };
 		memcpy(hc.uid, UID, sizeof UID);
 		ng_crc32_reset(&hw);
-		hw_calls = 0;
+		hw_calls = hw4_calls = 0;
 		ng_pipeline_init(&pipe_, &hc);
 		size_t o2 = 0;
-		for (size_t i = 0; i < ns; i += 64) {
-			ng_pipeline_put_many(&pipe_, s + i, ns - i < 64 ? ns - i : 64);
+		const size_t piece = m >= 2 ? 13 : 64;
+		for (size_t i = 0; i < ns; i += piece) {
+			ng_pipeline_put_many(&pipe_, s + i, ns - i < piece ? ns - i : piece);
 			while (ng_pipeline_take(&pipe_, out + o2))
 				o2 += 32;
 		}
 		const uint8_t *want = mode ? m1 : m0;
 		size_t wn = mode ? n1 : n0;
-		CHECK(o2 == wn && !memcmp(out, want, wn) && hw_calls == 3 + ns,
-		      "mode %u through cfg.crc (a CRC unit): the vector again, %lu unit writes", mode, hw_calls);
+		if (m < 2)
+			CHECK(o2 == wn && !memcmp(out, want, wn) && hw_calls == 3 + ns && !hw4_calls,
+			      "mode %u through cfg.crc (a CRC unit): the vector again, %lu unit writes",
+			      mode, hw_calls);
+		else
+			CHECK(o2 == wn && !memcmp(out, want, wn) && hw_calls == 3 && hw4_calls == ns / 4,
+			      "mode %u through cfg.crc4: the vector again, %lu + 4 x %lu unit writes",
+			      mode, hw_calls, hw4_calls);
 	}
 
 	/* The start-up hold: nothing before the 1024th sample, then all at once. */

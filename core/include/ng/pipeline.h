@@ -32,6 +32,9 @@ typedef struct {
 			       * caller resets the unit before ng_pipeline_init,
 			       * which feeds it the uid words. */
 	void *crc_user;
+	ng_crc4_fn crc4;      /* optional, with crc: the same unit, 4 words per
+			       * call (the pipeline then calls crc only for the
+			       * uid words). NULL: crc word by word. */
 } ng_pipeline_config;
 
 /* Everything a host tool or GET_INFO reports. */

@@ -15,6 +15,7 @@ struct ng_pipeline {
 	uint32_t h_milli;
 	ng_crc_fn crc;            /* NULL: software CRC */
 	void *crc_user;
+	ng_crc4_fn crc4;          /* NULL: crc word by word */
 	uint32_t crc_reg;         /* the CRC register (software CRC) or its last value */
 	ng_health_ctx health;
 	ng_neug_tests_ctx neug;
