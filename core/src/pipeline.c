@@ -313,6 +313,16 @@ static void ng_pipe_build(ng_pipeline *p, const uint32_t *w, size_t m, bool *dro
 ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n)
 {
 	bool dropped = false;
+	while (n && p->skip) {  /* raw-mode alignment: tested, counted, not used */
+		size_t k = p->skip < n ? p->skip : n;
+		uint32_t seen = p->health.status;
+		(void)ng_health_insert_many(&p->health, s, k);
+		s += k;
+		n -= k;
+		p->skip -= (uint32_t)k;
+		if (p->health.status != seen)
+			ng_pipe_status(p);
+	}
 	while (n) {
 		size_t k = ng_pipe_per_block(p) - (4u * p->grp + p->pend_n);
 		if (k > n)
@@ -355,7 +365,7 @@ size_t ng_pipeline_room(const ng_pipeline *p)
 	if (ng_pipe_stopped(p))
 		return SIZE_MAX;
 	size_t per = ng_pipe_per_block(p);
-	size_t rem = per - (4u * p->grp + p->pend_n);   /* samples until this block completes */
+	size_t rem = p->skip + per - (4u * p->grp + p->pend_n);   /* samples until this block completes */
 	return rem - 1 + (size_t)(NG_PIPELINE_QUEUE - p->q_count) * per;
 }
 
@@ -379,6 +389,10 @@ void ng_pipeline_set_mode(ng_pipeline *p, uint32_t mode)
 	ng_pipe_flush_queue(p);
 	ng_pipe_reset_block(p);
 	p->mode = mode;
+	/* Raw blocks start at a sample index that is a multiple of 8, so that
+	 * each 32-byte raw block is a 32-byte-aligned block of the input (the
+	 * device's raw mode is for evaluation: records line up with the source). */
+	p->skip = mode == NG_MODE_RAW ? (uint32_t)((8u - p->health.samples % 8u) % 8u) : 0u;
 }
 
 uint32_t ng_pipeline_mode(const ng_pipeline *p) { return p->mode; }

@@ -155,8 +155,8 @@ check3() {
 	check "mode: GET_INFO 0 follows parity none/odd/even: $m0 $m1 $m2 (want 0 1 2)" [ "$m0 $m1 $m2" = "0 1 2" ]
 	timeout 20 dd if=/dev/ttyACM0 of=/tmp/raw.bin bs=32 count=512 iflag=fullblock 2>/tmp/dd.err || sed "s/^/# dd: /" /tmp/dd.err >&3
 	r=$(ngctl blocks /tmp/raw.bin /tmp/big.bin)
-	check "mode: raw mode, every 32-byte block is a block of the input, in order ($r)" \
-		sh -c "echo '$r' | grep -q 'blocks=512 .* bad=0'"
+	check "mode: raw mode, every 32-byte block is a 32-byte-aligned block of the input, in order ($r)" \
+		sh -c "echo '$r' | grep -q 'blocks=512 .* phase=0 bad=0'"
 	stty -F /dev/ttyACM0 -parenb
 	r=$(ngctl dtr /dev/ttyACM0 2>&1)
 	check "mode: no data while DTR is dropped, data again after raising it ($r)" \

@@ -315,6 +315,26 @@ int main(void)
 		      "mode 0 -> 1: the queue (%u blocks) and the partial block are discarded; the CRC runs on", before);
 	}
 
+	/* Switch to raw mode: raw blocks line up with the input (sample index a
+	 * multiple of 8); the samples skipped to get there are still tested. */
+	{
+		ng_pipeline_config c = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI };
+		memcpy(c.uid, UID, sizeof UID);
+		ng_pipeline_init(&pipe_, &c);
+		size_t a = 1024 + 140 + 13;          /* 1177: the next multiple of 8 is 1184 */
+		ng_pipeline_put_many(&pipe_, s, a);
+		ng_pipeline_set_mode(&pipe_, NG_MODE_RAW);
+		size_t room = ng_pipeline_room(&pipe_);
+		ng_pipeline_put_many(&pipe_, s + a, 7 + 64);
+		size_t o4 = 0;
+		while (ng_pipeline_take(&pipe_, out + o4))
+			o4 += 32;
+		ng_pipeline_get_stats(&pipe_, &st);
+		CHECK(o4 == 256 && !memcmp(out, s + 1184, 256) && st.samples == a + 71 &&
+		      room == 7 + 8 - 1 + NG_PIPELINE_QUEUE * 8,
+		      "mode 0 -> 2: raw blocks start at sample 1184, a multiple of 8 (%zu bytes)", o4);
+	}
+
 	/* NeuG's CRC-level test fires: three CRC values 0x07070707 in a row are a
 	 * run of 12 equal bytes (cutoff 9): that block is dropped, output goes on. */
 	{

@@ -24,6 +24,7 @@ struct ng_pipeline {
 	uint32_t pend_n;
 	uint32_t grp;             /* groups of 4 samples done in this block */
 	uint32_t blk_fail;        /* NG_HEALTH_* bits that fired during it */
+	uint32_t skip;            /* samples to test but not use (raw-mode alignment) */
 	ng_sha256_ctx sha;        /* mode 0: the message so far */
 	uint8_t prev[16];         /* mode 0: first half of the previous output */
 	uint8_t blk[NG_BLOCK_BYTES]; /* modes 1 and 2: the block so far */
