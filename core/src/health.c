@@ -179,25 +179,38 @@ typedef int32_t ng_v4i __attribute__((vector_size(16)));
 #define NG_UNLIKELY(c) (c)
 #endif
 
-/* Over s[0..k): *eq += how many samples equal the one before (s[-1] = prev),
- * *cnt += how many equal a. Four lanes at a time where vectors exist. */
+/* Over s[0..k) (s[-1] = prev): *cnt += how many samples equal a, and the
+ * samples that equal their predecessor widen the range [*lo, *hi] (both
+ * NULL while there is none; where vectors exist, conservatively the whole
+ * of s). Four lanes at a time where vectors exist. */
+typedef struct {
+	const uint32_t *lo, *hi;
+} ng_health_eq;
+
+static inline void ng_health_eq_at(ng_health_eq *r, const uint32_t *p)
+{
+	if (!r->lo)
+		r->lo = p;
+	r->hi = p;
+}
+
 #if !NG_HEALTH_VEC && (defined(__GNUC__) || defined(__clang__))
 /* Out of line on scalar targets: the loop then has the registers to itself. */
-__attribute__((noinline)) static void ng_health_scan(
+__attribute__((noinline)) static void
 #else
-static inline void ng_health_scan(
+static inline void
 #endif
-const uint32_t *s, size_t k, uint32_t prev, uint32_t a,
-				  uint32_t *eq, uint32_t *cnt)
+ng_health_scan(const uint32_t *s, size_t k, uint32_t prev, uint32_t a, ng_health_eq *eq,
+	       uint32_t *cnt)
 {
-	uint32_t e = 0, c = 0;
-	size_t j = 0;
-	if (k) {
-		e = s[0] == prev;
-		c = s[0] == a;
-		j = 1;
-	}
+	if (!k)
+		return;
+	uint32_t c = s[0] == a;
+	if (s[0] == prev)
+		ng_health_eq_at(eq, s);
 #if NG_HEALTH_VEC
+	uint32_t e = 0;
+	size_t j = 1;
 	ng_v4i ve = { 0, 0, 0, 0 }, vc = { 0, 0, 0, 0 };
 	const ng_v4u va = { a, a, a, a };
 	for (; j + 4 <= k; j += 4) {
@@ -213,26 +226,33 @@ const uint32_t *s, size_t k, uint32_t prev, uint32_t a,
 		e += s[j] == s[j - 1];
 		c += s[j] == a;
 	}
+	if (e) {
+		ng_health_eq_at(eq, s);
+		ng_health_eq_at(eq, s + k - 1);
+	}
 #else
 	/* Scalar targets (the Cortex-M3): both matches are rare in noise, so
 	 * test for either with two compares and count only then. Two samples
 	 * per pass, so that the previous sample stays in a register. */
-	const uint32_t *q = s + j, *end = s + k;
-	uint32_t x = k ? s[0] : 0;
+	const uint32_t *q = s + 1, *end = s + k;
+	uint32_t x = s[0];
 	for (; end - q >= 2; q += 2) {
 		uint32_t y = q[0], z = q[1];
 		if (NG_UNLIKELY(y == x || y == a || z == y || z == a)) {
-			e += (y == x) + (z == y);
 			c += (y == a) + (z == a);
+			if (y == x)
+				ng_health_eq_at(eq, q);
+			if (z == y)
+				ng_health_eq_at(eq, q + 1);
 		}
 		x = z;
 	}
 	if (q < end) {
-		e += *q == x;
 		c += *q == a;
+		if (*q == x)
+			ng_health_eq_at(eq, q);
 	}
 #endif
-	*eq += e;
 	*cnt += c;
 }
 
@@ -240,15 +260,17 @@ uint32_t ng_health_insert_many(ng_health_ctx *h, const uint32_t *s, size_t n)
 {
 	if (!n)
 		return 0;
-	/* One pass, window by window: APT counts, and how many samples repeat
-	 * their predecessor (RCT: none means every run is 1 long). */
-	uint32_t aa = h->apt_a, ab = h->apt_b, ai = h->apt_i, amax = h->apt_max, eq = 0;
+	/* One pass, window by window: APT counts, and where samples repeat
+	 * their predecessor (RCT: nowhere means every run is 1 long). */
+	uint32_t aa = h->apt_a, ab = h->apt_b, ai = h->apt_i, amax = h->apt_max;
+	ng_health_eq eq = { NULL, NULL };
 	const uint32_t w = h->apt_window;
 	uint32_t prev = h->rct_a;
 	for (size_t i = 0; i < n;) {
 		if (ai == 0) {
 			/* a new window: A = this sample, B = 1 */
-			eq += s[i] == prev;
+			if (s[i] == prev)
+				ng_health_eq_at(&eq, s + i);
 			prev = aa = s[i++];
 			ab = 1;
 			ai = 1;
@@ -270,13 +292,16 @@ uint32_t ng_health_insert_many(ng_health_ctx *h, const uint32_t *s, size_t n)
 		if (ai == w)
 			ai = 0;
 	}
-	/* RCT: B after the last sample and the longest run in these samples. */
-	uint32_t ra = h->rct_a, rb = h->rct_b, rmax = h->rct_max;
-	if (!eq) {
-		rb = 1;
-	} else {
-		uint32_t run = 0;
-		for (size_t i = 0; i < n; i++) {
+	/* RCT: B after the last sample and the longest run in these samples.
+	 * Runs longer than 1 lie within [eq.lo - 1, eq.hi]: the sample before
+	 * eq.lo starts a run (B = 1, or B = rct_b + 1 at s[0]), and after
+	 * eq.hi every sample starts a new one. */
+	uint32_t rb = 1, rmax = h->rct_max;
+	if (eq.lo) {
+		size_t i = (size_t)(eq.lo - s), last = (size_t)(eq.hi - s);
+		uint32_t ra = i ? s[i - 1] : h->rct_a, run = 0;
+		rb = i ? 1 : h->rct_b;
+		for (; i <= last; i++) {
 			rb = s[i] == ra ? rb + 1 : 1;
 			ra = s[i];
 			if (rb > run)
@@ -286,6 +311,8 @@ uint32_t ng_health_insert_many(ng_health_ctx *h, const uint32_t *s, size_t n)
 			goto precise;
 		if (run > rmax)
 			rmax = run;
+		if (last != n - 1)
+			rb = 1;
 	}
 	if (!rmax)
 		rmax = 1;

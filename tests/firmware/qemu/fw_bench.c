@@ -104,6 +104,12 @@ int main(void)
 		ng_health_insert(&h, ng_vec_adc[i]);
 	uint64_t dt = ng_ticks() - t0;
 	ng_sh_printf("bench: health_insert_minstr_per_sample %u\n", (uint32_t)(dt * 2000000000ull / cal / 4480u));
+	ng_health_init(&h, NG_DEFAULT_H_MILLI, 0, 0);
+	t0 = ng_ticks();
+	for (uint32_t i = 0; i + 70 <= 4480; i += 70)
+		ng_health_insert_many(&h, ng_vec_adc + i, 70);
+	dt = ng_ticks() - t0;
+	ng_sh_printf("bench: health_insert_many_minstr_per_sample %u\n", (uint32_t)(dt * 2000000000ull / cal / 4480u));
 	static ng_neug_tests_ctx nt;
 	ng_neug_tests_init(&nt);
 	t0 = ng_ticks();

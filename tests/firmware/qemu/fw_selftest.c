@@ -8,6 +8,7 @@
 #include <string.h>
 #include "mps2.h"
 #include "ng/crc32.h"
+#include "ng/health.h"
 #include "ng/pipeline.h"
 #include "ng/selftest.h"
 
@@ -158,6 +159,71 @@ static void ng_test_libc(void)
 	ng_sh_check(ok, "libc.c: memcpy, memmove, memset, memcmp at every alignment, lengths 0..40");
 }
 
+/* The batch path of the raw-sample tests (ng_health_insert_many: on this
+ * target the scalar scan) leaves the same state and fires the same bits as
+ * one ng_health_insert per sample, on runs from small alphabets so that
+ * both tests fire (the host's test_health does the same for its vector
+ * path); and NeuG's word path equals four byte calls. */
+static uint32_t ng_rng_state = 0x6e657567u;
+static uint32_t ng_rng(void)
+{
+	uint32_t x = ng_rng_state;   /* xorshift32 */
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return ng_rng_state = x;
+}
+
+static void ng_test_batch(void)
+{
+	static ng_health_ctx a, b;
+	uint32_t diff = 0, fires = 0, *buf = ng_work;
+	for (uint32_t trial = 0; trial < 120; trial++) {
+		uint32_t hm = 500 + ng_rng() % 7500;
+		ng_health_init(&a, hm, 0, 0);
+		ng_health_init(&b, hm, 0, 0);
+		uint32_t alpha = 1 + ng_rng() % 40;
+		for (uint32_t chunk = 0; chunk < 12; chunk++) {
+			uint32_t n = ng_rng() % 700, run = 0, v = 0;
+			for (uint32_t i = 0; i < n; i++) {
+				if (!run) {
+					v = (ng_rng() % alpha) * 0x01000193u;
+					run = 1 + ng_rng() % (trial & 1 ? 3 : 14);
+				}
+				buf[i] = v;
+				run--;
+			}
+			uint32_t fa = 0, fb = ng_health_insert_many(&b, buf, n);
+			for (uint32_t i = 0; i < n; i++)
+				fa |= ng_health_insert(&a, buf[i]);
+			fires += fa != 0;
+			diff += fa != fb || memcmp(&a, &b, sizeof a) != 0;
+		}
+	}
+	ng_sh_printf("# batch vs per sample: %u chunks fired, %u differ\n", fires, diff);
+	ng_sh_check(!diff && fires > 50, "ng_health_insert_many == ng_health_insert per sample (1440 chunks)");
+
+	static ng_neug_tests_ctx na, nb;
+	diff = 0;
+	for (uint32_t trial = 0; trial < 60; trial++) {
+		ng_neug_tests_init(&na);
+		ng_neug_tests_init(&nb);
+		uint32_t alpha = 1 + ng_rng() % 256;
+		for (uint32_t i = 0; i < 1500; i++) {
+			uint32_t v = 0;
+			for (int k = 0; k < 4; k++)
+				v |= (ng_rng() % alpha) << (8 * k);
+			bool fa = ng_neug_tests_byte(&na, (uint8_t)v);
+			fa |= ng_neug_tests_byte(&na, (uint8_t)(v >> 8));
+			fa |= ng_neug_tests_byte(&na, (uint8_t)(v >> 16));
+			fa |= ng_neug_tests_byte(&na, (uint8_t)(v >> 24));
+			diff += fa != ng_neug_tests_word(&nb, v) || memcmp(&na, &nb, sizeof na) != 0;
+		}
+	}
+	ng_sh_printf("# NeuG word vs bytes: %u of 90000 words differ\n", diff);
+	ng_sh_check(!diff, "ng_neug_tests_word == four ng_neug_tests_byte (90000 words)");
+}
+
 int main(void)
 {
 	ng_test_libc();
@@ -169,6 +235,7 @@ int main(void)
 		    "CRC-32/MPEG-2 check value 0x0376e6e7");
 	ng_test_vectors();
 	ng_test_health();
+	ng_test_batch();
 	ng_sh_printf("# %u failed\n", (uint32_t)ng_sh_failed());
 	return ng_sh_failed();
 }
