@@ -422,6 +422,11 @@ bool ng_neug_tests_word_slow(ng_neug_tests_ctx *t, uint32_t v)
 	return f;
 }
 
+bool ng_neug_tests_word_mid(ng_neug_tests_ctx *t, uint32_t v)
+{
+	return ng_neug_word_mid(t, v);
+}
+
 bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v)
 {
 	return ng_neug_word(t, v);

@@ -66,7 +66,17 @@ static inline uint32_t ng_zero_bytes(uint32_t x)
  * (no run grows), no window ends inside the word, and no count nears its
  * cutoff; the result is then what four ng_neug_tests_byte calls (low byte
  * first) would leave. Anything else goes byte by byte. */
-static inline bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)
+#if defined(__GNUC__) || defined(__clang__)
+#define NG_HEALTH_INLINE static inline __attribute__((always_inline))
+#else
+#define NG_HEALTH_INLINE static inline
+#endif
+
+/* The word path past the commonest case (health.c, out of line). */
+bool ng_neug_tests_word_mid(ng_neug_tests_ctx *t, uint32_t v);
+
+/* Inline in the pipeline's loops: the commonest case, else a call. */
+NG_HEALTH_INLINE bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)
 {
 	uint32_t prev = (v << 8) | (t->rc_a & 0xffu);
 	/* Commonest of all (about 95% of random words): no byte equals its
@@ -84,6 +94,12 @@ static inline bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)
 		t->p4k_i += 4;
 		return false;
 	}
+	return ng_neug_tests_word_mid(t, v);
+}
+
+static inline bool ng_neug_word_mid(ng_neug_tests_ctx *t, uint32_t v)
+{
+	uint32_t prev = (v << 8) | (t->rc_a & 0xffu);
 	if (ng_zero_bytes(v ^ prev) || !t->rc_max || t->p4k_i + 4 >= 4096)
 		return ng_neug_tests_word_slow(t, v);
 	uint32_t c4k = ng_zero_bytes(v ^ (t->p4k_a * 0x01010101u));

@@ -86,7 +86,7 @@ ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 }
 
 /* The CRC value after shifting in the 4 samples of w. */
-static inline uint32_t ng_pipe_crc4(ng_pipeline *p, const uint32_t *w)
+NG_HEALTH_INLINE uint32_t ng_pipe_crc4(ng_pipeline *p, const uint32_t *w)
 {
 	if (p->crc4)
 		return p->crc_reg = p->crc4(p->crc_user, w);
@@ -98,12 +98,16 @@ static inline uint32_t ng_pipe_crc4(ng_pipeline *p, const uint32_t *w)
 	return p->crc_reg = ng_crc32_step4(p->crc_reg, w);
 }
 
-static inline void ng_put_le32(uint8_t *d, uint32_t v)
+NG_HEALTH_INLINE void ng_put_le32(uint8_t *d, uint32_t v)
 {
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__builtin_memcpy(d, &v, 4);   /* one store (memcpy is no builtin when freestanding) */
+#else
 	d[0] = (uint8_t)v;
 	d[1] = (uint8_t)(v >> 8);
 	d[2] = (uint8_t)(v >> 16);
 	d[3] = (uint8_t)(v >> 24);
+#endif
 }
 
 /* One of NeuG's tests fired: drop this block; the status bit is sticky. */
