@@ -4,6 +4,7 @@
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .DELETE_ON_ERROR:
+.SECONDARY:
 
 B        := build
 CC       := gcc

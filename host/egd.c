@@ -375,8 +375,13 @@ int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 					ok = false;
 				}
 			}
-			if (ok)
+			/* Serve pipelined requests until one is incomplete, a reply is
+			 * stuck in the socket, or a blocking read waits for data. */
+			while (ok) {
 				ok = serve(s, r, c) && flush_out(c, t);
+				if (c->out_len || c->blocking || request_len(c) == 0)
+					break;
+			}
 			if (ok && c->blocking == 0 && c->in_len > 0 && request_len(c) == 0 &&
 			    (t - c->last) * 1000 > idle_ms)
 				ok = false; /* an incomplete request, abandoned */

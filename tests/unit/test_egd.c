@@ -222,6 +222,19 @@ int main(void)
 	uint8_t b[256];
 	CHECK(read_n(slow, b, 4, 2000) == 4, "a write command sent in 1-byte pieces is parsed");
 	close(slow);
+	/* Pipelined requests in one write are all answered at once, not one per
+	 * poll timeout (1 s): 0x00, 0x02 of 8, 0x01 of 0, 0x00 within 300 ms. */
+	{
+		int pl = connect_unix();
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		send_all(pl, "\x00\x02\x08\x01\x00\x00", 6);
+		size_t got = read_n(pl, b, 4 + 8 + 1 + 4, 3000);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+		CHECK(got == 17 && ms < 300, "4 pipelined requests answered together (%zu bytes in %.0f ms)", got, ms);
+		close(pl);
+	}
 	int bad = connect_unix();
 	send_all(bad, "\x07", 1);
 	CHECK(closed_within(bad, 2000), "an unknown command closes that connection");
