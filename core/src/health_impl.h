@@ -82,12 +82,11 @@ NG_HEALTH_INLINE bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)
 	/* Commonest of all (about 95% of random words): no byte equals its
 	 * predecessor or either window's A, and neither window ends inside the
 	 * word. Then every run is 1 long and no count moves: only the window
-	 * positions advance. (x | y | z has a zero byte only where one of
-	 * them has; the (x & 7f..) + 7f.. sets bit 7 of every nonzero byte.) */
+	 * positions advance. ((u - 0x01..) & ~u & 0x80.. is nonzero exactly
+	 * when u has a zero byte.) */
 	uint32_t x = v ^ prev, y = v ^ (t->p64_a * 0x01010101u), z = v ^ (t->p4k_a * 0x01010101u);
-	uint32_t nz = (((x & 0x7f7f7f7fu) + 0x7f7f7f7fu) | x) & (((y & 0x7f7f7f7fu) + 0x7f7f7f7fu) | y) &
-		      (((z & 0x7f7f7f7fu) + 0x7f7f7f7fu) | z);
-	if ((nz & 0x80808080u) == 0x80808080u && t->p64_i + 4 < 64 && t->p4k_i + 4 < 4096 && t->rc_max) {
+	uint32_t zb = ((x - 0x01010101u) & ~x) | ((y - 0x01010101u) & ~y) | ((z - 0x01010101u) & ~z);
+	if (!(zb & 0x80808080u) && t->p64_i + 4 < 64 && t->p4k_i + 4 < 4096 && t->rc_max) {
 		t->rc_a = v >> 24;
 		t->rc_b = 1;
 		t->p64_i += 4;

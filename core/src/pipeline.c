@@ -85,19 +85,6 @@ ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 	return NG_OK;
 }
 
-/* The CRC value after shifting in the 4 samples of w. */
-NG_HEALTH_INLINE uint32_t ng_pipe_crc4(ng_pipeline *p, const uint32_t *w)
-{
-	if (p->crc4)
-		return p->crc_reg = p->crc4(p->crc_user, w);
-	if (p->crc) {
-		for (int i = 0; i < 4; i++)
-			p->crc_reg = p->crc(p->crc_user, w[i]);
-		return p->crc_reg;
-	}
-	return p->crc_reg = ng_crc32_step4(p->crc_reg, w);
-}
-
 NG_HEALTH_INLINE void ng_put_le32(uint8_t *d, uint32_t v)
 {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -161,93 +148,78 @@ static inline void ng_pipe_header(ng_pipeline *p)
 	p->sha.len = 8;
 }
 
-/* Mode 0, software CRC: ng groups of 4 samples from w into the block in
- * progress (never past its end). Locals keep the CRC register and the
- * message fill out of memory that the byte stores could alias. */
-static void ng_pipe_m0_soft(ng_pipeline *p, const uint32_t *w, size_t ng, bool *dropped)
+/* The CRC register after shifting in the 4 samples of w (reg: before). */
+NG_HEALTH_INLINE uint32_t ng_pipe_crc_group(const ng_pipeline *p, uint32_t reg, const uint32_t *w)
+{
+	if (p->crc4)
+		return p->crc4(p->crc_user, w);
+	if (p->crc) {
+		for (int i = 0; i < 4; i++)
+			reg = p->crc(p->crc_user, w[i]);
+		return reg;
+	}
+	return ng_crc32_step4(reg, w);
+}
+
+/* Mode 0: ng groups of 4 samples from w into the block in progress (never
+ * past its end). Locals keep the CRC register, the group count and the
+ * message fill out of memory that the stores could alias. The message
+ * length is set only before the last byte goes in (nothing reads it
+ * sooner): 8 header bytes and G - 1 CRC values. */
+static void ng_pipe_m0(ng_pipeline *p, const uint32_t *w, size_t ng, bool *dropped)
 {
 	const uint32_t G = p->spb / 4;
-	uint32_t reg = p->crc_reg, grp = p->grp;
+	uint32_t reg = p->crc_reg, grp = p->grp, fill = p->sha.fill;
 	for (; ng; ng--, w += 4) {
 		if (grp == 0) {
 			p->crc_reg = reg;
 			ng_pipe_header(p);
+			fill = 8;
 		}
-		reg = ng_crc32_step4(reg, w);
+		reg = ng_pipe_crc_group(p, reg, w);
 		if (++grp < G) {
 			/* A CRC value at a 4-byte-aligned offset: never straddles a block. */
-			uint32_t fill = p->sha.fill;
 			ng_put_le32(p->sha.buf + fill, reg);
-			p->sha.len += 4;
 			if ((fill += 4) == 64) {
 				ng_sha256_compress(p->sha.h, p->sha.buf, 1);
 				fill = 0;
 			}
-			p->sha.fill = fill;
 			if (ng_neug_word(&p->neug, reg))
 				ng_pipe_neug_fired(p);
 		} else {
 			p->crc_reg = reg;
 			p->grp = grp;
+			p->sha.fill = fill;
+			p->sha.len = 8 + 4 * (uint64_t)(G - 1);
 			ng_pipe_m0_last(p, reg, dropped);
 			grp = 0;
 		}
 	}
 	p->crc_reg = reg;
 	p->grp = grp;
+	p->sha.fill = fill;
 }
 
 /* Groups of 4 samples (already health-tested) into the block in progress. */
 static void ng_pipe_groups(ng_pipeline *p, const uint32_t *w, size_t ng, bool *dropped)
 {
 	if (p->mode == NG_MODE_CONDITIONED) {
-		if (!p->crc) {
-			ng_pipe_m0_soft(p, w, ng, dropped);
-			return;
-		}
-		for (; ng; ng--, w += 4) {
-			if (p->grp == 0)
-				ng_pipe_header(p);
-			uint32_t v = ng_pipe_crc4(p, w);
-			if (++p->grp < p->spb / 4) {
-				ng_put_le32(p->sha.buf + p->sha.fill, v);
-				p->sha.len += 4;
-				if ((p->sha.fill += 4) == 64) {
-					ng_sha256_compress(p->sha.h, p->sha.buf, 1);
-					p->sha.fill = 0;
-				}
-				if (ng_neug_word(&p->neug, v))
-					ng_pipe_neug_fired(p);
-			} else {
-				ng_pipe_m0_last(p, v, dropped);
-			}
-		}
+		ng_pipe_m0(p, w, ng, dropped);
 	} else if (p->mode == NG_MODE_CRC32) {
-		if (!p->crc) {
-			uint32_t reg = p->crc_reg, grp = p->grp;
-			for (; ng; ng--, w += 4) {
-				reg = ng_crc32_step4(reg, w);
-				if (ng_neug_word(&p->neug, reg))
-					ng_pipe_neug_fired(p);
-				ng_put_le32(p->blk + 4 * grp, reg);
-				if (++grp == 8) {
-					p->crc_reg = reg;
-					ng_pipe_block_done(p, p->blk, dropped);
-					grp = 0;
-				}
-			}
-			p->crc_reg = reg;
-			p->grp = grp;
-			return;
-		}
+		uint32_t reg = p->crc_reg, grp = p->grp;
 		for (; ng; ng--, w += 4) {
-			uint32_t v = ng_pipe_crc4(p, w);
-			if (ng_neug_word(&p->neug, v))
+			reg = ng_pipe_crc_group(p, reg, w);
+			if (ng_neug_word(&p->neug, reg))
 				ng_pipe_neug_fired(p);
-			ng_put_le32(p->blk + 4 * p->grp, v);
-			if (++p->grp == 8)
+			ng_put_le32(p->blk + 4 * grp, reg);
+			if (++grp == 8) {
+				p->crc_reg = reg;
 				ng_pipe_block_done(p, p->blk, dropped);
+				grp = 0;
+			}
 		}
+		p->crc_reg = reg;
+		p->grp = grp;
 	} else {
 		for (; ng; ng--, w += 4) {
 			for (int i = 0; i < 4; i++)
