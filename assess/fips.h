@@ -2,7 +2,11 @@
 /* FIPS 140-2 (change notice 2001-10-10) statistical tests on 20,000-bit
  * blocks, with the continuous run test on 32-bit words, counted the way
  * rngtest (rng-tools5) counts them: the first 32 bits of the input only
- * prime the continuous run test; each later 2500-byte block is one test. */
+ * prime the continuous run test; each later 2500-byte block is one test.
+ * As in rngtest, the runs count carries the previous block's last bit: a
+ * block whose first bit differs gets one extra run (a 6+ run of ones if
+ * that bit is 1, else one more nibble 15 for the poker test), and the run
+ * open at a block's end counts with the other bit value's runs. */
 #ifndef NG_FIPS_H
 #define NG_FIPS_H
 #include <stdbool.h>
@@ -20,6 +24,7 @@ typedef struct {
 	uint64_t fail[NG_FIPS_TESTS];
 	/* private */
 	uint32_t last;
+	uint8_t prev_bit;        /* last bit of the previous block (rngtest's runs state) */
 	bool primed;
 	uint8_t buf[NG_FIPS_BLOCK + 8];
 	size_t have;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # neug fips against the real rngtest (rng-tools5): the same success/failure
-# and per-test counts on random, biased, stuck and repeating inputs.
+# and per-test counts on random (small and 20 MB), biased, stuck, repeating
+# and near-the-limit poker and runs inputs.
 set -u
 cd "$(dirname "$0")/../.."
 neug=build/neug
@@ -29,9 +30,30 @@ for b in (3, 17, 40):
     o = 4 + b * 2500 + 100
     x[o + 4:o + 8] = x[o:o + 4]
 open(f"{d}/repeat.bin", "wb").write(bytes(x))
+# near the limits, where rngtest's carried run state changes the verdict:
+# nibble 15 a little likelier (poker X near 46.17; rngtest adds one nibble 15
+# to a block that starts with 0 after a block that ended with 1), and bits
+# that repeat the last with probability 0.52 (runs near their limits; the
+# run open at a block's end goes to the other bit value's table)
+n = 2500 * 400 + 4
+nb = r.choices(range(16), weights=[1.0] * 15 + [1.32], k=2 * n)
+open(f"{d}/poker-edge.bin", "wb").write(bytes(nb[2 * i] << 4 | nb[2 * i + 1] for i in range(n)))
+out, bit = bytearray(), 0
+for _ in range(n):
+    v = 0
+    for _ in range(8):
+        bit ^= r.random() >= 0.52
+        v = v << 1 | bit
+    out.append(v)
+open(f"{d}/runs-edge.bin", "wb").write(bytes(out))
 open(f"{d}/tiny.bin", "wb").write(rb(3))
 open(f"{d}/short.bin", "wb").write(rb(104))
 PY
+# 20 MB of reproducible random data (AES-128-CTR of zeros, fixed key)
+if command -v openssl >/dev/null; then
+	openssl enc -aes-128-ctr -nosalt -K 000102030405060708090a0b0c0d0e0f -iv 00000000000000000000000000000000 \
+		</dev/zero 2>/dev/null | head -c 20000004 >"$tmp/random-20m.bin"
+fi
 cp "${NG_VECTORS:-../shared/vectors}/neug-1.0.6/adc.bin" "$tmp/adc.bin" 2>/dev/null
 for f in "$tmp"/*.bin; do
 	n=$(basename "$f")
