@@ -232,10 +232,27 @@ ng_health_scan(const uint32_t *s, size_t k, uint32_t prev, uint32_t a, ng_health
 	}
 #else
 	/* Scalar targets (the Cortex-M3): both matches are rare in noise, so
-	 * test for either with two compares and count only then. Two samples
-	 * per pass, so that the previous sample stays in a register. */
+	 * test for either with two compares and count only then. Four, then
+	 * two samples per pass, so that the previous sample stays in a
+	 * register and the loop costs less per sample. */
 	const uint32_t *q = s + 1, *end = s + k;
 	uint32_t x = s[0];
+	for (; end - q >= 4; q += 4) {
+		uint32_t y = q[0], z = q[1], u = q[2], v = q[3];
+		if (NG_UNLIKELY(y == x || y == a || z == y || z == a ||
+				u == z || u == a || v == u || v == a)) {
+			c += (y == a) + (z == a) + (u == a) + (v == a);
+			if (y == x)
+				ng_health_eq_at(eq, q);
+			if (z == y)
+				ng_health_eq_at(eq, q + 1);
+			if (u == z)
+				ng_health_eq_at(eq, q + 2);
+			if (v == u)
+				ng_health_eq_at(eq, q + 3);
+		}
+		x = v;
+	}
 	for (; end - q >= 2; q += 2) {
 		uint32_t y = q[0], z = q[1];
 		if (NG_UNLIKELY(y == x || y == a || z == y || z == a)) {
