@@ -60,4 +60,30 @@ static inline const char *ng_vectors_dir(void)
 	return e ? e : "../shared/vectors";
 }
 
+/* Reads a whole file into a malloc'd buffer (one spare byte); *n = its size.
+ * On failure prints a FAIL line naming the file and exits: a test without
+ * its vector cannot pass. The caller frees the buffer. */
+static inline uint8_t *ng_test_read_file(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	long len = -1;
+	uint8_t *b = NULL;
+	if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (b = malloc((size_t)len + 1)) && fread(b, 1, (size_t)len, f) == (size_t)len) {
+		fclose(f);
+		*n = (size_t)len;
+		return b;
+	}
+	printf("FAIL: cannot read %s\n", path);
+	exit(1);
+}
+
+/* A NeuG 1.0.x golden vector: ng_vectors_dir()/neug-1.0.6/NAME. */
+static inline uint8_t *ng_test_vector(const char *name, size_t *n)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/neug-1.0.6/%s", ng_vectors_dir(), name);
+	return ng_test_read_file(path, n);
+}
+
 #endif

@@ -14,23 +14,6 @@
 #include "check.h"
 #include "ng/pipeline.h"
 
-static uint8_t *load(const char *name, size_t *len)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/neug-1.0.6/%s", ng_vectors_dir(), name);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		printf("FAIL: open %s\n", path);
-		exit(1);
-	}
-	static uint8_t bufs[3][120000];
-	static int nb;
-	uint8_t *b = bufs[nb++];
-	*len = fread(b, 1, sizeof bufs[0], f);
-	fclose(f);
-	return b;
-}
-
 /* Converts n words, running the ISR whenever the model raises it. */
 static void convert(uint32_t n)
 {
@@ -44,8 +27,8 @@ static const uint32_t uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
 int main(void)
 {
 	size_t adc_len, m0_len;
-	const uint8_t *adc_b = load("adc.bin", &adc_len);
-	const uint8_t *m0 = load("out-adc-m0.bin", &m0_len);
+	const uint8_t *adc_b = ng_test_vector("adc.bin", &adc_len);
+	const uint8_t *m0 = ng_test_vector("out-adc-m0.bin", &m0_len);
 	static uint32_t adc[28000];
 	size_t nw = adc_len / 4;
 	for (size_t i = 0; i < nw; i++)
@@ -163,5 +146,7 @@ int main(void)
 		same &= ng_crc_hw_word(NULL, w) == ng_crc32_word(&sw, w);
 	}
 	CHECK(same, "CRC unit driver = ng_crc32_word over 1000 random words");
+	free((void *)adc_b);
+	free((void *)m0);
 	return ng_check_exit();
 }

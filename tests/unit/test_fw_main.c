@@ -37,23 +37,6 @@ static void convert(uint32_t n)
 			ng_noise_isr();
 }
 
-static uint8_t *load(const char *name, size_t *len)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/neug-1.0.6/%s", ng_vectors_dir(), name);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		printf("FAIL: open %s\n", path);
-		exit(1);
-	}
-	static uint8_t bufs[2][120000];
-	static int nb;
-	uint8_t *b = bufs[nb++];
-	*len = fread(b, 1, sizeof bufs[0], f);
-	fclose(f);
-	return b;
-}
-
 static uint32_t info32(uint16_t index, int *bad)
 {
 	uint8_t b[4] = { 0 };
@@ -63,8 +46,8 @@ static uint32_t info32(uint16_t index, int *bad)
 int main(void)
 {
 	size_t adc_len, m0_len;
-	const uint8_t *adc_b = load("adc.bin", &adc_len);
-	const uint8_t *m0 = load("out-adc-m0.bin", &m0_len);
+	const uint8_t *adc_b = ng_test_vector("adc.bin", &adc_len);
+	const uint8_t *m0 = ng_test_vector("out-adc-m0.bin", &m0_len);
 	static uint32_t adc[28000];
 	size_t nw = adc_len / 4;
 	for (size_t i = 0; i < nw; i++)
@@ -174,5 +157,7 @@ int main(void)
 	CHECK(!fw_model.adc_running && ng_led_pattern == NG_LED_IDLE, "DTR off: ADC stopped, LED idle");
 	CHECK(!bad, "every control transfer had the right toggles");
 	CHECK(fw_model.errors == 0, "no model errors (%s)", fw_model.why);
+	free((void *)adc_b);
+	free((void *)m0);
 	return ng_check_exit();
 }

@@ -34,30 +34,13 @@ static void spin(void)
 	}
 }
 
-static uint8_t *load(const char *name, size_t *len)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/neug-1.0.6/%s", ng_vectors_dir(), name);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		printf("FAIL: open %s\n", path);
-		exit(1);
-	}
-	static uint8_t bufs[2][120000];
-	static int nb;
-	uint8_t *b = bufs[nb++];
-	*len = fread(b, 1, sizeof bufs[0], f);
-	fclose(f);
-	return b;
-}
-
 int main(void)
 {
 	static uint8_t buf[512];
 	int bad = 0, n;
 	size_t adc_len, m0_len;
-	const uint8_t *adc = load("adc.bin", &adc_len);
-	const uint8_t *m0 = load("out-adc-m0.bin", &m0_len);
+	const uint8_t *adc = ng_test_vector("adc.bin", &adc_len);
+	const uint8_t *m0 = ng_test_vector("out-adc-m0.bin", &m0_len);
 
 	fw_model_reset();
 	fw_spin = spin;
@@ -196,5 +179,7 @@ int main(void)
 	      "mass storage: READ(10) of sector 0 through EP3, boot signature 55 AA, CSW passed");
 	CHECK(!bad, "every control data and status stage had the right toggle");
 	CHECK(fw_model.errors == 0, "no model errors (%s)", fw_model.why);
+	free((void *)adc);
+	free((void *)m0);
 	return ng_check_exit();
 }

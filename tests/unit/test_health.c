@@ -98,26 +98,6 @@ static ng_status feed_apt(uint32_t count)
 	return r;
 }
 
-static uint8_t *slurp(const char *name, size_t *n)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/neug-1.0.6/%s", ng_vectors_dir(), name);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		printf("FAIL: cannot open %s\n", path);
-		exit(1);
-	}
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	rewind(f);
-	uint8_t *b = malloc((size_t)len);
-	if (fread(b, 1, (size_t)len, f) != (size_t)len)
-		exit(1);
-	fclose(f);
-	*n = (size_t)len;
-	return b;
-}
-
 static void induced(uint32_t mode)
 {
 	const char *mn = mode == 0 ? "mode 0" : mode == 1 ? "mode 1" : "raw";
@@ -217,7 +197,7 @@ static void induced(uint32_t mode)
 static void vector_fail(const char *name, uint32_t mode)
 {
 	size_t n;
-	uint8_t *b = slurp(name, &n);
+	uint8_t *b = ng_test_vector(name, &n);
 	init(mode, 3700);
 	ng_status r = NG_OK;
 	size_t got = 0;

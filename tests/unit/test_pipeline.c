@@ -10,28 +10,6 @@
 
 static const uint32_t UID[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
 
-static uint8_t *slurp(const char *name, size_t *n)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/neug-1.0.6/%s", ng_vectors_dir(), name);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		printf("FAIL: cannot open %s\n", path);
-		exit(1);
-	}
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	rewind(f);
-	uint8_t *b = malloc((size_t)len + 1);
-	if (fread(b, 1, (size_t)len, f) != (size_t)len) {
-		printf("FAIL: short read %s\n", path);
-		exit(1);
-	}
-	fclose(f);
-	*n = (size_t)len;
-	return b;
-}
-
 static ng_pipeline pipe_;
 
 /* Runs samples through a fresh pipeline in pieces of `piece` samples,
@@ -150,7 +128,7 @@ static uint32_t f_inv(uint32_t v)
 int main(void)
 {
 	size_t na, n0, n1;
-	uint8_t *adc = slurp("adc.bin", &na), *m0 = slurp("out-adc-m0.bin", &n0), *m1 = slurp("out-adc-m1.bin", &n1);
+	uint8_t *adc = ng_test_vector("adc.bin", &na), *m0 = ng_test_vector("out-adc-m0.bin", &n0), *m1 = ng_test_vector("out-adc-m1.bin", &n1);
 	const uint32_t *s = (const uint32_t *)adc;   /* little-endian host */
 	size_t ns = na / 4;
 	uint8_t *out = malloc(na * 2 + 64);

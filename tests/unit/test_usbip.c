@@ -237,24 +237,6 @@ static void parse_config(const uint8_t *c, uint32_t n)
 	}
 }
 
-static uint8_t *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long l = ftell(f);
-	rewind(f);
-	uint8_t *b = malloc((size_t)l + 1);
-	if (b && fread(b, 1, (size_t)l, f) != (size_t)l) {
-		free(b);
-		b = NULL;
-	}
-	fclose(f);
-	*n = (size_t)l;
-	return b;
-}
-
 static void test_devlist(void)
 {
 	uint8_t h[8], n[4], d[312], it[16];
@@ -344,9 +326,7 @@ static void test_import_and_urbs(void)
 	CHECK(control_out(0x21, 0x22, 3, cdc_iface, NULL, 0) == 0, "cdc: SET_CONTROL_LINE_STATE DTR|RTS");
 
 	size_t vn = 0;
-	char path[512];
-	snprintf(path, sizeof path, "%s/neug-1.0.6/out-adc-m0.bin", ng_vectors_dir());
-	uint8_t *want = slurp(path, &vn);
+	uint8_t *want = ng_test_vector("out-adc-m0.bin", &vn);
 	uint8_t *got = calloc(1, vn + 4096);
 	size_t have = 0;
 	int bad = 0, nurbs = 8;
