@@ -30,6 +30,11 @@ $(B)/firmware/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
+# SHA-256 at -O2: 7% fewer instructions per block and smaller than at -Os
+# on the Cortex-M3 (doc/firmware.md, "Size and speed").
+FW_HOT_OBJ := $(B)/firmware/obj/core/src/sha256.o
+$(FW_HOT_OBJ): FW_CFLAGS += -O2
+
 define FW_BOARD_RULES
 $(B)/firmware/$(1)/obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h
 	@mkdir -p $$(@D)
