@@ -112,6 +112,93 @@ void ng_est_multi_mcw(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 /* ---- 6.3.8 Lag ---- */
 #define LAG_D 128
 
+/* Bits [pos, pos + 64) of the packed sequence w (nw words), LSB first;
+ * bits before 0 or past the end read as 0. */
+static inline uint64_t bits_at(const uint64_t *w, size_t nw, long long pos)
+{
+	if (pos < -63)
+		return 0;
+	if (pos < 0)
+		return w[0] << (unsigned)(-pos);
+	size_t q = (size_t)pos / 64;
+	unsigned o = (unsigned)pos % 64;
+	uint64_t lo = q < nw ? w[q] : 0;
+	if (!o)
+		return lo;
+	uint64_t hi = q + 1 < nw ? w[q + 1] : 0;
+	return (lo >> o) | (hi << (64 - o));
+}
+
+/* Lag on a binary sequence, 64 positions at a time. The winner always holds
+ * the highest score (scores only grow, and a lag takes over only by
+ * reaching the winner's), so within a block only lags whose score at the
+ * block's end reaches the highest score at its start can take over; the
+ * others just add the popcount of their match word. The few candidates
+ * are replayed position by position in the order of the scalar loop, so
+ * ties resolve exactly as they do there. Returns false (nothing done) if
+ * the data is not 0/1 or memory runs out. */
+static bool lag_binary(const uint8_t *s, size_t n, ng_est_result *r)
+{
+	size_t nw = (n + 63) / 64;
+	uint64_t *w = calloc(nw, sizeof *w);
+	if (!w)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] > 1) {
+			free(w);
+			return false;
+		}
+		w[i / 64] |= (uint64_t)s[i] << (i % 64);
+	}
+	uint64_t sb[LAG_D + 1] = {0}, mw[LAG_D + 1];
+	unsigned cand[LAG_D];
+	uint64_t cs[LAG_D];
+	unsigned winner = 1;
+	ng_score sc = {0, 0, 0};
+	for (size_t j = 0; j < nw; j++) {
+		size_t b = j * 64;
+		uint64_t valid = n - b >= 64 ? ~0ULL : (1ULL << (n - b)) - 1;
+		if (b == 0)
+			valid &= ~1ULL; /* no prediction for the first sample */
+		uint64_t top = sb[winner];
+		unsigned nc = 0;
+		for (unsigned d = 1; d <= LAG_D; d++) {
+			uint64_t m = ~(w[j] ^ bits_at(w, nw, (long long)b - d)) & valid;
+			if (b < d) /* s[i - d] exists only from i = d */
+				m &= d - b >= 64 ? 0 : ~0ULL << (d - b);
+			mw[d] = m;
+			uint64_t add = (uint64_t)__builtin_popcountll(m);
+			if (sb[d] + add >= top) {
+				cs[nc] = sb[d];
+				cand[nc++] = d;
+			}
+			sb[d] += add;
+		}
+		/* the winner is a candidate: its score is top */
+		unsigned wi = 0;
+		while (cand[wi] != winner)
+			wi++;
+		uint64_t cur = w[j];
+		for (unsigned t = 0; t < 64; t++) {
+			if (!((valid >> t) & 1))
+				continue;
+			size_t i = b + t;
+			score_add(&sc, s[i - winner] == ((cur >> t) & 1));
+			for (unsigned c = 0; c < nc; c++) {
+				if (!((mw[cand[c]] >> t) & 1))
+					continue;
+				if (++cs[c] >= cs[wi]) {
+					wi = c;
+					winner = cand[c];
+				}
+			}
+		}
+	}
+	free(w);
+	ng_est_predict_finish(sc.C, n - 1, sc.longest, 2, r);
+	return true;
+}
+
 void ng_est_lag(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 {
 	if (n < 3) {
@@ -119,6 +206,8 @@ void ng_est_lag(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		return;
 	}
 	memset(r, 0, sizeof *r);
+	if (k == 2 && lag_binary(s, n, r))
+		return;
 	/* per symbol: ring of its last LAG_D positions */
 	uint32_t *ring = malloc(256 * LAG_D * sizeof *ring);
 	unsigned *fill = calloc(256, sizeof *fill), *head = calloc(256, sizeof *head);

@@ -95,6 +95,31 @@ int main(void)
 	ng_est_lag(s, n, 7, &r);
 	CHECK(r.C == r.N - 7 && r.h < 0.001, "period 7: Lag C = N - 7 (lag 7 wins after the 7th) (%llu of %llu)", (unsigned long long)r.C, (unsigned long long)r.N);
 
+	/* binary Lag (word-level, k = 2) against the symbol-by-symbol loop
+	 * (taken for k = 3): same C and longest run on random, biased,
+	 * periodic-with-noise and constant data of awkward lengths */
+	{
+		static const size_t lens[] = {3, 4, 63, 64, 65, 127, 128, 129, 130, 200, 1000, 4097, 100003};
+		unsigned diff = 0, cases = 0;
+		uint8_t *b = malloc(100003);
+		for (int kind = 0; kind < 5; kind++)
+			for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+				size_t L = lens[li];
+				for (size_t i = 0; i < L; i++) {
+					uint32_t x = (uint32_t)ng_test_rand(&seed);
+					b[i] = kind == 0 ? x & 1 : kind == 1 ? x % 100 < 80 : kind == 2 ? (uint8_t)(((i % 37) < 20) ^ (x % 100 < 5))
+						: kind == 3 ? 1 : (uint8_t)((i / 3 + (x % 1000 < 2)) & 1);
+				}
+				ng_est_result a, c;
+				ng_est_lag(b, L, 2, &a);
+				ng_est_lag(b, L, 3, &c);
+				cases++;
+				diff += a.ok != c.ok || a.C != c.C || a.N != c.N || a.r != c.r;
+			}
+		free(b);
+		CHECK(diff == 0, "binary Lag: word-level path = scalar loop (C, N, r) in %u of %u cases", cases - diff, cases);
+	}
+
 	/* the reference's P_local case (rand8-1M literal MultiMCW) */
 	ng_est_predict_finish(3817, 999937, 3, 256, &r);
 	CHECK(r.local_used && r.h == 6.6383827354578617, "P_local: C=3817 N=999937 r=4 gives 6.6383827354578617 (%.17g)", r.h);
