@@ -446,6 +446,9 @@ static uint32_t pair_bump(pair_map *m, uint64_t id, unsigned y, bool may_add, bo
 #define MMC_D 16
 #define MMC_MAX 100000u
 
+/* Binary MultiMMC. The contexts the prediction at i reads (ending at i-1)
+ * are the ones the training of step i+1 updates (with s[i]), so each entry
+ * is read and trained in one visit, after the prediction has used it. */
 static void mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 {
 	/* counts of order d, context c (d bits), next y at cnt[(1<<d)+c][y] */
@@ -455,48 +458,37 @@ static void mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 	unsigned winner = 1;
 	if (!cnt)
 		return;
-	uint32_t hist = 0; /* bit j = s[i-1-j] */
-	for (size_t i = 0; i < n; i++) {
-		if (i >= 2) {
-			/* train: context s[i-1-d..i-2] -> s[i-1] */
-			unsigned y = s[i - 1];
-			uint32_t hctx = hist >> 1; /* bit j = s[i-2-j] */
-			for (unsigned d = 1; d <= MMC_D && d <= i - 1; d++) {
-				uint32_t c = hctx & ((1u << d) - 1);
-				uint32_t *e = cnt[(1u << d) + c];
-				if (e[y])
-					e[y]++;
-				else if (entries[d] < MMC_MAX) {
-					e[y] = 1;
-					entries[d]++;
-				}
-			}
-			/* predict from s[i-d..i-1] */
-			int pred[MMC_D + 1];
-			for (unsigned d = 1; d <= MMC_D; d++)
-				pred[d] = -1;
-			for (unsigned d = 1; d <= MMC_D && d <= i; d++) {
-				uint32_t c = hist & ((1u << d) - 1);
-				const uint32_t *e = cnt[(1u << d) + c];
-				if (!e[0] && !e[1])
-					break;
-				pred[d] = e[1] >= e[0] ? 1 : 0;
-			}
-			unsigned x = s[i];
-			score_add(sc, pred[winner] == (int)x);
-			for (unsigned d = 1; d <= MMC_D; d++) {
-				if (pred[d] < 0)
-					break;
-				if (pred[d] == (int)x) {
-					sb[d]++;
-					if (sb[d] >= sb[winner])
-						winner = d;
-				}
+	uint32_t hist = s[0]; /* bit j = s[i-1-j] */
+	for (size_t i = 1; i < n; i++) {
+		unsigned x = s[i];
+		unsigned dmax = i < MMC_D ? (unsigned)i : MMC_D;
+		int pred[MMC_D + 2];
+		bool alive = i >= 2;
+		for (unsigned d = 1; d <= dmax; d++) {
+			uint32_t *e = cnt[(1u << d) + (hist & ((1u << d) - 1))];
+			alive = alive && (e[0] | e[1]);
+			pred[d] = alive ? (e[1] >= e[0]) : -1;
+			/* training of step i+1: context s[i-d..i-1] -> s[i] */
+			if (e[x])
+				e[x]++;
+			else if (entries[d] < MMC_MAX) {
+				e[x] = 1;
+				entries[d]++;
 			}
 		}
-		/* bit j of the context value = s[i-1-j]: context s[i-d..i-1]
-		 * read as a d-bit number with s[i-1] lowest */
-		hist = (hist << 1) | s[i];
+		for (unsigned d = dmax + 1; d <= MMC_D + 1; d++)
+			pred[d] = -1;
+		if (i >= 2) {
+			score_add(sc, pred[winner] == (int)x);
+			unsigned w = winner;
+			for (unsigned d = 1; pred[d] >= 0; d++) {
+				unsigned m = pred[d] == (int)x;
+				sb[d] += m;
+				w = m && sb[d] >= sb[w] ? d : w;
+			}
+			winner = w;
+		}
+		hist = (hist << 1) | x;
 	}
 	free(cnt);
 }

@@ -95,12 +95,12 @@ int main(void)
 	ng_est_lag(s, n, 7, &r);
 	CHECK(r.C == r.N - 7 && r.h < 0.001, "period 7: Lag C = N - 7 (lag 7 wins after the 7th) (%llu of %llu)", (unsigned long long)r.C, (unsigned long long)r.N);
 
-	/* binary Lag (word-level, k = 2) against the symbol-by-symbol loop
-	 * (taken for k = 3): same C and longest run on random, biased,
+	/* binary Lag, MultiMMC and LZ78Y (bit-level paths, k = 2) against the
+	 * general ones (taken for k = 3): same C and longest run on random, biased,
 	 * periodic-with-noise and constant data of awkward lengths */
 	{
 		static const size_t lens[] = {3, 4, 63, 64, 65, 127, 128, 129, 130, 200, 1000, 4097, 100003};
-		unsigned diff = 0, cases = 0;
+		unsigned diff = 0, cases = 0, mdiff = 0, ldiff = 0, lcases = 0;
 		uint8_t *b = malloc(100003);
 		for (int kind = 0; kind < 5; kind++)
 			for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
@@ -115,9 +115,20 @@ int main(void)
 				ng_est_lag(b, L, 3, &c);
 				cases++;
 				diff += a.ok != c.ok || a.C != c.C || a.N != c.N || a.r != c.r;
+				ng_est_multi_mmc(b, L, 2, &a);
+				ng_est_multi_mmc(b, L, 3, &c);
+				mdiff += a.ok != c.ok || a.C != c.C || a.N != c.N || a.r != c.r;
+				if (L > 18) {
+					ng_est_lz78y(b, L, 2, &a);
+					ng_est_lz78y(b, L, 3, &c);
+					lcases++;
+					ldiff += a.ok != c.ok || a.C != c.C || a.N != c.N || a.r != c.r;
+				}
 			}
 		free(b);
 		CHECK(diff == 0, "binary Lag: word-level path = scalar loop (C, N, r) in %u of %u cases", cases - diff, cases);
+		CHECK(mdiff == 0, "binary MultiMMC: direct-indexed path = hashed path (C, N, r) in %u of %u cases", cases - mdiff, cases);
+		CHECK(ldiff == 0, "binary LZ78Y: direct-indexed path = hashed path (C, N, r) in %u of %u cases", lcases - ldiff, lcases);
 	}
 
 	/* the reference's P_local case (rand8-1M literal MultiMCW) */
