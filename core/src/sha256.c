@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SHA-256 as specified by FIPS 180-4 (sections 4.1.2, 4.2.2, 5.1.1, 6.2).
  * Portable C, no allocation; ng_sha256_compress dispatches to the SHA-NI
- * code of sha256_x86.c when the CPU has it (x86-64 only). */
+ * code of sha256_x86.c when the CPU has it (x86-64 only), and to the
+ * Thumb-2 assembly of sha256_armv7m.c on the Cortex-M3. */
 #include <string.h>
 #include "ng/sha256.h"
 #include "sha256_impl.h"
@@ -171,6 +172,19 @@ void ng_sha256_force_portable(bool on)
 {
 	__atomic_store_n(&ng_sha256_portable_only, on, __ATOMIC_RELAXED);
 }
+#elif NG_SHA256_HAVE_ARMV7M
+static bool ng_sha256_portable_only;
+
+void ng_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n)
+{
+	if (ng_sha256_portable_only)
+		ng_sha256_compress_portable(h, blocks, n);
+	else
+		ng_sha256_compress_armv7m(h, blocks, n);
+}
+
+const char *ng_sha256_impl(void) { return ng_sha256_portable_only ? "portable" : "armv7m"; }
+void ng_sha256_force_portable(bool on) { ng_sha256_portable_only = on; }
 #else
 void ng_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n)
 {

@@ -20,4 +20,12 @@ void ng_sha256_compress_x86(uint32_t h[8], const uint8_t *blocks, size_t n);
 #define NG_SHA256_HAVE_X86 0
 #endif
 
+/* Thumb-2 assembly for the Cortex-M3 (sha256_armv7m.c); n may be 0. */
+#if defined(__ARM_ARCH_7M__) && defined(__thumb2__) && (defined(__GNUC__) || defined(__clang__))
+#define NG_SHA256_HAVE_ARMV7M 1
+void ng_sha256_compress_armv7m(uint32_t h[8], const uint8_t *blocks, size_t n);
+#else
+#define NG_SHA256_HAVE_ARMV7M 0
+#endif
+
 #endif
