@@ -11,6 +11,7 @@
 #include "ng/health.h"
 #include "ng/pipeline.h"
 #include "ng/selftest.h"
+#include "ng/sha256.h"
 
 static const uint32_t ng_uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
 static ng_pipeline ng_pipe;
@@ -148,9 +149,13 @@ static void ng_test_libc(void)
 				memcpy(b, a, 96);
 				memmove(b + so, b + dof + 8, n);
 				ok &= memcmp(b, ref, 96) == 0;
-				memset(b + dof, 0x5A, n);
+				/* memset writes exactly [dof, dof + n) */
+				for (uint32_t i = 0; i < 96; i++)
+					b[i] = ref[i] = (uint8_t)(i * 7 + 3);
 				for (uint32_t i = 0; i < n; i++)
-					ok &= b[dof + i] == 0x5A;
+					ref[dof + so + i] = 0x5A;
+				memset(b + dof + so, 0x5A, n);
+				ok &= memcmp(b, ref, 96) == 0;
 			}
 	a[50] = 1;
 	b[50] = 2;
@@ -224,9 +229,34 @@ static void ng_test_batch(void)
 	ng_sh_check(!diff, "ng_neug_tests_word == four ng_neug_tests_byte (90000 words)");
 }
 
+/* ng_sha256_compress (on this target the Thumb-2 assembly of
+ * core/src/sha256_armv7m.c) equals the portable C for 0..4 blocks at every
+ * source alignment, and leaves the bytes around h alone. */
+static void ng_test_sha_impl(void)
+{
+	static uint8_t msg[4 * 64 + 3];
+	int ok = 1;
+	for (uint32_t i = 0; i < sizeof msg; i++)
+		msg[i] = (uint8_t)(ng_vec_adc[i] ^ (i * 29));
+	for (uint32_t off = 0; off < 4; off++)
+		for (uint32_t n = 0; n <= 4; n++) {
+			uint32_t h1[10], h2[10];
+			for (uint32_t i = 0; i < 10; i++)
+				h1[i] = h2[i] = 0x9e3779b9u * (i + off + 1);
+			ng_sha256_compress(h1 + 1, msg + off, n);
+			ng_sha256_compress_portable(h2 + 1, msg + off, n);
+			for (uint32_t i = 0; i < 10; i++)
+				ok &= h1[i] == h2[i];
+			ok &= n == 0 || h1[1] != 0x9e3779b9u * (off + 2);
+		}
+	ng_sh_printf("# ng_sha256_impl: %s\n", ng_sha256_impl());
+	ng_sh_check(ok, "ng_sha256_compress = the portable C, 0..4 blocks at every alignment");
+}
+
 int main(void)
 {
 	ng_test_libc();
+	ng_test_sha_impl();
 	ng_sh_puts("# NeuG core self-tests on Cortex-M3 (qemu mps2-an385)\n");
 	ng_sh_check(ng_selftest() == NG_OK, "ng_selftest (SHA-256, CRC32 and health known answers)");
 	ng_crc32_ctx c;
