@@ -245,6 +245,98 @@ bool ng_lcp_array(const uint8_t *s, size_t n, const uint32_t *sa, uint32_t *lcp)
 	return true;
 }
 
+/* LCP array (in suffix order) of a 0/1 sequence from its 64-bit windows:
+ * sorting the windows (zero-padded past the end, equal windows shorter
+ * suffix first) orders the suffixes as long as no two suffixes of 64 or
+ * more bits share their first 64, and then each LCP is the common leading
+ * bits of neighbouring windows, capped by the suffixes' lengths. Returns
+ * 1 done, 0 not applicable (not 0/1, short, or an LCP of 64 or more: use
+ * the suffix array), -1 out of memory. */
+typedef struct {
+	uint64_t key;
+	uint32_t len;
+} win64;
+
+static int lcp_binary(const uint8_t *s, size_t n, uint32_t *lcp)
+{
+	if (n < 128)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] > 1)
+			return 0;
+	size_t nf = n - 63; /* suffixes 0..n-64 have 64 bits or more */
+	uint64_t *a = malloc(nf * sizeof *a), *b = malloc(nf * sizeof *b);
+	uint32_t *cnt = malloc(2048 * sizeof *cnt);
+	if (!a || !b || !cnt) {
+		free(a); free(b); free(cnt);
+		return -1;
+	}
+	uint64_t w = 0;
+	for (size_t j = 0; j < 64; j++)
+		w = (w << 1) | s[j];
+	for (size_t i = 0; i < nf; i++) {
+		a[i] = w;
+		w = (w << 1) | (i + 64 < n ? s[i + 64] : 0);
+	}
+	win64 sh[63];
+	for (unsigned j = 0; j < 63; j++) {
+		/* w holds the window of suffix nf + j here */
+		win64 x = {w, 63 - j};
+		unsigned q = j;
+		while (q > 0 && (sh[q - 1].key > x.key || (sh[q - 1].key == x.key && sh[q - 1].len > x.len))) {
+			sh[q] = sh[q - 1];
+			q--;
+		}
+		sh[q] = x;
+		w <<= 1;
+	}
+	for (unsigned sft = 0; sft < 64; sft += 11) {
+		memset(cnt, 0, 2048 * sizeof *cnt);
+		for (size_t i = 0; i < nf; i++)
+			cnt[(a[i] >> sft) & 2047]++;
+		uint32_t sum = 0;
+		for (unsigned c = 0; c < 2048; c++) {
+			uint32_t t = cnt[c];
+			cnt[c] = sum;
+			sum += t;
+		}
+		for (size_t i = 0; i < nf; i++)
+			b[cnt[(a[i] >> sft) & 2047]++] = a[i];
+		uint64_t *t = a;
+		a = b;
+		b = t;
+	}
+	free(b);
+	free(cnt);
+	int rc = 1;
+	size_t j = 0, q = 0, out = 0;
+	win64 prev = {0, 0};
+	while (j < nf || q < 63) {
+		win64 cur;
+		if (q < 63 && (j == nf || sh[q].key <= a[j]))
+			cur = sh[q++];
+		else
+			cur = (win64){a[j++], 64};
+		uint32_t l = 0;
+		if (out > 0) {
+			uint64_t x = prev.key ^ cur.key;
+			l = x ? (uint32_t)__builtin_clzll(x) : 64;
+			if (l == 64 && prev.len == 64 && cur.len == 64) {
+				rc = 0;
+				break;
+			}
+			if (l > prev.len)
+				l = prev.len;
+			if (l > cur.len)
+				l = cur.len;
+		}
+		lcp[out++] = l;
+		prev = cur;
+	}
+	free(a);
+	return rc;
+}
+
 static void fail(ng_est_result *r, const char *why)
 {
 	r->run = true;
@@ -269,15 +361,19 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 		fail(lr, "needs at least 2 samples");
 		return;
 	}
-	uint32_t *sa = malloc(n * sizeof *sa), *lcp = malloc(n * sizeof *lcp);
-	if (!sa || !lcp || !ng_suffix_array(s, n, k, sa) || !ng_lcp_array(s, n, sa, lcp)) {
+	uint32_t *lcp = malloc(n * sizeof *lcp);
+	int fast = lcp && k == 2 ? lcp_binary(s, n, lcp) : 0;
+	if (fast == 0 && lcp) {
+		uint32_t *sa = malloc(n * sizeof *sa);
+		fast = sa && ng_suffix_array(s, n, k, sa) && ng_lcp_array(s, n, sa, lcp) ? 1 : -1;
 		free(sa);
+	}
+	if (fast < 0 || !lcp) {
 		free(lcp);
 		fail(tt, "out of memory");
 		fail(lr, "out of memory");
 		return;
 	}
-	free(sa);
 	uint32_t vmax = 0;
 	for (size_t i = 1; i < n; i++)
 		if (lcp[i] > vmax)

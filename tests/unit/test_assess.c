@@ -100,7 +100,7 @@ int main(void)
 	 * periodic-with-noise and constant data of awkward lengths */
 	{
 		static const size_t lens[] = {3, 4, 63, 64, 65, 127, 128, 129, 130, 200, 1000, 4097, 100003};
-		unsigned diff = 0, cases = 0, mdiff = 0, ldiff = 0, lcases = 0;
+		unsigned diff = 0, cases = 0, mdiff = 0, tdiff = 0, ldiff = 0, lcases = 0;
 		uint8_t *b = malloc(100003);
 		for (int kind = 0; kind < 5; kind++)
 			for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
@@ -118,6 +118,11 @@ int main(void)
 				ng_est_multi_mmc(b, L, 2, &a);
 				ng_est_multi_mmc(b, L, 3, &c);
 				mdiff += a.ok != c.ok || a.C != c.C || a.N != c.N || a.r != c.r;
+				ng_est_result ta, tl, ca, cl;
+				ng_est_tuple_lrs(b, L, 2, &ta, &tl);
+				ng_est_tuple_lrs(b, L, 3, &ca, &cl);
+				tdiff += ta.ok != ca.ok || ta.t != ca.t || ta.lp_hat != ca.lp_hat || tl.ok != cl.ok
+					|| tl.u != cl.u || tl.lrs_v != cl.lrs_v || tl.lp_hat != cl.lp_hat;
 				if (L > 18) {
 					ng_est_lz78y(b, L, 2, &a);
 					ng_est_lz78y(b, L, 3, &c);
@@ -128,6 +133,7 @@ int main(void)
 		free(b);
 		CHECK(diff == 0, "binary Lag: word-level path = scalar loop (C, N, r) in %u of %u cases", cases - diff, cases);
 		CHECK(mdiff == 0, "binary MultiMMC: direct-indexed path = hashed path (C, N, r) in %u of %u cases", cases - mdiff, cases);
+		CHECK(tdiff == 0, "binary t-Tuple/LRS: 64-bit window sort = suffix array (t, u, v, p-hats) in %u of %u cases", cases - tdiff, cases);
 		CHECK(ldiff == 0, "binary LZ78Y: direct-indexed path = hashed path (C, N, r) in %u of %u cases", lcases - ldiff, lcases);
 	}
 
