@@ -589,50 +589,43 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 #define LZ_B 16
 #define LZ_MAX 65536u
 
+/* Binary LZ78Y. As in mmc_binary, the prefixes the prediction at i reads
+ * are the ones the training of step i+1 updates (with s[i]), so each is
+ * read and then trained in one visit; a prefix is in the dictionary iff
+ * one of its counts is non-zero. */
 static void lz_binary(const uint8_t *s, size_t n, ng_score *sc)
 {
 	/* prefix of length j, value c: slot (1<<j)+c */
 	uint32_t (*cnt)[2] = calloc((size_t)2 << LZ_B, sizeof *cnt);
-	uint8_t *present = calloc((size_t)2 << LZ_B, 1);
 	size_t dsize = 0;
-	if (!cnt || !present) {
-		free(cnt); free(present);
+	if (!cnt)
 		return;
-	}
 	uint32_t hist = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i > LZ_B) {
-			unsigned y = s[i - 1];
-			uint32_t hctx = hist >> 1;
-			for (unsigned j = LZ_B; j >= 1; j--) {
-				size_t ix = (1u << j) + (hctx & ((1u << j) - 1));
-				if (!present[ix]) {
-					if (dsize >= LZ_MAX)
-						continue;
-					present[ix] = 1;
-					dsize++;
-				}
-				cnt[ix][y]++;
-			}
-			int pred = -1;
-			uint32_t maxc = 0;
-			for (unsigned j = LZ_B; j >= 1; j--) {
-				size_t ix = (1u << j) + (hist & ((1u << j) - 1));
-				if (!present[ix])
-					continue;
-				const uint32_t *e = cnt[ix];
-				unsigned by = e[1] >= e[0] ? 1 : 0;
-				if (e[by] > maxc) {
-					maxc = e[by];
-					pred = (int)by;
-				}
-			}
-			score_add(sc, pred == (int)s[i]);
-		}
+	for (size_t i = 0; i < LZ_B; i++)
 		hist = (hist << 1) | s[i];
+	for (size_t i = LZ_B; i < n; i++) {
+		unsigned x = s[i];
+		int pred = -1;
+		uint32_t maxc = 0;
+		for (unsigned j = LZ_B; j >= 1; j--) {
+			uint32_t *e = cnt[(1u << j) + (hist & ((1u << j) - 1))];
+			if (e[0] | e[1]) {
+				unsigned by = e[1] >= e[0];
+				uint32_t v = e[by];
+				bool up = v > maxc;
+				maxc = up ? v : maxc;
+				pred = up ? (int)by : pred;
+			} else if (dsize < LZ_MAX)
+				dsize++;
+			else
+				continue;
+			e[x]++; /* training of step i+1 */
+		}
+		if (i > LZ_B)
+			score_add(sc, pred == (int)x);
+		hist = (hist << 1) | x;
 	}
 	free(cnt);
-	free(present);
 }
 
 void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
