@@ -206,9 +206,12 @@ static void add(task_list *l, const uint8_t *s, size_t n, unsigned k, ng_est_res
 	l->t[l->n++] = (task){s, n, k, &set[est], est};
 }
 
-/* Longest first, so the pool finishes early. */
-static const int order_bits[] = {NG_EST_TTUPLE, NG_EST_LAG, NG_EST_COMPRESSION,
-	NG_EST_MULTI_MMC, NG_EST_LZ78Y, NG_EST_MULTI_MCW, NG_EST_COLLISION,
+/* Longest first, so the pool finishes early (measured on rand8-1M, one
+ * thread, bitstring + literal: MultiMMC 0.65 + 0.84 s, t-Tuple 0.58 +
+ * 0.05, MultiMCW 0.39 + 0.06, LZ78Y 0.35 + 0.18, Lag 0.12 + 0.01, the
+ * rest under 0.05). */
+static const int order_bits[] = {NG_EST_MULTI_MMC, NG_EST_TTUPLE, NG_EST_MULTI_MCW,
+	NG_EST_LZ78Y, NG_EST_LAG, NG_EST_COMPRESSION, NG_EST_COLLISION,
 	NG_EST_MARKOV, NG_EST_MCV};
 
 int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_noniid_report *rep)
