@@ -38,6 +38,16 @@ NG_SHA_INLINE uint32_t ng_load_be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* (GCC merges the four byte stores into a byte swap and one store where
+ * unaligned stores are allowed, as on the Cortex-M3.) */
+NG_SHA_INLINE void ng_store_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
 /* FIPS 180-4 4.1.2 functions. Ch and Maj in equivalent forms with one
  * operation fewer: Ch(x,y,z) = (x & y) ^ (~x & z) = z ^ (x & (y ^ z)),
  * Maj(x,y,z) = (x & y) ^ (x & z) ^ (y & z) = (x & y) | (z & (x | y)). */
@@ -242,15 +252,11 @@ void ng_sha256_final(ng_sha256_ctx *ctx, uint8_t digest[32])
 		f = 0;
 	}
 	memset(ctx->buf + f, 0, 56 - f);
-	for (int i = 0; i < 8; i++)
-		ctx->buf[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
+	ng_store_be32(ctx->buf + 56, (uint32_t)(bits >> 32));
+	ng_store_be32(ctx->buf + 60, (uint32_t)bits);
 	ng_sha256_compress(ctx->h, ctx->buf, 1);
-	for (int i = 0; i < 8; i++) {
-		digest[4 * i] = (uint8_t)(ctx->h[i] >> 24);
-		digest[4 * i + 1] = (uint8_t)(ctx->h[i] >> 16);
-		digest[4 * i + 2] = (uint8_t)(ctx->h[i] >> 8);
-		digest[4 * i + 3] = (uint8_t)ctx->h[i];
-	}
+	for (int i = 0; i < 8; i++)
+		ng_store_be32(digest + 4 * i, ctx->h[i]);
 	ng_wipe(ctx, sizeof *ctx);
 }
 
