@@ -261,7 +261,14 @@ typedef struct {
 	ctx_ent *ent;
 	size_t n, cap;
 	uint64_t *bloom;    /* one bit per hash: clear = surely absent */
+	uint32_t *dir;      /* orders 1 and 2 indexed directly: id + 1, 0 = absent */
 } ctx_map;
+#define CTX_DIR (256 + 65536)
+
+static inline size_t ctx_dir_ix(const uint8_t *p, unsigned d)
+{
+	return d == 1 ? p[0] : 256 + ((size_t)p[0] << 8 | p[1]);
+}
 #define CTX_BLOOM_BITS 25
 
 /* The hash of a context folds its symbols from the last one backwards, so
@@ -298,7 +305,8 @@ static bool ctx_init(ctx_map *m, const uint8_t *s)
 	m->cap = 1u << 14;
 	m->ent = malloc(m->cap * sizeof *m->ent);
 	m->bloom = calloc((size_t)1 << (CTX_BLOOM_BITS - 6), sizeof *m->bloom);
-	return m->slot && m->ent && m->bloom;
+	m->dir = calloc(CTX_DIR, sizeof *m->dir);
+	return m->slot && m->ent && m->bloom && m->dir;
 }
 
 static void ctx_free(ctx_map *m)
@@ -306,12 +314,15 @@ static void ctx_free(ctx_map *m)
 	free(m->slot);
 	free(m->ent);
 	free(m->bloom);
+	free(m->dir);
 }
 
 /* Find the context s[pos..pos+d); returns its id or -1. */
 static long ctx_find(const ctx_map *m, size_t pos, unsigned d, uint64_t h)
 {
 	const uint8_t *p = m->s + pos;
+	if (d <= 2)
+		return (long)m->dir[ctx_dir_ix(p, d)] - 1;
 	uint64_t b = h >> (64 - CTX_BLOOM_BITS);
 	if (!(m->bloom[b >> 6] >> (b & 63) & 1))
 		return -1;
@@ -356,6 +367,8 @@ static long ctx_add(ctx_map *m, size_t pos, unsigned d, uint64_t h)
 	uint64_t b = h >> (64 - CTX_BLOOM_BITS);
 	m->bloom[b >> 6] |= 1ull << (b & 63);
 	m->ent[m->n] = (ctx_ent){(uint32_t)pos, (uint8_t)d, 0, 0};
+	if (d <= 2)
+		m->dir[ctx_dir_ix(m->s + pos, d)] = (uint32_t)(m->n + 1);
 	m->slot[i] = (uint32_t)(m->n + 1);
 	return (long)m->n++;
 }
@@ -518,19 +531,36 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	uint64_t chh[MMC_D + 1];
 	for (unsigned d = 0; d <= MMC_D; d++)
 		cid[d] = -2;
+	/* mixed[d]: at some step order d was full (entries[d] at MMC_MAX) while
+	 * order d+1 was not. Until then every context of order d+1 that was
+	 * added had its suffix of order d present or added in the same step,
+	 * so a missing context of a full order d means its extensions are
+	 * missing too, and (order d+1 being full as well) nothing above d is
+	 * trained: those lookups are skipped. */
+	bool mixed[MMC_D + 1] = {false};
 	for (size_t i = 2; ok && i < n; i++) {
 		unsigned y = s[i - 1];
+		for (unsigned d = 1; d < MMC_D; d++)
+			if (entries[d] >= MMC_MAX && entries[d + 1] < MMC_MAX)
+				mixed[d] = true;
 		/* train with contexts ending at i-2 */
 		uint64_t raw = CTX_SEED;
+		bool absent = false; /* this order's context is surely missing */
 		for (unsigned d = 1; d <= MMC_D && d <= i - 1; d++) {
 			size_t pos = i - 1 - d;
+			bool may = entries[d] < MMC_MAX, added;
 			raw = ctx_step(raw, s[pos]);
+			if (absent && !may) {
+				absent = !mixed[d];
+				continue;
+			}
 			uint64_t hh = cid[d] == -2 ? ctx_fin(raw, d) : chh[d];
 			long id = cid[d] == -2 ? ctx_find(&cm, pos, d, hh) : cid[d];
-			bool may = entries[d] < MMC_MAX, added;
 			if (id < 0) {
-				if (!may)
+				if (!may) {
+					absent = !mixed[d];
 					continue;
+				}
 				id = ctx_add(&cm, pos, d, hh);
 				if (id < 0) {
 					ok = false;
