@@ -12,7 +12,9 @@
  *       "drained=N while_low=N after_raise=N"
  *   ngctl blocks OUT IN          every 32-byte block of OUT is 8 consecutive
  *       samples of IN, in order and contiguous (all at the same offset modulo
- *       32); prints "blocks=N first=OFF phase=OFF%32 bad=N"
+ *       32); prints "blocks=N lead=N first=OFF phase=OFF%32 bad=N", where lead
+ *       counts the blocks before the first match (output of the previous mode
+ *       still in flight at the switch: at most one 512-byte transfer, usb.md)
  * Exit status 0 when the operation worked, 1 otherwise. */
 #include <errno.h>
 #include <fcntl.h>
@@ -170,7 +172,7 @@ static int cmd_blocks(char **a)
 	uint8_t *o = slurp(a[0], &no), *in = slurp(a[1], &ni);
 	if (!o || !in)
 		return 1;
-	long blocks = no / 32, bad = 0, pos = -1, first = -1;
+	long blocks = no / 32, bad = 0, lead = 0, pos = -1, first = -1;
 	for (long k = 0; k < blocks; k++) {
 		long at = -1;
 		/* the next occurrence at or after the previous block's end */
@@ -180,14 +182,17 @@ static int cmd_blocks(char **a)
 				break;
 			}
 		if (at < 0 || (first >= 0 && (at - first) % 32)) {
-			bad++;
+			if (first < 0)
+				lead++;   /* before the first match: left over from the previous mode */
+			else
+				bad++;
 			continue;
 		}
 		if (first < 0)
 			first = at;
 		pos = at + 32;
 	}
-	printf("blocks=%ld first=%ld phase=%ld bad=%ld\n", blocks, first, first >= 0 ? first % 32 : -1, bad);
+	printf("blocks=%ld lead=%ld first=%ld phase=%ld bad=%ld\n", blocks, lead, first, first >= 0 ? first % 32 : -1, bad);
 	return 0;
 }
 
