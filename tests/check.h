@@ -86,4 +86,23 @@ static inline uint8_t *ng_test_vector(const char *name, size_t *n)
 	return ng_test_read_file(path, n);
 }
 
+/* A sample vector as 32-bit words (little-endian in the file, whatever the
+ * host's byte order); *nwords = complete words. The caller frees it. */
+static inline uint32_t *ng_test_vector_words(const char *name, size_t *nwords)
+{
+	size_t n;
+	uint8_t *b = ng_test_vector(name, &n);
+	uint32_t *w = malloc(n / 4 * sizeof *w + sizeof *w);
+	if (!w) {
+		printf("FAIL: out of memory for %s\n", name);
+		exit(1);
+	}
+	for (size_t i = 0; i < n / 4; i++)
+		w[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+		       (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+	free(b);
+	*nwords = n / 4;
+	return w;
+}
+
 #endif

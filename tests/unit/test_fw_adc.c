@@ -26,14 +26,9 @@ static const uint32_t uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
 
 int main(void)
 {
-	size_t adc_len, m0_len;
-	const uint8_t *adc_b = ng_test_vector("adc.bin", &adc_len);
+	size_t nw, m0_len;
+	uint32_t *adc = ng_test_vector_words("adc.bin", &nw);
 	const uint8_t *m0 = ng_test_vector("out-adc-m0.bin", &m0_len);
-	static uint32_t adc[28000];
-	size_t nw = adc_len / 4;
-	for (size_t i = 0; i < nw; i++)
-		adc[i] = (uint32_t)adc_b[4 * i] | (uint32_t)adc_b[4 * i + 1] << 8 |
-			 (uint32_t)adc_b[4 * i + 2] << 16 | (uint32_t)adc_b[4 * i + 3] << 24;
 
 	fw_model_reset();
 	fw_model.samples = adc;
@@ -146,7 +141,7 @@ int main(void)
 		same &= ng_crc_hw_word(NULL, w) == ng_crc32_word(&sw, w);
 	}
 	CHECK(same, "CRC unit driver = ng_crc32_word over 1000 random words");
-	free((void *)adc_b);
+	free(adc);
 	free((void *)m0);
 	return ng_check_exit();
 }

@@ -45,14 +45,9 @@ static uint32_t info32(uint16_t index, int *bad)
 
 int main(void)
 {
-	size_t adc_len, m0_len;
-	const uint8_t *adc_b = ng_test_vector("adc.bin", &adc_len);
+	size_t nw, m0_len;
+	uint32_t *adc = ng_test_vector_words("adc.bin", &nw);
 	const uint8_t *m0 = ng_test_vector("out-adc-m0.bin", &m0_len);
-	static uint32_t adc[28000];
-	size_t nw = adc_len / 4;
-	for (size_t i = 0; i < nw; i++)
-		adc[i] = (uint32_t)adc_b[4 * i] | (uint32_t)adc_b[4 * i + 1] << 8 |
-			 (uint32_t)adc_b[4 * i + 2] << 16 | (uint32_t)adc_b[4 * i + 3] << 24;
 	uint8_t buf[256];
 	int bad = 0;
 
@@ -157,7 +152,7 @@ int main(void)
 	CHECK(!fw_model.adc_running && ng_led_pattern == NG_LED_IDLE, "DTR off: ADC stopped, LED idle");
 	CHECK(!bad, "every control transfer had the right toggles");
 	CHECK(fw_model.errors == 0, "no model errors (%s)", fw_model.why);
-	free((void *)adc_b);
+	free(adc);
 	free((void *)m0);
 	return ng_check_exit();
 }
