@@ -126,7 +126,7 @@ static void cdc_xfer_done(void *ctx, ng_usbd_ctx *u, uint8_t ep, uint16_t len)
 		arm_out(c, u);
 	} else if (ep == c->ep_in) {
 		if (c->cb.tx_done_cb)
-			c->cb.tx_done_cb(c->cb.user);
+			c->cb.tx_done_cb(c->cb.user, len);
 	} else if (ep == c->ep_notify) {
 		if (c->serial_state != c->serial_state_sent)
 			c->notify_wanted = true;
@@ -142,7 +142,7 @@ static void cdc_halt_cleared(void *ctx, ng_usbd_ctx *u, uint8_t ep)
 	} else if (ep == c->ep_in) {
 		/* the transfer in flight was dropped: the owner may send again */
 		if (c->cb.tx_done_cb)
-			c->cb.tx_done_cb(c->cb.user);
+			c->cb.tx_done_cb(c->cb.user, 0);
 	} else if (ep == c->ep_notify) {
 		c->notify_wanted = true;
 		send_notify(c, u);
@@ -176,6 +176,12 @@ ng_status ng_cdc_acm_write(ng_cdc_acm_ctx *c, ng_usbd_ctx *u, uint8_t *buf, uint
 	if (!c->configured)
 		return NG_ERR_BUSY;
 	return ng_usbd_xfer(u, c->ep_in, buf, len, NG_XFER_ZLP);
+}
+
+void ng_cdc_acm_tx_cut(ng_cdc_acm_ctx *c, ng_usbd_ctx *u)
+{
+	if (c->configured)
+		ng_usbd_xfer_cut(u, c->ep_in);
 }
 
 bool ng_cdc_acm_tx_busy(const ng_cdc_acm_ctx *c, const ng_usbd_ctx *u)

@@ -42,8 +42,10 @@ typedef struct {
 	void (*line_coding_cb)(void *user, const ng_cdc_line_coding *lc);
 	/* SET_CONTROL_LINE_STATE: NG_CDC_DTR / NG_CDC_RTS bits. */
 	void (*line_state_cb)(void *user, uint8_t state);
-	/* The bulk IN transfer given to ng_cdc_acm_write completed. */
-	void (*tx_done_cb)(void *user);
+	/* The bulk IN transfer given to ng_cdc_acm_write completed, sent bytes
+	 * of it delivered (fewer after ng_cdc_acm_tx_cut; 0 when a halt
+	 * dropped it). */
+	void (*tx_done_cb)(void *user, uint16_t sent);
 	/* The device was configured (true) or deconfigured/reset (false). */
 	void (*configured_cb)(void *user, bool on);
 	void *user;
@@ -73,6 +75,9 @@ void ng_cdc_acm_init(ng_cdc_acm_ctx *c, uint8_t comm_iface, uint8_t ep_notify,
  * not configured. */
 ng_status ng_cdc_acm_write(ng_cdc_acm_ctx *c, ng_usbd_ctx *u, uint8_t *buf, uint16_t len);
 bool ng_cdc_acm_tx_busy(const ng_cdc_acm_ctx *c, const ng_usbd_ctx *u);
+/* Stops the transfer in progress after the packet already handed to the
+ * controller (ng_usbd_xfer_cut); tx_done_cb follows with the bytes sent. */
+void ng_cdc_acm_tx_cut(ng_cdc_acm_ctx *c, ng_usbd_ctx *u);
 /* Sets the UART state bitmap (PSTN §6.5.4: bRxCarrier 0x01, bTxCarrier 0x02,
  * ...) and sends a SERIAL_STATE notification when it changed. */
 void ng_cdc_acm_serial_state(ng_cdc_acm_ctx *c, ng_usbd_ctx *u, uint16_t bits);

@@ -159,10 +159,8 @@ static void kick_tx(ng_neug_dev *d)
 		d->out_tail = (uint16_t)((d->out_tail + 1u) & RING_MASK);
 	}
 	/* ng_cdc_acm_write ends a transfer that fills whole packets with a ZLP */
-	if (ng_cdc_acm_write(&d->cdc, &d->usbd, d->tx, n) == NG_OK) {
+	if (ng_cdc_acm_write(&d->cdc, &d->usbd, d->tx, n) == NG_OK)
 		d->tx_busy = true;
-		d->bytes_sent += n;
-	}
 }
 
 /* ------------------------------------------------------- CDC callbacks */
@@ -183,6 +181,9 @@ static void on_line_coding(void *user, const ng_cdc_line_coding *lc)
 		return;
 	ng_pipeline_set_mode(&d->pipe, mode); /* discards partial and queued blocks */
 	ring_clear(d);                        /* and what we buffered */
+	/* and the rest of the transfer in flight: at most the one packet the
+	 * controller already holds is still sent in the old mode */
+	ng_cdc_acm_tx_cut(&d->cdc, &d->usbd);
 }
 
 static void on_line_state(void *user, uint8_t state)
@@ -192,10 +193,11 @@ static void on_line_state(void *user, uint8_t state)
 	kick_tx(d);
 }
 
-static void on_tx_done(void *user)
+static void on_tx_done(void *user, uint16_t sent)
 {
 	ng_neug_dev *d = user;
 	d->tx_busy = false;
+	d->bytes_sent += sent;
 	kick_tx(d);
 }
 

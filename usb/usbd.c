@@ -570,6 +570,21 @@ ng_status ng_usbd_xfer(ng_usbd_ctx *u, uint8_t ep_addr, uint8_t *buf, uint16_t l
 	return e->busy ? NG_OK : NG_ERR_ARG;
 }
 
+void ng_usbd_xfer_cut(ng_usbd_ctx *u, uint8_t ep_addr)
+{
+	uint8_t n = NG_EP_NUM(ep_addr);
+	if (!DIR(ep_addr) || n == 0 || n >= NG_USBD_MAX_EP)
+		return;
+	ng_usbd_ep *e = &u->ep[1][n];
+	if (!e->open || !e->busy || e->off >= e->len)
+		return; /* idle, or only the closing ZLP is left */
+	uint16_t armed = (uint16_t)(e->len - e->off);
+	if (armed > e->mps)
+		armed = e->mps;
+	e->len = (uint16_t)(e->off + armed);
+	e->zlp_pending = (e->flags & NG_XFER_ZLP) && (e->len % e->mps) == 0;
+}
+
 bool ng_usbd_busy(const ng_usbd_ctx *u, uint8_t ep_addr)
 {
 	uint8_t n = NG_EP_NUM(ep_addr);

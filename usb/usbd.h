@@ -146,6 +146,12 @@ ng_status ng_usbd_ep_open(ng_usbd_ctx *u, const ng_usbd_class *c, uint8_t iface,
  * NG_ERR_ARG: endpoint not open. */
 ng_status ng_usbd_xfer(ng_usbd_ctx *u, uint8_t ep_addr, uint8_t *buf, uint16_t len, uint8_t flags);
 bool ng_usbd_busy(const ng_usbd_ctx *u, uint8_t ep_addr);
+/* Ends the IN transfer in progress on ep_addr after the packet the driver
+ * already holds (a packet handed to the controller cannot be taken back):
+ * nothing more of buf is sent, a ZLP follows if the shortened transfer ends
+ * on a full packet and NG_XFER_ZLP was given, and xfer_done reports the
+ * bytes actually sent. Nothing happens when the endpoint is idle. */
+void ng_usbd_xfer_cut(ng_usbd_ctx *u, uint8_t ep_addr);
 /* The class halts its endpoint (a pending transfer is dropped); the host
  * clears it with CLEAR_FEATURE(ENDPOINT_HALT). */
 void ng_usbd_stall(ng_usbd_ctx *u, uint8_t ep_addr);

@@ -23,14 +23,14 @@ static ng_usbd_ctx U;
 static fk_dcd F;
 static ng_cdc_acm_ctx C;
 static struct {
-	unsigned coding_calls, state_calls, tx_done, cfg_on, cfg_off;
+	unsigned coding_calls, state_calls, tx_done, tx_sent, cfg_on, cfg_off;
 	ng_cdc_line_coding last;
 	uint8_t state;
 } ev;
 
 static void cb_coding(void *u, const ng_cdc_line_coding *lc) { (void)u; ev.coding_calls++; ev.last = *lc; }
 static void cb_state(void *u, uint8_t s) { (void)u; ev.state_calls++; ev.state = s; }
-static void cb_tx(void *u) { (void)u; ev.tx_done++; }
+static void cb_tx(void *u, uint16_t sent) { (void)u; ev.tx_done++; ev.tx_sent += sent; }
 static void cb_cfg(void *u, bool on) { (void)u; if (on) ev.cfg_on++; else ev.cfg_off++; }
 
 static int ctl(uint8_t rt, uint8_t req, uint16_t val, uint16_t idx, uint16_t len, uint8_t *buf, uint16_t *act)
@@ -112,12 +112,32 @@ int main(void)
 	int a = fk_in(&F, 0x81, b, 64, &n) == FK_OK && n == 64;
 	a = a && fk_in(&F, 0x81, b, 64, &n) == FK_OK && n == 64 && b[63] == 127 && ev.tx_done == 0;
 	a = a && fk_in(&F, 0x81, b, 64, &n) == FK_OK && n == 0 && ev.tx_done == 1;
-	CHECK(a, "128 bytes = 64 + 64 + ZLP, then tx_done");
+	CHECK(a && ev.tx_sent == 128, "128 bytes = 64 + 64 + ZLP, then tx_done (%u sent)", ev.tx_sent);
+	/* a cut ends the transfer after the packet the controller holds */
+	static uint8_t big[300];
+	for (int i = 0; i < 300; i++)
+		big[i] = (uint8_t)(i * 7);
+	ng_cdc_acm_write(&C, &U, big, 300);
+	a = fk_in(&F, 0x81, b, 64, &n) == FK_OK && n == 64 && memcmp(b, big, 64) == 0;
+	ng_cdc_acm_tx_cut(&C, &U); /* packet 2 is already armed */
+	a = a && fk_in(&F, 0x81, b, 64, &n) == FK_OK && n == 64 && memcmp(b, big + 64, 64) == 0;
+	a = a && ev.tx_done == 1 && fk_in(&F, 0x81, b, 64, &n) == FK_OK && n == 0; /* ZLP: 128 is 2 full packets */
+	a = a && ev.tx_done == 2 && ev.tx_sent == 256 && !ng_cdc_acm_tx_busy(&C, &U);
+	CHECK(a, "tx_cut after packet 1 of 300 bytes: packet 2 (armed) then a ZLP, tx_done with 128 sent");
+	CHECK(fk_in(&F, 0x81, b, 64, &n) == FK_NAK, "nothing of the cut transfer's rest follows");
+	ng_cdc_acm_write(&C, &U, big, 100);
+	ng_cdc_acm_tx_cut(&C, &U); /* 64 armed, 36 left */
+	a = fk_in(&F, 0x81, b, 64, &n) == FK_OK && n == 64 && ev.tx_done == 2;
+	a = a && fk_in(&F, 0x81, b, 64, &n) == FK_OK && n == 0 && ev.tx_done == 3 && ev.tx_sent == 320;
+	a = a && fk_in(&F, 0x81, b, 64, &n) == FK_NAK;
+	CHECK(a, "a 100-byte transfer cut at once: its armed 64 bytes, then a ZLP ends it (tx_done, 64 sent)");
+	ng_cdc_acm_tx_cut(&C, &U);
+	CHECK(!ng_cdc_acm_tx_busy(&C, &U) && ev.tx_done == 3, "a cut on an idle endpoint does nothing");
 	ng_cdc_acm_write(&C, &U, data, 30);
 	ctl(0x02, 3, 0, 0x81, 0, NULL, NULL);
-	CHECK(fk_in(&F, 0x81, b, 64, &n) == FK_STALL && ev.tx_done == 1, "host halts bulk IN mid-transfer");
+	CHECK(fk_in(&F, 0x81, b, 64, &n) == FK_STALL && ev.tx_done == 3, "host halts bulk IN mid-transfer");
 	ctl(0x02, 1, 0, 0x81, 0, NULL, NULL);
-	CHECK(ev.tx_done == 2 && !ng_cdc_acm_tx_busy(&C, &U), "clearing the halt reports the dropped transfer as done");
+	CHECK(ev.tx_done == 4 && ev.tx_sent == 320 && !ng_cdc_acm_tx_busy(&C, &U), "clearing the halt reports the dropped transfer as done");
 	ctl(0x02, 3, 0, 0x01, 0, NULL, NULL);
 	ctl(0x02, 1, 0, 0x01, 0, NULL, NULL);
 	CHECK(F.ep[0][1].pending, "bulk OUT re-armed after a halt is cleared");

@@ -253,6 +253,37 @@ static void test_zlp_and_discard(void)
 	CHECK(ng_neug_mode(&D) == 1, "space parity leaves the mode as it is");
 }
 
+/* A mode change in the middle of a 512-byte transfer: only the packet the
+ * controller already holds is still sent in the old mode. */
+static void test_mode_change_cuts_transfer(void)
+{
+	uint8_t b[64];
+	uint16_t n;
+	static uint32_t s[2048];
+	uint64_t seed = 0x6375747475;
+	for (int i = 0; i < 2048; i++)
+		s[i] = (uint32_t)(ng_test_rand(&seed) >> 32);
+	start();
+	configure();
+	set_parity(2); /* raw */
+	set_dtr(true);
+	ng_neug_put_samples(&D, s, 128); /* 512 bytes: one transfer */
+	ng_neug_task(&D);
+	uint64_t sent0 = D.bytes_sent;
+	int a = fk_in(&F, NG_NEUG_EP_DATA_IN, b, 64, &n) == FK_OK && n == 64 && memcmp(b, s, 64) == 0;
+	set_parity(1); /* CRC32, while packet 2 is armed */
+	a = a && fk_in(&F, NG_NEUG_EP_DATA_IN, b, 64, &n) == FK_OK && n == 64 && memcmp(b, s + 16, 64) == 0;
+	a = a && fk_in(&F, NG_NEUG_EP_DATA_IN, b, 64, &n) == FK_OK && n == 0;
+	CHECK(a, "mode change after packet 1 of a 512-byte raw transfer: packet 2 (armed), a ZLP, no more raw");
+	CHECK(D.bytes_sent - sent0 == 128, "bytes sent counts what was delivered (%llu)", (unsigned long long)(D.bytes_sent - sent0));
+	ng_neug_put_samples(&D, s + 128, 1024 + 128);
+	ng_neug_task(&D);
+	int r = fk_in(&F, NG_NEUG_EP_DATA_IN, b, 64, &n), raw = 0;
+	for (int i = 0; i + 16 <= 2048; i++)
+		raw |= memcmp(b, s + i, 64) == 0;
+	CHECK(r == FK_OK && n == 64 && !raw, "then CRC32 output, none of the cut transfer's raw samples");
+}
+
 static void test_get_info(void)
 {
 	uint8_t b[16];
@@ -403,6 +434,7 @@ int main(void)
 	test_mode(2, NG_MODE_RAW, "adc.bin", "adc.bin", 0);
 	test_mode(0xFF, NG_MODE_CONDITIONED, "adc.bin", "out-adc-m0.bin", 640);
 	test_zlp_and_discard();
+	test_mode_change_cuts_transfer();
 	test_dead_source();
 	test_msc_in_composite();
 	test_halts();
