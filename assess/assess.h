@@ -55,6 +55,10 @@ typedef struct {
 } ng_est_result;
 
 /* Individual estimators on a symbol sequence s[0..n) over k symbols. */
+/* Tests: true makes the estimators take their general paths instead of the
+ * fast ones that have a general twin (literal MultiMMC/LZ78Y dictionaries
+ * for every context, not only the repeating ones). */
+extern bool ng_assess_general;
 void ng_est_mcv(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
 void ng_est_collision(const uint8_t *s, size_t n, ng_est_result *r);   /* binary */
 void ng_est_markov(const uint8_t *s, size_t n, ng_est_result *r);      /* binary */
@@ -75,6 +79,10 @@ void ng_est_predict_finish(uint64_t C, uint64_t N, uint64_t longest_run, unsigne
  * lcp[0] = 0. Returns false on allocation failure. */
 bool ng_suffix_array(const uint8_t *s, size_t n, unsigned k, uint32_t *sa);
 bool ng_lcp_array(const uint8_t *s, size_t n, const uint32_t *sa, uint32_t *lcp);
+/* prev[p] / next[p]: the longest l (capped at cap) such that s[p..p+l)
+ * also occurs starting before / after p. */
+bool ng_repeat_lengths(const uint8_t *s, size_t n, unsigned k, unsigned cap,
+		       uint8_t *prev, uint8_t *next);
 
 /* ---- whole tracks ---- */
 typedef struct {

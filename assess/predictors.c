@@ -41,6 +41,44 @@ typedef struct {
 	int mode;
 } mcw_win;
 
+/* MultiMCW on 0/1 data. Every window is odd, so a full window's mode is its
+ * majority (no ties): running window sums replace the count tables. Returns
+ * false (nothing done) if the data is not 0/1. */
+static bool mcw_binary(const uint8_t *s, size_t n, ng_est_result *r)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] > 1)
+			return false;
+	uint32_t c[MCW_N] = {0};
+	uint64_t sb[MCW_N] = {0};
+	unsigned winner = 0;
+	ng_score sc = {0, 0, 0};
+	size_t i = 0;
+	/* warm-up: fill the windows up to the smallest one */
+	for (; i < mcw_w[0]; i++)
+		for (int j = 0; j < MCW_N; j++)
+			c[j] += s[i];
+	for (; i < n; i++) {
+		unsigned x = s[i];
+		unsigned pred[MCW_N];
+		for (int j = 0; j < MCW_N; j++)
+			pred[j] = 2 * c[j] > mcw_w[j];
+		score_add(&sc, pred[winner] == x);
+		for (unsigned j = 0; j < MCW_N; j++) {
+			if (i < mcw_w[j]) {
+				c[j] += x;
+				continue;
+			}
+			unsigned m = pred[j] == x;
+			sb[j] += m;
+			winner = m && sb[j] >= sb[winner] ? j : winner;
+			c[j] += x - s[i - mcw_w[j]];
+		}
+	}
+	ng_est_predict_finish(sc.C, n - mcw_w[0], sc.longest, 2, r);
+	return true;
+}
+
 void ng_est_multi_mcw(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 {
 	if (n <= mcw_w[0] + 1) {
@@ -48,6 +86,8 @@ void ng_est_multi_mcw(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		return;
 	}
 	memset(r, 0, sizeof *r);
+	if (k == 2 && mcw_binary(s, n, r))
+		return;
 	mcw_win *w = calloc(MCW_N, sizeof *w);
 	size_t *last = calloc(256, sizeof *last);
 	if (!w || !last) {
@@ -455,55 +495,119 @@ static uint32_t pair_bump(pair_map *m, uint64_t id, unsigned y, bool may_add, bo
 	return 1;
 }
 
+/* The dictionaries only matter for contexts that occur more than once: a
+ * context's counts are read only by a later occurrence, and its lookup
+ * finds something only after an earlier one. lp[p] / rp[p]: how long a
+ * context starting at p may be and still occur before / after p (see
+ * ng_repeat_lengths); with ng_assess_general, every length (cap). */
+bool ng_assess_general = false;
+
+static bool repeats(const uint8_t *s, size_t n, unsigned k, unsigned cap, uint8_t **lp, uint8_t **rp)
+{
+	*lp = malloc(n);
+	*rp = malloc(n);
+	if (!*lp || !*rp)
+		return false;
+	if (ng_assess_general || !ng_repeat_lengths(s, n, k, cap, *lp, *rp)) {
+		memset(*lp, (int)cap, n);
+		memset(*rp, (int)cap, n);
+	}
+	return true;
+}
+
 /* ---- 6.3.9 MultiMMC ---- */
 #define MMC_D 16
 #define MMC_MAX 100000u
 
-/* Binary MultiMMC. The contexts the prediction at i reads (ending at i-1)
- * are the ones the training of step i+1 updates (with s[i]), so each entry
- * is read and trained in one visit, after the prediction has used it. */
-static void mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
+/* Binary MultiMMC, one order at a time. Order d's counts depend only on
+ * the data, so a pass per order (its table alone in cache) gives, per
+ * position, whether its context has been seen (nz) and whether its
+ * prediction is right (eq); as in the scalar loop, the context an order
+ * predicts from at i is the one it trains with s[i] right after. Orders
+ * are used only while every lower one has a prediction (alive). Then a
+ * scoreboard pass over the hit words, 64 positions at a time: the winner
+ * always holds the highest score (scores only grow, and an order takes
+ * over only by reaching it), so only the orders whose score at a block's
+ * end reaches the highest at its start can take over; the others just add
+ * their popcount, and the few candidates are replayed in the scalar
+ * loop's order, so ties resolve as there. */
+static bool mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 {
-	/* counts of order d, context c (d bits), next y at cnt[(1<<d)+c][y] */
+	size_t nw = (n + 63) / 64;
+	uint64_t *hit = malloc((size_t)MMC_D * nw * sizeof *hit);
+	uint64_t *alive = malloc(nw * sizeof *alive);
+	/* order d's table at cnt + (1 << d): [context][next bit] */
 	uint32_t (*cnt)[2] = calloc((size_t)2 << MMC_D, sizeof *cnt);
-	uint32_t entries[MMC_D + 1] = {0};
-	uint64_t sb[MMC_D + 1] = {0};
-	unsigned winner = 1;
-	if (!cnt)
-		return;
-	uint32_t hist = s[0]; /* bit j = s[i-1-j] */
-	for (size_t i = 1; i < n; i++) {
-		unsigned x = s[i];
-		unsigned dmax = i < MMC_D ? (unsigned)i : MMC_D;
-		int pred[MMC_D + 2];
-		bool alive = i >= 2;
-		for (unsigned d = 1; d <= dmax; d++) {
-			uint32_t *e = cnt[(1u << d) + (hist & ((1u << d) - 1))];
-			alive = alive && (e[0] | e[1]);
-			pred[d] = alive ? (e[1] >= e[0]) : -1;
-			/* training of step i+1: context s[i-d..i-1] -> s[i] */
-			if (e[x])
-				e[x]++;
-			else if (entries[d] < MMC_MAX) {
-				e[x] = 1;
-				entries[d]++;
+	if (!hit || !alive || !cnt) {
+		free(hit); free(alive); free(cnt);
+		return false;
+	}
+	memset(alive, 0xff, nw * sizeof *alive);
+	alive[0] &= ~3ULL; /* predictions from i = 2 */
+	if (n % 64)
+		alive[nw - 1] &= (1ULL << (n % 64)) - 1;
+	for (unsigned d = 1; d <= MMC_D; d++) {
+		uint32_t (*t)[2] = cnt + ((size_t)1 << d), mask = (1u << d) - 1, entries = 0, hist = 0;
+		uint64_t *h = hit + (size_t)(d - 1) * nw;
+		for (size_t i = 0; i < d && i < n; i++)
+			hist = (hist << 1) | s[i];
+		for (size_t j = 0; j < nw; j++) {
+			/* positions before d have no context of order d */
+			size_t lo = j * 64 > d ? j * 64 : d, hi = n - j * 64 < 64 ? n : j * 64 + 64;
+			uint64_t nzw = 0, eqw = 0;
+			for (size_t i = lo; i < hi; i++) {
+				unsigned x = s[i];
+				uint32_t *e = t[hist & mask];
+				uint64_t nz = (e[0] | e[1]) != 0, eq = (e[1] >= e[0]) == x;
+				nzw |= nz << (i % 64);
+				eqw |= eq << (i % 64);
+				if (d < MMC_D) /* 2^(d+1) pairs: never full */
+					e[x]++;
+				else if (e[x])
+					e[x]++;
+				else if (entries < MMC_MAX) {
+					e[x] = 1;
+					entries++;
+				}
+				hist = (hist << 1) | x;
 			}
+			alive[j] &= nzw;
+			h[j] = alive[j] & eqw;
 		}
-		for (unsigned d = dmax + 1; d <= MMC_D + 1; d++)
-			pred[d] = -1;
-		if (i >= 2) {
-			score_add(sc, pred[winner] == (int)x);
-			unsigned w = winner;
-			for (unsigned d = 1; pred[d] >= 0; d++) {
-				unsigned m = pred[d] == (int)x;
-				sb[d] += m;
-				w = m && sb[d] >= sb[w] ? d : w;
-			}
-			winner = w;
-		}
-		hist = (hist << 1) | x;
 	}
 	free(cnt);
+	free(alive);
+	uint64_t sb[MMC_D + 1] = {0}, cs[MMC_D];
+	unsigned cand[MMC_D], winner = 1;
+	for (size_t j = 0; j < nw; j++) {
+		uint64_t top = sb[winner];
+		unsigned nc = 0;
+		for (unsigned d = 1; d <= MMC_D; d++) {
+			uint64_t add = (uint64_t)__builtin_popcountll(hit[(size_t)(d - 1) * nw + j]);
+			if (sb[d] + add >= top) {
+				cs[nc] = sb[d];
+				cand[nc++] = d;
+			}
+			sb[d] += add;
+		}
+		unsigned wi = 0;
+		while (cand[wi] != winner)
+			wi++;
+		size_t b = j * 64, end = n - b < 64 ? n - b : 64;
+		for (unsigned t = b ? 0 : 2; t < end; t++) {
+			score_add(sc, (hit[(size_t)(winner - 1) * nw + j] >> t) & 1);
+			for (unsigned c = 0; c < nc; c++) {
+				if (!((hit[(size_t)(cand[c] - 1) * nw + j] >> t) & 1))
+					continue;
+				if (++cs[c] >= cs[wi]) {
+					wi = c;
+					winner = cand[c];
+				}
+			}
+		}
+	}
+	free(hit);
+	return true;
 }
 
 void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
@@ -514,14 +618,15 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	memset(r, 0, sizeof *r);
 	ng_score sc = {0, 0, 0};
-	if (k <= 2) {
-		mmc_binary(s, n, &sc);
+	if (k <= 2 && mmc_binary(s, n, &sc)) {
 		ng_est_predict_finish(sc.C, n - 2, sc.longest, k, r);
 		return;
 	}
 	ctx_map cm;
 	pair_map pm;
-	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok = ok1 && ok2;
+	uint8_t *lp, *rp;
+	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok3 = repeats(s, n, k, MMC_D, &lp, &rp);
+	bool ok = ok1 && ok2 && ok3;
 	uint32_t entries[MMC_D + 1] = {0};
 	uint64_t sb[MMC_D + 1] = {0};
 	unsigned winner = 1;
@@ -546,8 +651,16 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		/* train with contexts ending at i-2 */
 		uint64_t raw = CTX_SEED;
 		bool absent = false; /* this order's context is surely missing */
-		for (unsigned d = 1; d <= MMC_D && d <= i - 1; d++) {
+		unsigned dmax = i - 1 < MMC_D ? (unsigned)(i - 1) : MMC_D;
+		for (unsigned d = 1; d <= dmax; d++) {
 			size_t pos = i - 1 - d;
+			if (d > lp[pos] && d > rp[pos]) {
+				/* occurs only here, and so do the longer ones: new
+				 * pairs that nothing will look up; only counted */
+				for (unsigned e = d; e <= dmax; e++)
+					entries[e] += entries[e] < MMC_MAX;
+				break;
+			}
 			bool may = entries[d] < MMC_MAX, added;
 			raw = ctx_step(raw, s[pos]);
 			if (absent && !may) {
@@ -586,6 +699,8 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		raw = CTX_SEED;
 		for (unsigned d = 1; d <= MMC_D && d <= i; d++) {
 			size_t pos = i - d;
+			if (d > lp[pos]) /* not seen before: missing */
+				break;
 			raw = ctx_step(raw, s[pos]);
 			chh[d] = ctx_fin(raw, d);
 			long id = ctx_find(&cm, pos, d, chh[d]);
@@ -608,6 +723,8 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_free(&cm);
 	pair_free(&pm);
+	free(lp);
+	free(rp);
 	if (!ok) {
 		fail(r, "out of memory");
 		return;
@@ -673,7 +790,10 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_map cm;
 	pair_map pm;
-	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok = ok1 && ok2, added;
+	uint8_t *lp, *rp;
+	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok3 = repeats(s, n, k, LZ_B, &lp, &rp);
+	bool ok = ok1 && ok2 && ok3, added;
+	size_t dsize = 0; /* prefixes in the dictionary, stored or not */
 	/* the prefixes the last prediction looked up (ending at i-2) */
 	long cid[LZ_B + 1];
 	uint64_t chh[LZ_B + 1];
@@ -685,7 +805,7 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 			for (unsigned j = 1; j <= LZ_B; j++) {
 				raw = ctx_step(raw, s[i - 1 - j]);
 				chh[j] = ctx_fin(raw, j);
-				cid[j] = ctx_find(&cm, i - 1 - j, j, chh[j]);
+				cid[j] = j > lp[i - 1 - j] ? -1 : ctx_find(&cm, i - 1 - j, j, chh[j]);
 			}
 		}
 		for (unsigned j = LZ_B; j >= 1; j--) {
@@ -693,7 +813,10 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 			uint64_t hh = chh[j];
 			long id = cid[j];
 			if (id < 0) {
-				if (cm.n >= LZ_MAX)
+				if (dsize >= LZ_MAX)
+					continue;
+				dsize++;
+				if (j > rp[pos]) /* added, but never looked up */
 					continue;
 				id = ctx_add(&cm, pos, j, hh);
 				if (id < 0) {
@@ -719,7 +842,7 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		for (unsigned j = 1; j <= LZ_B; j++) {
 			raw = ctx_step(raw, s[i - j]);
 			chh[j] = ctx_fin(raw, j);
-			cid[j] = ctx_find(&cm, i - j, j, chh[j]);
+			cid[j] = j > lp[i - j] ? -1 : ctx_find(&cm, i - j, j, chh[j]);
 		}
 		cached = true;
 		for (unsigned j = LZ_B; j >= 1; j--) {
@@ -735,6 +858,8 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_free(&cm);
 	pair_free(&pm);
+	free(lp);
+	free(rp);
 	if (!ok) {
 		fail(r, "out of memory");
 		return;

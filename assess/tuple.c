@@ -245,6 +245,54 @@ bool ng_lcp_array(const uint8_t *s, size_t n, const uint32_t *sa, uint32_t *lcp)
 	return true;
 }
 
+/* Longest previous and next factor: prev[p] (next[p]) = the longest l such
+ * that s[p..p+l) also starts at some q < p (q > p), capped at cap. From the
+ * suffix array: the best earlier (later) suffix is the nearest one in suffix
+ * order, on either side, with a smaller (larger) position, and its LCP is
+ * the minimum of the LCPs in between; one stack pass per side finds both
+ * neighbours. */
+static void factor_pass(const uint32_t *sa, const uint32_t *lcp, size_t n, unsigned cap,
+			bool later, uint32_t *st, uint32_t *stl, uint8_t *out)
+{
+	size_t sp = 0;
+	for (size_t j = 0; j <= n; j++) {
+		uint32_t m = j < n ? lcp[j] : 0;
+		while (sp && (j == n || (later ? sa[st[sp - 1]] < sa[j] : sa[st[sp - 1]] > sa[j]))) {
+			sp--;
+			uint32_t left = stl[sp], v = left > m ? left : m;
+			out[sa[st[sp]]] = (uint8_t)(v < cap ? v : cap);
+			if (left < m)
+				m = left;
+		}
+		if (j < n) {
+			st[sp] = (uint32_t)j;
+			stl[sp] = sp ? m : 0;
+			sp++;
+		}
+	}
+}
+
+bool ng_repeat_lengths(const uint8_t *s, size_t n, unsigned k, unsigned cap,
+		       uint8_t *prev, uint8_t *next)
+{
+	if (cap > 255)
+		cap = 255;
+	if (n == 0)
+		return true;
+	uint32_t *sa = malloc(n * sizeof *sa), *lcp = malloc(n * sizeof *lcp);
+	uint32_t *st = malloc(n * sizeof *st), *stl = malloc(n * sizeof *stl);
+	bool ok = sa && lcp && st && stl && ng_suffix_array(s, n, k, sa) && ng_lcp_array(s, n, sa, lcp);
+	if (ok) {
+		factor_pass(sa, lcp, n, cap, false, st, stl, prev);
+		factor_pass(sa, lcp, n, cap, true, st, stl, next);
+	}
+	free(sa);
+	free(lcp);
+	free(st);
+	free(stl);
+	return ok;
+}
+
 /* LCP array (in suffix order) of a 0/1 sequence from its 64-bit windows:
  * sorting the windows (zero-padded past the end, equal windows shorter
  * suffix first) orders the suffixes as long as no two suffixes of 64 or

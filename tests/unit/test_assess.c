@@ -99,16 +99,22 @@ int main(void)
 	 * general ones (taken for k = 3): same C and longest run on random, biased,
 	 * periodic-with-noise and constant data of awkward lengths */
 	{
-		static const size_t lens[] = {3, 4, 63, 64, 65, 127, 128, 129, 130, 200, 1000, 4097, 100003};
-		unsigned diff = 0, cases = 0, mdiff = 0, tdiff = 0, ldiff = 0, lcases = 0;
-		uint8_t *b = malloc(100003);
-		for (int kind = 0; kind < 5; kind++)
+		/* kind 5, 400,000 bits: 201,000 random ones (MultiMMC's order 16
+		 * reaches its cap), then s[i] = s[i-16], 1% flipped (only order
+		 * 16 predicts, from the pairs admitted before the cap) */
+		static const size_t lens[] = {3, 4, 63, 64, 65, 127, 128, 129, 130, 200, 1000, 4097, 100003, 400000};
+		unsigned diff = 0, cases = 0, mdiff = 0, tdiff = 0, ldiff = 0, lcases = 0, wdiff = 0, wcases = 0;
+		uint8_t *b = malloc(400000);
+		for (int kind = 0; kind < 6; kind++)
 			for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
 				size_t L = lens[li];
+				if ((L == 400000) != (kind == 5))
+					continue;
 				for (size_t i = 0; i < L; i++) {
 					uint32_t x = (uint32_t)ng_test_rand(&seed);
 					b[i] = kind == 0 ? x & 1 : kind == 1 ? x % 100 < 80 : kind == 2 ? (uint8_t)(((i % 37) < 20) ^ (x % 100 < 5))
-						: kind == 3 ? 1 : (uint8_t)((i / 3 + (x % 1000 < 2)) & 1);
+						: kind == 3 ? 1 : kind == 4 ? (uint8_t)((i / 3 + (x % 1000 < 2)) & 1)
+						: (uint8_t)((i < 201000 ? x & 1 : b[i - 16] ^ (x % 1000 < 10)));
 				}
 				ng_est_result a, c;
 				ng_est_lag(b, L, 2, &a);
@@ -116,8 +122,16 @@ int main(void)
 				cases++;
 				diff += a.ok != c.ok || a.C != c.C || a.N != c.N || a.r != c.r;
 				ng_est_multi_mmc(b, L, 2, &a);
+				ng_assess_general = kind & 1;
 				ng_est_multi_mmc(b, L, 3, &c);
+				ng_assess_general = false;
 				mdiff += a.ok != c.ok || a.C != c.C || a.N != c.N || a.r != c.r;
+				if (L > 65) {
+					ng_est_multi_mcw(b, L, 2, &a);
+					ng_est_multi_mcw(b, L, 3, &c);
+					wcases++;
+					wdiff += a.ok != c.ok || a.C != c.C || a.N != c.N || a.r != c.r;
+				}
 				ng_est_result ta, tl, ca, cl;
 				ng_est_tuple_lrs(b, L, 2, &ta, &tl);
 				ng_est_tuple_lrs(b, L, 3, &ca, &cl);
@@ -135,6 +149,83 @@ int main(void)
 		CHECK(mdiff == 0, "binary MultiMMC: direct-indexed path = hashed path (C, N, r) in %u of %u cases", cases - mdiff, cases);
 		CHECK(tdiff == 0, "binary t-Tuple/LRS: 64-bit window sort = suffix array (t, u, v, p-hats) in %u of %u cases", cases - tdiff, cases);
 		CHECK(ldiff == 0, "binary LZ78Y: direct-indexed path = hashed path (C, N, r) in %u of %u cases", lcases - ldiff, lcases);
+		CHECK(wdiff == 0, "binary MultiMCW: window-sum path = count-table path (C, N, r) in %u of %u cases", wcases - wdiff, wcases);
+	}
+
+	/* longest previous/next factor against a naive scan */
+	{
+		int fbad = 0;
+		for (int round = 0; round < 20; round++) {
+			size_t L = 1 + ng_test_rand(&seed) % 700;
+			unsigned k = round % 4 == 0 ? 2 : round % 4 == 1 ? 3 : round % 4 == 2 ? 16 : 256;
+			for (size_t i = 0; i < L; i++)
+				t[i] = (uint8_t)(ng_test_rand(&seed) % k);
+			if (round == 7)
+				memset(t, 1, L);
+			unsigned cap = round % 2 ? 16 : 255;
+			uint8_t *pv = malloc(L), *nx = malloc(L);
+			ng_repeat_lengths(t, L, k, cap, pv, nx);
+			for (size_t p = 0; p < L; p++) {
+				size_t bp = 0, bn = 0;
+				for (size_t q = 0; q < L; q++) {
+					size_t l = 0;
+					while (p + l < L && q + l < L && t[p + l] == t[q + l])
+						l++;
+					if (q < p && l > bp)
+						bp = l;
+					if (q > p && l > bn)
+						bn = l;
+				}
+				fbad += pv[p] != (bp < cap ? bp : cap) || nx[p] != (bn < cap ? bn : cap);
+			}
+			free(pv);
+			free(nx);
+		}
+		CHECK(fbad == 0, "longest previous/next factor = naive scan on 20 strings (%d wrong)", fbad);
+	}
+
+	/* literal MultiMMC and LZ78Y: dictionaries of the repeating contexts
+	 * only = every context (C, N, r), 8-bit, 4-bit, skewed and periodic
+	 * data, and 8-bit data that repeats phrases with changes after the
+	 * dictionaries fill, lengths across the caps */
+	{
+		static const size_t lens[] = {19, 300, 5000, 70000, 250000};
+		unsigned pdiff = 0, pcases = 0;
+		uint8_t *b = malloc(250000);
+		for (int kind = 0; kind < 5; kind++)
+			for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+				size_t L = lens[li];
+				if (L == 250000 && kind != 0 && kind != 4)
+					continue;
+				for (size_t i = 0; i < L; i++) {
+					uint32_t x = (uint32_t)ng_test_rand(&seed);
+					b[i] = kind == 0 ? (uint8_t)x : kind == 1 ? (uint8_t)(x & 15)
+						: kind == 2 ? (uint8_t)(x % 100 < 70 ? 0 : (x >> 8) % 50)
+						: (uint8_t)((i % 29) * 7 + (x % 100 < 3));
+				}
+				/* kind 4: fresh bytes (the caps fill), then 30-byte
+				 * phrases from a set of 50, 5% of the bytes changed */
+				for (size_t i = L / 2; kind == 4 && i < L;) {
+					size_t ph = ng_test_rand(&seed) % 50;
+					for (size_t q = 0; q < 30 && i < L; q++, i++)
+						b[i] = ng_test_rand(&seed) % 100 < 5 ? (uint8_t)ng_test_rand(&seed) : b[ph * 30 + q];
+				}
+				uint8_t *sym = malloc(L);
+				unsigned k = ng_assess_translate(b, L, sym);
+				ng_est_result a[2], c[2];
+				for (int g = 0; g < 2; g++) {
+					ng_assess_general = g;
+					ng_est_multi_mmc(sym, L, k, &a[g]);
+					ng_est_lz78y(sym, L, k, &c[g]);
+				}
+				ng_assess_general = false;
+				pcases++;
+				pdiff += a[0].ok != a[1].ok || a[0].C != a[1].C || a[0].N != a[1].N || a[0].r != a[1].r
+					|| c[0].ok != c[1].ok || c[0].C != c[1].C || c[0].N != c[1].N || c[0].r != c[1].r;
+				free(sym);
+			}
+		free(b);
+		CHECK(pdiff == 0, "literal MultiMMC/LZ78Y: repeating-context dictionaries = full ones (C, N, r) in %u of %u cases", pcases - pdiff, pcases);
 	}
 
 	/* the reference's P_local case (rand8-1M literal MultiMCW) */
