@@ -52,35 +52,6 @@ void ng_xoshiro_seed(ng_xoshiro *x, uint64_t seed)
 		x->s[i] = splitmix(&seed);
 }
 
-static inline uint64_t rotl(uint64_t v, int k) { return (v << k) | (v >> (64 - k)); }
-
-uint64_t ng_xoshiro_next(ng_xoshiro *x)
-{
-	uint64_t *s = x->s, r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return r;
-}
-
-uint64_t ng_xoshiro_below(ng_xoshiro *x, uint64_t bound)
-{
-	/* Lemire's nearly divisionless method */
-	unsigned __int128 m = (unsigned __int128)ng_xoshiro_next(x) * bound;
-	uint64_t l = (uint64_t)m;
-	if (l < bound) {
-		uint64_t t = -bound % bound;
-		while (l < t) {
-			m = (unsigned __int128)ng_xoshiro_next(x) * bound;
-			l = (uint64_t)m;
-		}
-	}
-	return (uint64_t)(m >> 64);
-}
-
 /* ---- worker pool ---- */
 typedef struct {
 	void (*fn)(unsigned, void *);

@@ -25,7 +25,7 @@ const char *const ng_perm_key[NG_PERM_STATS] = {
 static const unsigned lags[5] = {1, 2, 8, 16, 32};
 
 /* ---- the statistics of 5.1 ---- */
-static double st_excursion(const uint8_t *x, size_t n)
+double ng_perm_excursion(const uint8_t *x, size_t n)
 {
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
@@ -38,6 +38,46 @@ static double st_excursion(const uint8_t *x, size_t n)
 			best = d;
 	}
 	return best;
+}
+
+void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
+{
+	for (size_t i = n ? n - 1 : 0; i > 0; i--) {
+		size_t k = (size_t)ng_xoshiro_below(g, i + 1);
+		uint8_t tmp = y[i];
+		y[i] = y[k];
+		y[k] = tmp;
+	}
+}
+
+/* Fisher-Yates from the end fixes y[n-1], y[n-2], ... in that order, so the
+ * excursion's prefix sums come for free as total minus the fixed suffix:
+ * S_i = total - (y[i+1] + ... + y[n-1]), exact in integers, and the same
+ * double expression |S_i - (i+1) mean| as ng_perm_excursion, so the maximum
+ * is bit-identical. With stop_above finite, the shuffle stops as soon as
+ * the running maximum exceeds it (the caller then only needs "greater"). */
+double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total,
+				 double stop_above)
+{
+	if (n == 0)
+		return 0;
+	double mean = (double)total / (double)n, best = 0;
+	uint64_t suf = 0;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t k = (size_t)ng_xoshiro_below(g, i + 1);
+		uint8_t v = y[k];
+		y[k] = y[i];
+		y[i] = v;
+		double d = fabs((double)(total - suf) - (double)(i + 1) * mean);
+		if (d > best) {
+			best = d;
+			if (best > stop_above)
+				return best;
+		}
+		suf += v;
+	}
+	double d = fabs((double)(total - suf) - mean);
+	return d > best ? d : best;
 }
 
 /* 5.1.2-5.1.4 on the directional sequence */
@@ -174,7 +214,7 @@ static void perm_stats(stat_ctx *c, const uint8_t *x, size_t n, const bool *acti
 		b = c->c2;
 	}
 	if (active[0])
-		t[0] = st_excursion(x, n);
+		t[0] = ng_perm_excursion(x, n);
 	if (active[1] || active[2] || active[3])
 		st_directional(a, na, &t[1], &t[2], &t[3]);
 	if (active[4] || active[5])
@@ -216,45 +256,46 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
 	free(c.c2);
 }
 
-/* ---- permutation rounds, in parallel ---- */
+/* ---- permutation rounds, in parallel ----
+ * Round r (0-based) shuffles a copy of the sequence with its own xoshiro256**
+ * stream seeded from seed ^ (golden * (r + 1)), so the results depend only
+ * on the seed, not on the threads or the batch sizes. Rounds run in batches
+ * on the worker pool; the caller consumes them in round order and applies
+ * the early stop (5.1: a statistic stops counting once C0 + C1 > 5 and
+ * C1 + C2 > 5), so rounds past the stopping point are computed and thrown
+ * away, never counted. */
 typedef struct {
 	const uint8_t *x;
 	size_t n;
-	uint64_t seed;
+	uint64_t seed, total;  /* total: sum of x, for the fused excursion */
+	double exc0;           /* the unpermuted excursion */
 	unsigned long first;   /* round number of job 0 */
 	const bool *active;
+	bool exc_only;         /* the excursion is the only statistic left */
 	double (*t)[NG_PERM_STATS];
-	bool binary;
-	unsigned median2;
+	uint8_t **y;           /* one shuffle buffer per job of a batch */
+	stat_ctx *c;           /* one per job (conversion buffers) */
 } round_job;
 
 static void run_round(unsigned j, void *arg)
 {
 	round_job *r = arg;
-	uint8_t *y = malloc(r->n);
-	stat_ctx c = {r->binary, r->median2, NULL, NULL};
-	if (r->binary) {
-		c.c1 = malloc(r->n / 8 + 1);
-		c.c2 = malloc(r->n / 8 + 1);
-	}
-	if (!y || (r->binary && (!c.c1 || !c.c2))) {
-		for (int i = 0; i < NG_PERM_STATS; i++)
-			r->t[j][i] = NAN;
-	} else {
-		memcpy(y, r->x, r->n);
-		ng_xoshiro g;
-		ng_xoshiro_seed(&g, r->seed ^ (0x9e3779b97f4a7c15ULL * (r->first + j + 1)));
-		for (size_t i = r->n - 1; i > 0; i--) {
-			size_t k = (size_t)ng_xoshiro_below(&g, i + 1);
-			uint8_t tmp = y[i];
-			y[i] = y[k];
-			y[k] = tmp;
-		}
-		perm_stats(&c, y, r->n, r->active, r->t[j]);
-	}
-	free(y);
-	free(c.c1);
-	free(c.c2);
+	uint8_t *y = r->y[j];
+	memcpy(y, r->x, r->n);
+	ng_xoshiro g;
+	ng_xoshiro_seed(&g, r->seed ^ (0x9e3779b97f4a7c15ULL * (r->first + j + 1)));
+	bool act[NG_PERM_STATS];
+	memcpy(act, r->active, sizeof act);
+	if (act[0]) {
+		/* when only the excursion is left, a running maximum above the
+		 * unpermuted value decides the round ("greater") */
+		r->t[j][0] = ng_perm_shuffle_excursion(y, r->n, &g, r->total,
+						       r->exc_only ? r->exc0 : INFINITY);
+		act[0] = false;
+	} else
+		ng_perm_shuffle(y, r->n, &g);
+	if (!r->exc_only)
+		perm_stats(&r->c[j], y, r->n, act, r->t[j]);
 	ng_progress_step();
 }
 
@@ -476,9 +517,29 @@ static void lrs_test(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 	free(lcp);
 }
 
-static int cmp_u8(const void *a, const void *b)
+/* Twice the median of x[0..n) (n >= 1), from a histogram: the middle
+ * element for odd n, the sum of the two middle ones for even n. */
+static unsigned median2_of(const uint8_t *x, size_t n)
 {
-	return *(const uint8_t *)a - *(const uint8_t *)b;
+	size_t cnt[256] = {0};
+	for (size_t i = 0; i < n; i++)
+		cnt[x[i]]++;
+	/* the values at sorted positions lo and hi */
+	size_t lo = n % 2 ? n / 2 : n / 2 - 1, hi = n / 2, acc = 0;
+	unsigned vlo = 0, vhi = 0;
+	bool got_lo = false;
+	for (unsigned v = 0; v < 256; v++) {
+		acc += cnt[v];
+		if (!got_lo && acc > lo) {
+			vlo = v;
+			got_lo = true;
+		}
+		if (acc > hi) {
+			vhi = v;
+			break;
+		}
+	}
+	return vlo + vhi;
 }
 
 int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigned long rounds,
@@ -487,12 +548,9 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 	memset(r, 0, sizeof *r);
 	r->n = n;
 	r->bits = o->bits;
-	uint8_t *sym = malloc(n ? n : 1), *srt = malloc(n ? n : 1);
-	if (!sym || !srt) {
-		free(sym);
-		free(srt);
+	uint8_t *sym = malloc(n ? n : 1);
+	if (!sym)
 		return -1;
-	}
 	unsigned k = ng_assess_translate(raw, n, sym);
 	r->k = k;
 	r->binary = k == 2;
@@ -502,12 +560,8 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 	r->mean = sum / (double)n;
 	if (r->binary)
 		r->median = 0.5;
-	else {
-		memcpy(srt, sym, n);
-		qsort(srt, n, 1, cmp_u8);
-		r->median = n % 2 ? srt[n / 2] : (srt[n / 2 - 1] + srt[n / 2]) / 2.0;
-	}
-	free(srt);
+	else
+		r->median = n ? median2_of(sym, n) / 2.0 : 0;
 	/* the IID estimate */
 	ng_est_mcv(sym, n, k, &r->mcv_lit);
 	bool bits = o->bits > 1 && !r->binary;
@@ -534,42 +588,45 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 	/* the median of the values the runs test sees */
 	if (r->binary)
 		c.median2 = 1;
-	else {
-		uint8_t *t = malloc(n);
-		if (!t) {
-			free(sym);
-			return -1;
-		}
-		memcpy(t, x, n);
-		qsort(t, n, 1, cmp_u8);
-		c.median2 = n % 2 ? 2u * t[n / 2] : (unsigned)t[n / 2 - 1] + t[n / 2];
-		free(t);
-	}
+	else
+		c.median2 = n ? median2_of(x, n) : 0;
 	bool active[NG_PERM_STATS];
 	for (int i = 0; i < NG_PERM_STATS; i++)
 		active[i] = true;
-	if (r->binary) {
-		c.c1 = malloc(n / 8 + 1);
-		c.c2 = malloc(n / 8 + 1);
-	}
-	perm_stats(&c, x, n, active, r->perm_t);
-	free(c.c1);
-	free(c.c2);
 	unsigned th = o->threads ? o->threads : 1;
-	unsigned batch = 2 * th;
-	double (*t)[NG_PERM_STATS] = malloc(batch * sizeof *t);
-	if (!t) {
-		free(sym);
-		return -1;
+	/* Batches: while the compression statistic (bzip2, ~0.2 s a round on
+	 * 1M samples) is counted, one round per thread, so at most threads-1
+	 * compressions are thrown away when it stops; then 4 per thread. */
+	unsigned maxb = th <= 8 ? 4 * th : th;
+	double (*t)[NG_PERM_STATS] = calloc(maxb, sizeof *t);
+	uint8_t **y = calloc(maxb, sizeof *y);
+	stat_ctx *sc = calloc(maxb + 1, sizeof *sc);
+	bool ok = t && y && sc;
+	for (unsigned j = 0; ok && j <= maxb; j++) {
+		sc[j] = (stat_ctx){r->binary, c.median2, NULL, NULL};
+		if (r->binary) {
+			sc[j].c1 = malloc(n / 8 + 1);
+			sc[j].c2 = malloc(n / 8 + 1);
+			ok = sc[j].c1 && sc[j].c2;
+		}
+		if (ok && j < maxb)
+			ok = (y[j] = malloc(n ? n : 1)) != NULL;
 	}
-	ng_progress_start(o->progress, "permutations", (unsigned)rounds);
+	if (ok)
+		perm_stats(&sc[maxb], x, n, active, r->perm_t);
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += x[i];
+	ng_progress_start(o->progress && ok, "permutations", (unsigned)rounds);
 	unsigned long done = 0;
 	unsigned nact = NG_PERM_STATS;
-	while (done < rounds && nact > 0) {
-		unsigned b = rounds - done < batch ? (unsigned)(rounds - done) : batch;
-		round_job job = {x, n, seed, done, active, t, r->binary, c.median2};
+	while (ok && done < rounds && nact > 0) {
+		unsigned want = active[18] ? th : maxb;
+		unsigned b = rounds - done < want ? (unsigned)(rounds - done) : want;
+		round_job job = {x, n, seed, total, r->perm_t[0], done, active,
+				 active[0] && nact == 1, t, y, sc};
 		ng_assess_parallel(th, b, run_round, &job);
-		for (unsigned j = 0; j < b; j++) {
+		for (unsigned j = 0; j < b && nact > 0; j++) {
 			for (int i = 0; i < NG_PERM_STATS; i++) {
 				if (!active[i])
 					continue;
@@ -590,7 +647,19 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 		}
 	}
 	ng_progress_end();
+	for (unsigned j = 0; sc && j <= maxb; j++) {
+		free(sc[j].c1);
+		free(sc[j].c2);
+	}
+	for (unsigned j = 0; y && j < maxb; j++)
+		free(y[j]);
+	free(sc);
+	free(y);
 	free(t);
+	if (!ok) {
+		free(sym);
+		return -1;
+	}
 	r->permutations = done;
 	r->perm_pass = true;
 	for (int i = 0; i < NG_PERM_STATS; i++) {

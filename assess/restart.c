@@ -59,21 +59,45 @@ static double p_max_at_least(double p, unsigned m, unsigned c)
 	return 1 - all_below;
 }
 
+/* The union bound of P(max >= c): the sum over the m symbols of
+ * P(count >= c), binomial tails; written to ub[c] for c = 0..RS+1. It is
+ * never below the exact value and close to it at small alpha (the events
+ * are nearly disjoint there), so it guides the exact search. */
+static void union_bound(double p, unsigned m, double *ub)
+{
+	double q = m > 1 ? (1 - p) / (m - 1) : 0;
+	double lp = log(p), lnp = log1p(-p), lq = q > 0 ? log(q) : -INFINITY, lnq = log1p(-q);
+	ub[RS + 1] = 0;
+	double tp = 0, tq = 0;
+	for (int j = RS; j >= 0; j--) {
+		double lb = lgamma(RS + 1.0) - lgamma(j + 1.0) - lgamma(RS - j + 1.0);
+		tp += exp(lb + (j ? j * lp : 0) + (RS - j ? (RS - j) * lnp : 0));
+		if (m > 1)
+			tq += exp(lb + (j ? j * lq : 0) + (RS - j ? (RS - j) * lnq : 0));
+		ub[j] = tp + (m > 1 ? (m - 1) * tq : 0);
+	}
+}
+
+/* The smallest c with P(max >= c) <= alpha. P is non-increasing in c; the
+ * exact DP costs ~0.1 s, so instead of bisecting [1, RS+1] (10 DPs) the
+ * search starts where the union bound crosses alpha (the exact answer is at
+ * most that) and steps down while the exact P stays <= alpha: usually two
+ * DPs. Same DP, same answer as the bisection. */
 static unsigned x_cutoff(double h, unsigned bits, double alpha)
 {
 	double p = exp2(-h);
 	unsigned m = 1u << bits;
-	/* the smallest c with P(max >= c) <= alpha */
-	unsigned lo = 1, hi = RS + 1;
-	while (lo < hi) {
-		unsigned mid = (lo + hi) / 2;
-		double pr = p_max_at_least(p, m, mid);
-		if (pr <= alpha)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	double ub[RS + 2];
+	union_bound(p, m, ub);
+	unsigned c = 1;
+	while (c <= RS && ub[c] > alpha)
+		c++;
+	/* the exact P at c should be <= alpha; step up if rounding says not */
+	while (c <= RS && p_max_at_least(p, m, c) > alpha)
+		c++;
+	while (c > 1 && p_max_at_least(p, m, c - 1) <= alpha)
+		c--;
+	return c;
 }
 
 int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o, bool iid,

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The IID track's fast paths against the plain ones: the fused
+ * shuffle+excursion pass against Fisher-Yates then the excursion (same RNG
+ * stream), its early stop, and whole permutation tests (batched rounds on
+ * several threads, excursion-only rounds that stop early, skipped
+ * statistics) against a naive loop that shuffles, computes all 19
+ * statistics and applies the 5.1 early stop round by round. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "assess.h"
+#include "check.h"
+
+static uint64_t sum_of(const uint8_t *x, size_t n)
+{
+	uint64_t s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return s;
+}
+
+static int cmp_u8(const void *a, const void *b)
+{
+	return *(const uint8_t *)a - *(const uint8_t *)b;
+}
+
+/* The naive permutation test: the counters ng_assess_iid must produce. */
+static unsigned long naive_perm(const uint8_t *raw, size_t n, unsigned long rounds, uint64_t seed,
+				unsigned c[NG_PERM_STATS][3], double t0[NG_PERM_STATS])
+{
+	uint8_t *sym = malloc(n), *y = malloc(n), *ys = malloc(n), *srt = malloc(n);
+	unsigned k = ng_assess_translate(raw, n, sym);
+	bool binary = k == 2;
+	const uint8_t *x = binary ? sym : raw;
+	memcpy(srt, x, n);
+	qsort(srt, n, 1, cmp_u8);
+	double median = binary ? 0.5 : n % 2 ? srt[n / 2] : (srt[n / 2 - 1] + srt[n / 2]) / 2.0;
+	ng_perm_stats(sym, raw, n, binary, median, t0);
+	bool active[NG_PERM_STATS];
+	for (int i = 0; i < NG_PERM_STATS; i++)
+		active[i] = true;
+	memset(c, 0, sizeof(unsigned[NG_PERM_STATS][3]));
+	unsigned long r = 0;
+	int left = NG_PERM_STATS;
+	for (; r < rounds && left > 0; r++) {
+		memcpy(y, x, n);
+		ng_xoshiro g;
+		ng_xoshiro_seed(&g, seed ^ (0x9e3779b97f4a7c15ULL * (r + 1)));
+		ng_perm_shuffle(y, n, &g);
+		double t[NG_PERM_STATS];
+		/* ng_perm_stats reads sym for binary data, raw otherwise */
+		memcpy(ys, y, n);
+		ng_perm_stats(ys, y, n, binary, median, t);
+		for (int i = 0; i < NG_PERM_STATS; i++) {
+			if (!active[i])
+				continue;
+			c[i][t[i] > t0[i] ? 0 : t[i] == t0[i] ? 1 : 2]++;
+			if (c[i][0] + c[i][1] > 5 && c[i][1] + c[i][2] > 5) {
+				active[i] = false;
+				left--;
+			}
+		}
+	}
+	free(sym);
+	free(y);
+	free(ys);
+	free(srt);
+	return r;
+}
+
+int main(void)
+{
+	uint64_t seed = ng_test_seed();
+
+	/* fused shuffle+excursion = shuffle, then excursion, same stream */
+	static const size_t sizes[] = {1, 2, 3, 7, 64, 1000, 4097, 100000};
+	int bad = 0, badarr = 0, badstop = 0, cases = 0;
+	for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+		size_t n = sizes[si];
+		uint8_t *x = malloc(n), *a = malloc(n), *b = malloc(n);
+		for (int kind = 0; kind < 3; kind++) {
+			for (size_t i = 0; i < n; i++) {
+				uint64_t v = ng_test_rand(&seed);
+				x[i] = kind == 0 ? (uint8_t)v : kind == 1 ? (uint8_t)(v & 1)
+					: (uint8_t)((v % 200) + (i < n / 2 ? 0 : 55));
+			}
+			uint64_t s0 = ng_test_rand(&seed);
+			ng_xoshiro g1, g2;
+			ng_xoshiro_seed(&g1, s0);
+			ng_xoshiro_seed(&g2, s0);
+			memcpy(a, x, n);
+			memcpy(b, x, n);
+			ng_perm_shuffle(a, n, &g1);
+			double want = ng_perm_excursion(a, n);
+			double got = ng_perm_shuffle_excursion(b, n, &g2, sum_of(x, n), INFINITY);
+			bad += memcmp(&want, &got, sizeof want) != 0;
+			badarr += memcmp(a, b, n) != 0;
+			/* stopping at the true value itself never stops; just below
+			 * it stops with a value above the bar */
+			ng_xoshiro_seed(&g2, s0);
+			memcpy(b, x, n);
+			got = ng_perm_shuffle_excursion(b, n, &g2, sum_of(x, n), want);
+			badstop += got != want || memcmp(a, b, n) != 0;
+			if (want > 0) {
+				double bar = want * (1 - 1e-9);
+				ng_xoshiro_seed(&g2, s0);
+				memcpy(b, x, n);
+				got = ng_perm_shuffle_excursion(b, n, &g2, sum_of(x, n), bar);
+				badstop += !(got > bar && got <= want);
+			}
+			cases++;
+		}
+		free(x);
+		free(a);
+		free(b);
+	}
+	CHECK(bad == 0, "fused shuffle+excursion = shuffle then excursion, bit for bit (%d of %d differ)", bad, cases);
+	CHECK(badarr == 0, "fused shuffle leaves the same permutation as the plain one (%d of %d differ)", badarr, cases);
+	CHECK(badstop == 0, "fused excursion's early stop: a bar at the value never stops, just below it stops above the bar (%d bad)", badstop);
+
+	/* whole permutation tests against the naive loop: random 8-bit data
+	 * (statistics settle early), binary data, and random data arranged so
+	 * that its excursion sits high in the permutation distribution (the
+	 * largest of 100 shuffles; fixed seeds): the later rounds are then
+	 * excursion-only, and those above the original stop early */
+	size_t n = 6000;
+	uint8_t *x = malloc(n), *best = malloc(n), *y = malloc(n);
+	for (int kind = 0; kind < 3; kind++) {
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = ng_test_rand(&seed);
+			x[i] = kind == 2 ? (uint8_t)(v % 10 < 3) : (uint8_t)v;
+		}
+		if (kind == 1) {
+			uint64_t fs = 1;
+			for (size_t i = 0; i < n; i++)
+				x[i] = (uint8_t)ng_test_rand(&fs);
+			double e[100];
+			for (int j = 0; j < 100; j++) {
+				memcpy(y, x, n);
+				ng_xoshiro g;
+				ng_xoshiro_seed(&g, fs + (uint64_t)j);
+				ng_perm_shuffle(y, n, &g);
+				e[j] = ng_perm_excursion(y, n);
+			}
+			int top = 0;
+			for (int j = 1; j < 100; j++)
+				if (e[j] > e[top])
+					top = j;
+			memcpy(best, x, n);
+			ng_xoshiro g;
+			ng_xoshiro_seed(&g, fs + (uint64_t)top);
+			ng_perm_shuffle(best, n, &g);
+			memcpy(x, best, n);
+		}
+		unsigned long rounds = 400;
+		unsigned c[NG_PERM_STATS][3];
+		double t0[NG_PERM_STATS];
+		uint64_t ps = ng_test_rand(&seed);
+		if (kind == 1)
+			ps = 0x6e657567; /* fixed, so the counts below are fixed */
+		unsigned long nr = naive_perm(x, n, rounds, ps, c, t0);
+		int diff = 0, tdiff = 0;
+		unsigned long got_r = 0;
+		bool exc_only = false;
+		for (unsigned th = 1; th <= 3; th++) {
+			ng_assess_opts o = {.bits = kind == 2 ? 1 : 8, .threads = th};
+			ng_iid_report *r = calloc(1, sizeof *r);
+			ng_assess_iid(x, n, &o, rounds, ps, r);
+			diff += memcmp(r->perm_c, c, sizeof c) != 0 || r->permutations != nr;
+			tdiff += memcmp(r->perm_t, t0, sizeof t0) != 0;
+			got_r = r->permutations;
+			unsigned others = 0;
+			for (int i = 1; i < NG_PERM_STATS; i++) {
+				unsigned s = r->perm_c[i][0] + r->perm_c[i][1] + r->perm_c[i][2];
+				if (s > others)
+					others = s;
+			}
+			exc_only = r->perm_c[0][0] + r->perm_c[0][1] + r->perm_c[0][2] > others;
+			free(r);
+		}
+		CHECK(tdiff == 0, "permutation test %d: the unpermuted statistics equal ng_perm_stats", kind);
+		CHECK(diff == 0, "permutation test %d: counters and rounds (%lu) equal the naive loop on 1, 2 and 3 threads",
+		      kind, got_r);
+		if (kind == 1)
+			CHECK(exc_only && c[0][0] > 0,
+			      "high excursion: it outlasts the other statistics (%lu rounds, C0 %u, C2 %u)", nr, c[0][0], c[0][2]);
+	}
+	free(x);
+	free(best);
+	free(y);
+	return ng_check_exit();
+}
