@@ -153,7 +153,13 @@ static void st_collision(const uint8_t *x, size_t n, double *avg, double *max)
 	*max = (double)mx;
 }
 
-static double st_compression(const uint8_t *x, size_t n)
+/* 5.1.11: the bzip2 (level 5) size of the samples written as decimal
+ * numbers separated by spaces. work_factor only picks libbz2's sorting
+ * algorithm for the Burrows-Wheeler transform, whose output (and so the
+ * size) does not depend on it: 1 (straight to the fallback sort) is ~30%
+ * faster on the long repeats of binary data's "0 1 1 0 ..." text, the
+ * default 0 (30) is best on 8-bit data. */
+static double st_compression(const uint8_t *x, size_t n, int work_factor)
 {
 	size_t cap = n * 4 + 1;
 	char *txt = malloc(cap);
@@ -173,7 +179,7 @@ static double st_compression(const uint8_t *x, size_t n)
 	unsigned dl = (unsigned)(t + t / 100 + 600);
 	char *out = malloc(dl);
 	double r = -1;
-	if (out && BZ2_bzBuffToBuffCompress(out, &dl, txt, (unsigned)t, 5, 0, 0) == BZ_OK)
+	if (out && BZ2_bzBuffToBuffCompress(out, &dl, txt, (unsigned)t, 5, 0, work_factor) == BZ_OK)
 		r = dl;
 	free(out);
 	free(txt);
@@ -237,7 +243,7 @@ static void perm_stats(stat_ctx *c, const uint8_t *x, size_t n, const bool *acti
 		}
 	}
 	if (active[18])
-		t[18] = st_compression(x, n);
+		t[18] = st_compression(x, n, c->binary ? 1 : 0);
 }
 
 void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary, double median,
@@ -542,6 +548,47 @@ static unsigned median2_of(const uint8_t *x, size_t n)
 	return vlo + vhi;
 }
 
+typedef struct {
+	ng_iid_report *r;
+	const uint8_t *sym, *raw, *x;
+	size_t n;
+	unsigned k;
+	const ng_assess_opts *o;
+	stat_ctx *c0;
+	bool failed;
+} setup_job;
+
+static void run_setup(unsigned j, void *arg)
+{
+	setup_job *s = arg;
+	ng_iid_report *r = s->r;
+	if (j == 0) {
+		/* the bzip2 one is the longest: first */
+		bool all[NG_PERM_STATS];
+		for (int i = 0; i < NG_PERM_STATS; i++)
+			all[i] = true;
+		perm_stats(s->c0, s->x, s->n, all, r->perm_t);
+	} else if (j == 1)
+		lrs_test(r, s->sym, s->n, s->k);
+	else if (j == 2)
+		chi_square(r, s->sym, s->n, s->k);
+	else {
+		ng_est_mcv(s->sym, s->n, s->k, &r->mcv_lit);
+		/* the bitstring's MCV (not for the restart rows and columns) */
+		bool bits = s->o->bits > 1 && !r->binary;
+		if ((bits || s->o->conditioned) && !s->o->literal_only) {
+			size_t nb;
+			uint8_t *bs = ng_assess_bitstring(s->raw, s->n, s->o->bits, &nb);
+			if (!bs) {
+				s->failed = true;
+				return;
+			}
+			ng_est_mcv(bs, nb, 2, &r->mcv_bit);
+			free(bs);
+		}
+	}
+}
+
 int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigned long rounds,
 		  uint64_t seed, ng_iid_report *r)
 {
@@ -562,26 +609,6 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 		r->median = 0.5;
 	else
 		r->median = n ? median2_of(sym, n) / 2.0 : 0;
-	/* the IID estimate */
-	ng_est_mcv(sym, n, k, &r->mcv_lit);
-	bool bits = o->bits > 1 && !r->binary;
-	if (bits || o->conditioned) {
-		size_t nb;
-		uint8_t *bs = ng_assess_bitstring(raw, n, o->bits, &nb);
-		if (!bs) {
-			free(sym);
-			return -1;
-		}
-		ng_est_mcv(bs, nb, 2, &r->mcv_bit);
-		free(bs);
-	}
-	r->h_original = o->conditioned ? o->bits : (r->mcv_lit.h < o->bits ? r->mcv_lit.h : o->bits);
-	r->h_bitstring = r->mcv_bit.run ? (r->mcv_bit.h < 1 ? r->mcv_bit.h : 1) : -1;
-	r->h_assessed = r->h_original;
-	if (r->mcv_bit.run && o->bits * r->h_bitstring < r->h_assessed)
-		r->h_assessed = o->bits * r->h_bitstring;
-	chi_square(r, sym, n, k);
-	lrs_test(r, sym, n, k);
 	/* permutation tests: the values (raw) for non-binary, 0/1 for binary */
 	const uint8_t *x = r->binary ? sym : raw;
 	stat_ctx c = {r->binary, 0, NULL, NULL};
@@ -612,8 +639,17 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 		if (ok && j < maxb)
 			ok = (y[j] = malloc(n ? n : 1)) != NULL;
 	}
+	/* the IID estimate (MCV), the chi-square and LRS tests and the
+	 * unpermuted statistics are independent: in parallel */
+	setup_job sj = {r, sym, raw, x, n, k, o, ok ? &sc[maxb] : NULL, !ok};
 	if (ok)
-		perm_stats(&sc[maxb], x, n, active, r->perm_t);
+		ng_assess_parallel(th, 4, run_setup, &sj);
+	ok = !sj.failed;
+	r->h_original = o->conditioned ? o->bits : (r->mcv_lit.h < o->bits ? r->mcv_lit.h : o->bits);
+	r->h_bitstring = r->mcv_bit.run ? (r->mcv_bit.h < 1 ? r->mcv_bit.h : 1) : -1;
+	r->h_assessed = r->h_original;
+	if (r->mcv_bit.run && o->bits * r->h_bitstring < r->h_assessed)
+		r->h_assessed = o->bits * r->h_bitstring;
 	uint64_t total = 0;
 	for (size_t i = 0; i < n; i++)
 		total += x[i];

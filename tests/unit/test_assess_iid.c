@@ -5,9 +5,11 @@
  * several threads, excursion-only rounds that stop early, skipped
  * statistics) against a naive loop that shuffles, computes all 19
  * statistics and applies the 5.1 early stop round by round. */
+#include <bzlib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include "assess.h"
 #include "check.h"
 
@@ -22,6 +24,21 @@ static uint64_t sum_of(const uint8_t *x, size_t n)
 static int cmp_u8(const void *a, const void *b)
 {
 	return *(const uint8_t *)a - *(const uint8_t *)b;
+}
+
+/* bzip2 level 5, default work factor, of x as "v v v ..." (5.1.11) */
+static double bz_size(const uint8_t *x, size_t n)
+{
+	char *txt = malloc(4 * n + 1);
+	size_t t = 0;
+	for (size_t i = 0; i < n; i++)
+		t += (size_t)sprintf(txt + t, i ? " %u" : "%u", x[i]);
+	unsigned dl = (unsigned)(t + t / 100 + 600);
+	char *out = malloc(dl);
+	double r = BZ2_bzBuffToBuffCompress(out, &dl, txt, (unsigned)t, 5, 0, 0) == BZ_OK ? (double)dl : -1;
+	free(txt);
+	free(out);
+	return r;
 }
 
 /* The naive permutation test: the counters ng_assess_iid must produce. */
@@ -117,6 +134,28 @@ int main(void)
 	CHECK(bad == 0, "fused shuffle+excursion = shuffle then excursion, bit for bit (%d of %d differ)", bad, cases);
 	CHECK(badarr == 0, "fused shuffle leaves the same permutation as the plain one (%d of %d differ)", badarr, cases);
 	CHECK(badstop == 0, "fused excursion's early stop: a bar at the value never stops, just below it stops above the bar (%d bad)", badstop);
+
+	/* the compression statistic = bzip2 with the default work factor
+	 * (binary data uses another, which must not change the size): random,
+	 * biased and constant binary data, runs, and 8-bit data */
+	{
+		size_t n = 300000;
+		uint8_t *x = malloc(n);
+		int cbad = 0;
+		for (int kind = 0; kind < 5; kind++) {
+			for (size_t i = 0; i < n; i++) {
+				uint64_t v = ng_test_rand(&seed);
+				x[i] = kind == 0 ? (uint8_t)(v & 1) : kind == 1 ? (uint8_t)(v % 10 < 3)
+					: kind == 2 ? 0 : kind == 3 ? (uint8_t)((i / 1000) & 1) : (uint8_t)v;
+			}
+			double st[NG_PERM_STATS];
+			ng_perm_stats(x, x, n, kind < 4, kind < 4 ? 0.5 : 127.5, st);
+			double want = bz_size(x, n);
+			cbad += !(want > 0 && st[18] == want);
+		}
+		CHECK(cbad == 0, "compression statistic = bzip2 -5 size of the text, binary and 8-bit (%d of 5 differ)", cbad);
+		free(x);
+	}
 
 	/* whole permutation tests against the naive loop: random 8-bit data
 	 * (statistics settle early), binary data, and random data arranged so
