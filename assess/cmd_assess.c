@@ -12,11 +12,16 @@
 #include "commands.h"
 #include "source.h"
 
+/* The restart matrix of SP 800-90B 3.1.4: 1000 restarts x 1000 samples. */
+#define NG_RESTART_ROWS 1000u
+#define NG_RESTART_COLS 1000u
+
 static void usage(FILE *f)
 {
 	fputs("Usage: neug assess FILE [OPTIONS]\n"
 	      "       neug assess --source=jitter|device[:TTY]|file:PATH --samples=N [OPTIONS]\n"
 	      "       neug assess --restart FILE --h-initial=H [OPTIONS]\n"
+	      "       neug assess --restart --source=jitter --h-initial=H [OPTIONS]\n"
 	      "SP 800-90B (2018) min-entropy assessment, figures as NIST's ea_non_iid,\n"
 	      "ea_iid and ea_restart compute them.\n\n"
 	      "  --bits=N         bits per sample, 1..8 (default: the highest bit set)\n"
@@ -29,6 +34,7 @@ static void usage(FILE *f)
 	      "  --words          input is little-endian uint32 words (raw mode); each\n"
 	      "                   word's low --bits bits (default 8) are the sample\n"
 	      "  --source=SPEC    collect --samples=N raw samples from a source instead\n"
+	      "                   (with --restart: open it 1000 times, 1000 samples each)\n"
 	      "  --samples=N      how many samples to collect (default 1000000)\n"
 	      "  --save=FILE      with --source: also write the samples (one per byte)\n"
 	      "  --seed=N         seed the permutation PRNG (default: from /dev/urandom)\n"
@@ -280,6 +286,108 @@ static const struct option longopts[] = {
 /* assess/assess_cli.c */
 int ng_assess_run(const uint8_t *s, size_t n, opts *o);
 
+/* Reads want raw samples from src into w; false (message printed) on a
+ * source error. *got is how many arrived (fewer if the source ended). */
+static bool read_source(ng_source *src, uint32_t *w, size_t want, size_t *got)
+{
+	size_t n = 0;
+	while (n < want) {
+		long r = src->read(src, w + n, want - n);
+		if (r < 0) {
+			fprintf(stderr, "neug assess: %s: %s\n", src->desc, src->err);
+			return false;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*got = n;
+	return true;
+}
+
+/* --source: o->samples raw samples from the source, reduced to the low
+ * --bits (default 8) of each word; with --restart, 1000 restarts (the
+ * source closed and opened again each time, start-up test included) of
+ * 1000 samples each, row after row. --save writes what was collected. */
+static int collect(opts *o, uint8_t **out, size_t *nout, char *what, size_t whatlen)
+{
+	char err[512];
+	size_t rows = o->restart ? NG_RESTART_ROWS : 1, per = o->restart ? NG_RESTART_COLS : o->samples;
+	uint32_t *w = malloc(rows * per * sizeof *w);
+	uint8_t *s = malloc(rows * per);
+	size_t n = 0;
+	if (!w || !s) {
+		fprintf(stderr, "neug assess: out of memory for %zu samples\n", rows * per);
+		free(w);
+		free(s);
+		return 1;
+	}
+	if (o->restart)
+		ng_progress_start(true, "restarts", (unsigned)rows);
+	for (size_t r = 0; r < rows; r++) {
+		ng_source *src = ng_source_open(o->source, err, sizeof err);
+		if (!src) {
+			ng_progress_end();
+			if (r)
+				fprintf(stderr, "neug assess: source '%s', restart %zu of %zu: %s\n", o->source, r + 1,
+					rows, err);
+			else
+				fprintf(stderr, "neug assess: source '%s': %s\n", o->source, err);
+			free(w);
+			free(s);
+			return 1;
+		}
+		size_t got;
+		bool ok = read_source(src, w + n, per, &got);
+		snprintf(what, whatlen, "%s", src->desc);
+		ng_source_close(src);
+		n += ok ? got : 0;
+		if (!ok || (o->restart && got < per)) {
+			ng_progress_end();
+			if (ok)
+				fprintf(stderr, "neug assess: %s ended after %zu of %zu samples of restart %zu\n", what,
+					got, per, r + 1);
+			free(w);
+			free(s);
+			return 1;
+		}
+		if (o->restart)
+			ng_progress_step();
+	}
+	if (o->restart) {
+		ng_progress_end();
+		size_t l = strlen(what);
+		snprintf(what + l, whatlen - l, ", %zu restarts", rows);
+	}
+	/* documented mapping: the low 8 bits (or --bits) of each raw word */
+	unsigned b = o->bits_given ? o->bits : 8;
+	for (size_t i = 0; i < n; i++)
+		s[i] = (uint8_t)(w[i] & ((1u << b) - 1));
+	free(w);
+	if (!o->bits_given) {
+		o->bits = 8;
+		o->bits_given = true;
+	}
+	if (n < o->samples)
+		fprintf(stderr, "neug assess: %s ended after %zu of %zu samples\n", what, n, o->samples);
+	if (o->save) { /* through a temporary file: never a partial FILE */
+		char tmp[4096];
+		snprintf(tmp, sizeof tmp, "%s.tmp.%ld", o->save, (long)getpid());
+		FILE *f = fopen(tmp, "wb");
+		bool ok = f && fwrite(s, 1, n, f) == n;
+		ok = f && !fclose(f) && ok;
+		if (!ok || rename(tmp, o->save)) {
+			fprintf(stderr, "neug assess: cannot write '%s': %s\n", o->save, strerror(errno));
+			remove(tmp);
+			free(s);
+			return 1;
+		}
+	}
+	*out = s;
+	*nout = n;
+	return 0;
+}
+
 int ng_cmd_assess(int argc, char **argv)
 {
 	opts o = {.samples = 1000000, .rounds = 10000};
@@ -366,55 +474,18 @@ int ng_cmd_assess(int argc, char **argv)
 	size_t n = 0;
 	char what[400];
 	if (o.source) {
-		char err[512];
-		ng_source *src = ng_source_open(o.source, err, sizeof err);
-		if (!src) {
-			fprintf(stderr, "neug assess: source '%s': %s\n", o.source, err);
-			return 1;
+		if (o.restart && strncmp(o.source, "jitter", 6) != 0) {
+			fprintf(stderr, "neug assess: --restart --source works with the jitter source only: "
+				"a device keeps running when its tty is reopened, and a file replays the same "
+				"samples; restart a device 1000 times yourself and assess the file with "
+				"--restart FILE\n");
+			return 2;
 		}
-		uint32_t *w = malloc(o.samples * sizeof *w);
-		s = malloc(o.samples);
-		if (!w || !s) {
-			fprintf(stderr, "neug assess: out of memory for %zu samples\n", o.samples);
-			free(w); free(s);
-			ng_source_close(src);
-			return 1;
-		}
-		while (n < o.samples) {
-			long r = src->read(src, w + n, o.samples - n);
-			if (r < 0) {
-				fprintf(stderr, "neug assess: %s: %s\n", src->desc, src->err);
-				free(w); free(s);
-				ng_source_close(src);
-				return 1;
-			}
-			if (r == 0)
-				break;
-			n += (size_t)r;
-		}
-		snprintf(what, sizeof what, "%s", src->desc);
-		ng_source_close(src);
-		/* documented mapping: the low 8 bits (or --bits) of each raw word */
-		unsigned b = o.bits_given ? o.bits : 8;
-		for (size_t i = 0; i < n; i++)
-			s[i] = (uint8_t)(w[i] & ((1u << b) - 1));
-		free(w);
-		if (!o.bits_given) {
-			o.bits = 8;
-			o.bits_given = true;
-		}
-		if (n < o.samples)
-			fprintf(stderr, "neug assess: %s ended after %zu of %zu samples\n", what, n, o.samples);
-		if (o.save) {
-			FILE *f = fopen(o.save, "wb");
-			if (!f || fwrite(s, 1, n, f) != n || fclose(f)) {
-				fprintf(stderr, "neug assess: cannot write '%s': %s\n", o.save, strerror(errno));
-				if (f)
-					remove(o.save);
-				free(s);
-				return 1;
-			}
-		}
+		if (o.restart)
+			o.samples = NG_RESTART_ROWS * NG_RESTART_COLS;
+		int rc = collect(&o, &s, &n, what, sizeof what);
+		if (rc)
+			return rc;
 	} else {
 		snprintf(what, sizeof what, "'%s'", o.file);
 		size_t len;

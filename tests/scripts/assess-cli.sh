@@ -64,3 +64,20 @@ if out=$("$neug" assess --source=jitter --samples=20000 --json 2>"$tmp/e"); then
 else
 	echo "SKIP: assess-cli --source=jitter ($(head -1 "$tmp/e"))"
 fi
+# restart tests on the jitter source: 1000 opens of 1000 samples each; the
+# saved matrix re-assessed from the file gives the same JSON
+if "$neug" assess --restart --source=jitter --h-initial=0.5 --save="$tmp/restart.bin" --json >"$tmp/r1.json" 2>"$tmp/e"; then
+	"$neug" assess --restart "$tmp/restart.bin" --h-initial=0.5 --json >"$tmp/r2.json" 2>>"$tmp/e"
+	python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a == b, (a, b)
+assert a["track"] == "restart" and a["sanity_passed"] and a["validation_passed"] and a["min_entropy"] == 0.5
+' "$tmp/r1.json" "$tmp/r2.json" && [ "$(stat -c %s "$tmp/restart.bin")" = 1000000 ] \
+		&& ok "--restart --source=jitter: 1000 x 1000 samples saved, sanity and validation passed, the same figures from the saved file" \
+		|| no "--restart --source=jitter ($(cat "$tmp/e"))"
+else
+	echo "SKIP: assess-cli --restart --source=jitter ($(head -1 "$tmp/e"))"
+fi
+"$neug" assess --restart --source="file:$tmp/restart.bin" --h-initial=0.5 2>"$tmp/e"; rc=$?
+[ "$rc" = 2 ] && grep -q "jitter source only" "$tmp/e" && ok "--restart --source=file: refused (exit 2)" || no "--restart --source=file (exit $rc: $(cat "$tmp/e"))"
