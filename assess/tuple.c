@@ -293,30 +293,230 @@ bool ng_repeat_lengths(const uint8_t *s, size_t n, unsigned k, unsigned cap,
 	return ok;
 }
 
-/* LCP array (in suffix order) of a 0/1 sequence from its 64-bit windows:
- * sorting the windows (zero-padded past the end, equal windows shorter
- * suffix first) orders the suffixes as long as no two suffixes of 64 or
- * more bits share their first 64, and then each LCP is the common leading
- * bits of neighbouring windows, capped by the suffixes' lengths. Returns
- * 1 done, 0 not applicable (not 0/1, short, or an LCP of 64 or more: use
- * the suffix array), -1 out of memory. */
+/* LCP array (in suffix order) of a 0/1 sequence from its 64-bit windows
+ * (bit 63 = the suffix's first bit). Sorting the windows (zero-padded past
+ * the end, equal windows shorter suffix first) orders the suffixes, except
+ * among suffixes of 64 or more bits that share their first 64; each LCP
+ * is then the common leading bits of neighbouring windows, capped by the
+ * suffixes' lengths. The suffixes of such a run of equal windows are found
+ * again by a scan, sorted by comparing their bits past the first 64, and
+ * give the LCPs inside the run. Returns 1 done, 0 not applicable (not 0/1,
+ * short, or too many or too long repeats: use the suffix array), -1 out of
+ * memory. */
 typedef struct {
 	uint64_t key;
 	uint32_t len;
 } win64;
 
+/* MSD radix sort of a[0..m) on key bits [0, shift) (the higher ones are
+ * equal), tmp as scratch: 8-bit digits (256 write streams keep the
+ * scatter within the TLB), digits every key shares skipped, insertion
+ * sort below 33. */
+static void msd_sort(uint64_t *a, uint64_t *tmp, size_t m, unsigned shift)
+{
+	uint32_t cnt[257];
+	while (m > 32 && shift > 0) {
+		unsigned r = 8;
+		if (r > shift)
+			r = shift;
+		unsigned sh = shift - r;
+		uint32_t mask = (1u << r) - 1, nb = mask + 1;
+		memset(cnt, 0, (nb + 1) * sizeof *cnt);
+		for (size_t i = 0; i < m; i++)
+			cnt[((a[i] >> sh) & mask) + 1]++;
+		bool one = false;
+		for (uint32_t c = 1; c <= nb; c++)
+			one |= cnt[c] == m;
+		shift = sh;
+		if (one)
+			continue;
+		for (uint32_t c = 1; c <= nb; c++)
+			cnt[c] += cnt[c - 1];
+		for (size_t i = 0; i < m; i++)
+			tmp[cnt[(a[i] >> sh) & mask]++] = a[i];
+		memcpy(a, tmp, m * sizeof *a);
+		/* cnt[c] is now the end of bucket c */
+		size_t st = 0;
+		for (uint32_t c = 0; c < nb; c++) {
+			size_t e = cnt[c];
+			if (e - st > 1)
+				msd_sort(a + st, tmp + st, e - st, sh);
+			st = e;
+		}
+		return;
+	}
+	if (shift == 0)
+		return; /* all equal */
+	for (size_t i = 1; i < m; i++) {
+		uint64_t x = a[i];
+		size_t j = i;
+		while (j > 0 && a[j - 1] > x) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = x;
+	}
+}
+
+/* Suffix comparison past a shared prefix, on bits packed MSB first. */
+typedef struct {
+	const uint64_t *w;
+	size_t n, nw;
+	size_t budget; /* words left to compare; 0: given up */
+} bitsuf;
+
+static inline uint64_t bitsuf_win(const bitsuf *b, size_t p)
+{
+	size_t q = p / 64;
+	unsigned o = p % 64;
+	uint64_t hi = q < b->nw ? b->w[q] : 0;
+	if (!o)
+		return hi;
+	uint64_t lo = q + 1 < b->nw ? b->w[q + 1] : 0;
+	return hi << o | lo >> (64 - o);
+}
+
+/* LCP of suffixes p != q (known to share their first off bits); *cmp < 0
+ * if suffix p is the smaller. */
+static size_t bitsuf_lcp(bitsuf *b, size_t p, size_t q, size_t off, int *cmp)
+{
+	for (size_t o = off;; o += 64) {
+		if (!b->budget) {
+			*cmp = 0;
+			return o;
+		}
+		b->budget--;
+		size_t lp = p + o < b->n ? b->n - p - o : 0, lq = q + o < b->n ? b->n - q - o : 0;
+		size_t lim = lp < lq ? lp : lq;
+		if (lim > 64)
+			lim = 64;
+		uint64_t wp = bitsuf_win(b, p + o), wq = bitsuf_win(b, q + o), x = wp ^ wq;
+		size_t l = x ? (size_t)__builtin_clzll(x) : 64;
+		if (l < lim) {
+			*cmp = wp < wq ? -1 : 1;
+			return o + l;
+		}
+		if (lim < 64) {
+			*cmp = lp < lq ? -1 : 1;
+			return o + lim;
+		}
+	}
+}
+
+static int bitsuf_cmp(const void *x, const void *y, void *ctx)
+{
+	int c;
+	bitsuf_lcp(ctx, *(const uint32_t *)x, *(const uint32_t *)y, 64, &c);
+	return c;
+}
+
+static inline size_t key_hash(uint64_t k, unsigned bits)
+{
+	k ^= k >> 31;
+	k *= 0x94d049bb133111ebULL;
+	return (size_t)(k >> (64 - bits));
+}
+
+/* The runs of equal windows in the sorted a[0..nf): their suffixes'
+ * LCPs in suffix order, appended to *out (one per member after the
+ * first). Returns 1, 0 (give up), -1 (out of memory). */
+static int resolve_runs(const uint8_t *s, size_t n, const uint64_t *a, size_t nf, uint32_t **out)
+{
+	size_t nr = 0, mem = 0;
+	for (size_t j = 1; j < nf; j++)
+		if (a[j] == a[j - 1]) {
+			mem++;
+			if (j == 1 || a[j - 2] != a[j])
+				nr++, mem++;
+		}
+	*out = NULL;
+	if (!nr)
+		return 1;
+	if (mem > n / 64)
+		return 0;
+	unsigned hb = 1;
+	while (((size_t)1 << hb) < 2 * nr)
+		hb++;
+	uint32_t *slot = calloc((size_t)1 << hb, sizeof *slot);  /* run + 1 */
+	uint64_t *rkey = malloc(nr * sizeof *rkey);
+	uint32_t *roff = malloc((nr + 1) * sizeof *roff), *fill = calloc(nr, sizeof *fill);
+	uint32_t *pos = malloc(mem * sizeof *pos), *lc = malloc(mem * sizeof *lc);
+	size_t nw = (n + 63) / 64;
+	uint64_t *pk = calloc(nw, sizeof *pk);
+	uint64_t *filt = calloc((1u << 20) / 64, sizeof *filt); /* 2^20-bit filter of the keys */
+	int rc = -1;
+	if (!slot || !rkey || !roff || !fill || !pos || !lc || !pk || !filt)
+		goto out;
+	size_t r = 0;
+	roff[0] = 0;
+	for (size_t j = 1; j < nf; j++) {
+		if (a[j] != a[j - 1] || (j > 1 && a[j - 2] == a[j]))
+			continue;
+		size_t e = j + 1;
+		while (e < nf && a[e] == a[j])
+			e++;
+		rkey[r] = a[j];
+		roff[r + 1] = roff[r] + (uint32_t)(e - j + 1);
+		size_t h = key_hash(a[j], hb);
+		while (slot[h])
+			h = (h + 1) & (((size_t)1 << hb) - 1);
+		slot[h] = (uint32_t)(r + 1);
+		size_t fb = (size_t)((a[j] * 0x9e3779b97f4a7c15ULL) >> 44);
+		filt[fb / 64] |= 1ULL << (fb % 64);
+		r++;
+	}
+	/* find the runs' suffixes */
+	uint64_t w = 0;
+	for (size_t j = 0; j < 64; j++)
+		w = (w << 1) | s[j];
+	for (size_t i = 0; i < nf; i++) {
+		size_t fb = (size_t)((w * 0x9e3779b97f4a7c15ULL) >> 44);
+		if (!(filt[fb / 64] >> (fb % 64) & 1)) {
+			w = (w << 1) | (i + 64 < n ? s[i + 64] : 0);
+			continue;
+		}
+		for (size_t h = key_hash(w, hb); slot[h]; h = (h + 1) & (((size_t)1 << hb) - 1))
+			if (rkey[slot[h] - 1] == w) {
+				size_t q = slot[h] - 1;
+				pos[roff[q] + fill[q]++] = (uint32_t)i;
+				break;
+			}
+		w = (w << 1) | (i + 64 < n ? s[i + 64] : 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		pk[i / 64] |= (uint64_t)s[i] << (63 - i % 64);
+	bitsuf b = {pk, n, nw, 16 * (n / 64 + 1)};
+	size_t o = 0;
+	for (size_t q = 0; q < nr && b.budget; q++) {
+		uint32_t *ps = pos + roff[q], c = roff[q + 1] - roff[q];
+		qsort_r(ps, c, sizeof *ps, bitsuf_cmp, &b);
+		for (uint32_t x = 1; x < c; x++) {
+			int cmp;
+			size_t l = bitsuf_lcp(&b, ps[x - 1], ps[x], 64, &cmp);
+			lc[o++] = l > UINT32_MAX ? UINT32_MAX : (uint32_t)l;
+		}
+	}
+	rc = b.budget ? 1 : 0;
+	if (rc == 1) {
+		*out = lc;
+		lc = NULL;
+	}
+out:
+	free(slot); free(rkey); free(roff); free(fill); free(pos); free(lc); free(pk); free(filt);
+	return rc;
+}
+
 static int lcp_binary(const uint8_t *s, size_t n, uint32_t *lcp)
 {
-	if (n < 128)
+	if (n < 128 || n >= UINT32_MAX)
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (s[i] > 1)
 			return 0;
 	size_t nf = n - 63; /* suffixes 0..n-64 have 64 bits or more */
 	uint64_t *a = malloc(nf * sizeof *a), *b = malloc(nf * sizeof *b);
-	uint32_t *cnt = malloc(2048 * sizeof *cnt);
-	if (!a || !b || !cnt) {
-		free(a); free(b); free(cnt);
+	if (!a || !b) {
+		free(a); free(b);
 		return -1;
 	}
 	uint64_t w = 0;
@@ -338,26 +538,15 @@ static int lcp_binary(const uint8_t *s, size_t n, uint32_t *lcp)
 		sh[q] = x;
 		w <<= 1;
 	}
-	for (unsigned sft = 0; sft < 64; sft += 11) {
-		memset(cnt, 0, 2048 * sizeof *cnt);
-		for (size_t i = 0; i < nf; i++)
-			cnt[(a[i] >> sft) & 2047]++;
-		uint32_t sum = 0;
-		for (unsigned c = 0; c < 2048; c++) {
-			uint32_t t = cnt[c];
-			cnt[c] = sum;
-			sum += t;
-		}
-		for (size_t i = 0; i < nf; i++)
-			b[cnt[(a[i] >> sft) & 2047]++] = a[i];
-		uint64_t *t = a;
-		a = b;
-		b = t;
-	}
+	msd_sort(a, b, nf, 64);
 	free(b);
-	free(cnt);
-	int rc = 1;
-	size_t j = 0, q = 0, out = 0;
+	uint32_t *runl;
+	int rc = resolve_runs(s, n, a, nf, &runl);
+	if (rc != 1) {
+		free(a);
+		return rc;
+	}
+	size_t j = 0, q = 0, out = 0, ri = 0;
 	win64 prev = {0, 0};
 	while (j < nf || q < 63) {
 		win64 cur;
@@ -369,20 +558,21 @@ static int lcp_binary(const uint8_t *s, size_t n, uint32_t *lcp)
 		if (out > 0) {
 			uint64_t x = prev.key ^ cur.key;
 			l = x ? (uint32_t)__builtin_clzll(x) : 64;
-			if (l == 64 && prev.len == 64 && cur.len == 64) {
-				rc = 0;
-				break;
+			if (l == 64 && prev.len == 64 && cur.len == 64)
+				l = runl[ri++];
+			else {
+				if (l > prev.len)
+					l = prev.len;
+				if (l > cur.len)
+					l = cur.len;
 			}
-			if (l > prev.len)
-				l = prev.len;
-			if (l > cur.len)
-				l = cur.len;
 		}
 		lcp[out++] = l;
 		prev = cur;
 	}
+	free(runl);
 	free(a);
-	return rc;
+	return 1;
 }
 
 static void fail(ng_est_result *r, const char *why)
@@ -429,7 +619,8 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 	/* qlen[l] = largest interval with lcp exactly l; diff: pair counts */
 	uint64_t *qlen = calloc((size_t)vmax + 2, sizeof *qlen);
 	uint64_t *diff = calloc((size_t)vmax + 3, sizeof *diff);
-	struct fr { uint32_t l; uint32_t lb; } *st = malloc((n + 1) * sizeof *st);
+	/* the stack's lcps strictly increase: at most vmax + 2 frames */
+	struct fr { uint32_t l; uint32_t lb; } *st = malloc(((size_t)vmax + 2) * sizeof *st);
 	if (!qlen || !diff || !st) {
 		free(qlen); free(diff); free(st); free(lcp);
 		fail(tt, "out of memory");
