@@ -9,10 +9,33 @@
 
 #define RS 1000 /* restarts = samples per restart */
 
-/* P(the largest symbol count in RS draws >= c), for one symbol of
- * probability p and m-1 symbols sharing 1-p equally. Exact: a DP over the
- * symbols, each count binomial given the draws left. */
-static double p_max_at_least(double p, unsigned m, unsigned c)
+/* The sanity check's worst case (the model the reference tool simulates):
+ * of the k distinct sample values, as many as possible, kp = floor(1/p),
+ * have the highest probability p = 2^-H_I, and the other k - kp share the
+ * rest equally (q each). If kp >= k (H_I >= log2 k), all k are taken as
+ * equally likely. */
+typedef struct {
+	double p, q;
+	unsigned kp, k;
+} rs_model;
+
+static rs_model rs_model_of(double h, unsigned k)
+{
+	rs_model md = {exp2(-h), 0, 0, k ? k : 1};
+	double kp = floor(1 / md.p);
+	if (kp >= md.k) {
+		md.kp = md.k;
+		md.p = 1.0 / md.k;
+	} else {
+		md.kp = (unsigned)kp;
+		md.q = (1 - md.p * md.kp) / (md.k - md.kp);
+	}
+	return md;
+}
+
+/* P(the largest symbol count in RS draws >= c) under the model. Exact: a
+ * DP over the symbols, each count binomial given the draws left. */
+static double p_max_at_least(const rs_model *md, unsigned c)
 {
 	double *cur = calloc(RS + 1, sizeof *cur), *nx = calloc(RS + 1, sizeof *nx);
 	double *lf = malloc((RS + 1) * sizeof *lf);
@@ -23,9 +46,10 @@ static double p_max_at_least(double p, unsigned m, unsigned c)
 	for (unsigned i = 0; i <= RS; i++)
 		lf[i] = lgamma(i + 1.0);
 	cur[0] = 1; /* cur[u] = P(u draws used so far, all counts < c) */
-	double left = 1, q = m > 1 ? (1 - p) / (m - 1) : 0;
+	double left = 1;
+	unsigned m = md->k;
 	for (unsigned s = 0; s < m; s++) {
-		double ps = s == 0 ? p : q;
+		double ps = s < md->kp ? md->p : md->q;
 		double pc = s + 1 == m ? 1.0 : ps / left; /* conditional probability */
 		if (pc > 1)
 			pc = 1;
@@ -41,6 +65,18 @@ static double p_max_at_least(double p, unsigned m, unsigned c)
 				continue;
 			}
 			double lp = pc > 0 ? log(pc) : -INFINITY, lq = pc < 1 ? log1p(-pc) : -INFINITY;
+			double l0 = rem ? rem * lq : 0;
+			if (l0 > -700 && pc < 1) {
+				/* binomial pmf by its ratio recurrence from (1-pc)^rem:
+				 * one exp per state instead of one per term */
+				double b = exp(l0), ratio = pc / (1 - pc);
+				for (unsigned j = 0; j < c && j <= rem; j++) {
+					nx[u + j] += cur[u] * b;
+					b *= (double)(rem - j) / (j + 1) * ratio;
+				}
+				continue;
+			}
+			/* (1-pc)^rem underflows: each term from its logarithm */
 			for (unsigned j = 0; j < c && j <= rem; j++) {
 				double lb = lf[rem] - lf[j] - lf[rem - j];
 				double t = (j ? j * lp : 0) + (rem - j ? (rem - j) * lq : 0);
@@ -59,45 +95,47 @@ static double p_max_at_least(double p, unsigned m, unsigned c)
 	return 1 - all_below;
 }
 
-/* The union bound of P(max >= c): the sum over the m symbols of
+/* The union bound of P(max >= c): the sum over the symbols of
  * P(count >= c), binomial tails; written to ub[c] for c = 0..RS+1. It is
  * never below the exact value and close to it at small alpha (the events
  * are nearly disjoint there), so it guides the exact search. */
-static void union_bound(double p, unsigned m, double *ub)
+static void union_bound(const rs_model *md, double *ub)
 {
-	double q = m > 1 ? (1 - p) / (m - 1) : 0;
-	double lp = log(p), lnp = log1p(-p), lq = q > 0 ? log(q) : -INFINITY, lnq = log1p(-q);
+	double lp = log(md->p), lnp = log1p(-md->p);
+	double lq = md->q > 0 ? log(md->q) : -INFINITY, lnq = log1p(-md->q);
+	unsigned nq = md->k - md->kp;
 	ub[RS + 1] = 0;
 	double tp = 0, tq = 0;
 	for (int j = RS; j >= 0; j--) {
 		double lb = lgamma(RS + 1.0) - lgamma(j + 1.0) - lgamma(RS - j + 1.0);
-		tp += exp(lb + (j ? j * lp : 0) + (RS - j ? (RS - j) * lnp : 0));
-		if (m > 1)
+		tp += md->p >= 1 ? (j == RS) : exp(lb + (j ? j * lp : 0) + (RS - j ? (RS - j) * lnp : 0));
+		if (nq)
 			tq += exp(lb + (j ? j * lq : 0) + (RS - j ? (RS - j) * lnq : 0));
-		ub[j] = tp + (m > 1 ? (m - 1) * tq : 0);
+		ub[j] = md->kp * tp + nq * tq;
 	}
 }
 
-/* The smallest c with P(max >= c) <= alpha. P is non-increasing in c; the
- * exact DP costs ~0.1 s, so instead of bisecting [1, RS+1] (10 DPs) the
- * search starts where the union bound crosses alpha (the exact answer is at
- * most that) and steps down while the exact P stays <= alpha: usually two
- * DPs. Same DP, same answer as the bisection. */
-static unsigned x_cutoff(double h, unsigned bits, double alpha)
+/* X_cutoff: the largest count that passes, the smallest v with
+ * P(max > v) <= alpha (the reference takes the 1 - alpha quantile of 5
+ * million simulated maxima, so its figure can differ by one). P is
+ * non-increasing; the exact DP costs ~0.05 s, so instead of bisecting
+ * [1, RS+1] (10 DPs) the search starts where the union bound crosses alpha
+ * (the exact crossing is at most there) and steps down while the exact P
+ * stays <= alpha: usually two DPs. */
+static unsigned x_cutoff(double h, unsigned k, double alpha)
 {
-	double p = exp2(-h);
-	unsigned m = 1u << bits;
+	rs_model md = rs_model_of(h, k);
 	double ub[RS + 2];
-	union_bound(p, m, ub);
-	unsigned c = 1;
+	union_bound(&md, ub);
+	unsigned c = 1; /* the smallest c with P(max >= c) <= alpha */
 	while (c <= RS && ub[c] > alpha)
 		c++;
 	/* the exact P at c should be <= alpha; step up if rounding says not */
-	while (c <= RS && p_max_at_least(p, m, c) > alpha)
+	while (c <= RS && p_max_at_least(&md, c) > alpha)
 		c++;
-	while (c > 1 && p_max_at_least(p, m, c - 1) <= alpha)
+	while (c > 1 && p_max_at_least(&md, c - 1) <= alpha)
 		c--;
-	return c;
+	return c - 1;
 }
 
 int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o, bool iid,
@@ -109,10 +147,18 @@ int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_
 	r->h_i = h_i;
 	r->iid = iid;
 	r->alpha = 1 - pow(0.99, 1.0 / (2 * RS));
-	r->x_cutoff = x_cutoff(h_i, o->bits, r->alpha);
 	uint8_t *col = malloc(n);
 	if (!col)
 		return -1;
+	/* k: the distinct values in the data, as the reference counts them */
+	bool seen[256] = {false};
+	unsigned k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!seen[raw[i]]) {
+			seen[raw[i]] = true;
+			k++;
+		}
+	r->x_cutoff = x_cutoff(h_i, k, r->alpha);
 	for (size_t i = 0; i < RS; i++)
 		for (size_t j = 0; j < RS; j++)
 			col[j * RS + i] = raw[i * RS + j];
@@ -129,7 +175,7 @@ int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_
 		}
 	}
 	r->x_max = xmax;
-	r->sanity_pass = xmax < r->x_cutoff;
+	r->sanity_pass = xmax <= r->x_cutoff; /* counts equal to the cutoff pass */
 	if (r->sanity_pass) {
 		ng_assess_opts lo = *o;
 		lo.literal_only = true;

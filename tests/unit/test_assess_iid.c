@@ -227,5 +227,51 @@ int main(void)
 	free(x);
 	free(best);
 	free(y);
+
+	/* restart sanity check (3.1.4.3): X_cutoff from the exact maximum-count
+	 * distribution under the reference's worst case; the reference's
+	 * simulated figures are 20 (H_I 7.876, 256 values), 31 (6.638) and
+	 * 765 +- 1 (0.511, binary). A row with the most common value exactly
+	 * X_cutoff times passes, one more fails. */
+	{
+		size_t rn = 1000000;
+		uint8_t *m = malloc(rn);
+		ng_restart_report *rr = calloc(1, sizeof *rr);
+		ng_assess_opts o = {.bits = 8, .threads = 2};
+		static const struct { double h; unsigned bits, want; } xc[] = {
+			{7.8764843952641446, 8, 20}, {6.638, 8, 31}, {0.511, 1, 764}};
+		for (int i = 0; i < 3; i++) {
+			/* rows 0 constant: X_max = 1000 fails at once */
+			for (size_t j = 0; j < rn; j++)
+				m[j] = j < 1000 ? 0 : (uint8_t)(xc[i].bits == 1 ? (j * 7919 / 13) & 1 : j % 256);
+			o.bits = xc[i].bits;
+			ng_assess_restart(m, rn, xc[i].h, &o, true, 0, 1, rr);
+			CHECK(rr->x_cutoff == xc[i].want && !rr->sanity_pass,
+			      "restart: X_cutoff for H_I %.4f, %u-bit = %u (want %u)", xc[i].h, xc[i].bits,
+			      rr->x_cutoff, xc[i].want);
+		}
+		o.bits = 8;
+		for (unsigned reps = 20; reps <= 21; reps++) {
+			for (size_t r = 0; r < 1000; r++)
+				for (size_t c = 0; c < 1000; c++)
+					m[r * 1000 + c] = (uint8_t)((r + c) % 256);
+			/* row 5: value 7 reps times, then the other 255 values in turn */
+			for (size_t c = 0, v = 0; c < 1000; c++) {
+				if (c < reps) {
+					m[5000 + c] = 7;
+					continue;
+				}
+				if (v % 256 == 7)
+					v++;
+				m[5000 + c] = (uint8_t)(v++ % 256);
+			}
+			ng_assess_restart(m, rn, 7.8764843952641446, &o, true, 0, 1, rr);
+			CHECK(rr->x_max == reps && rr->sanity_pass == (reps == 20),
+			      "restart: X_max %u against X_cutoff %u: sanity %s", rr->x_max, rr->x_cutoff,
+			      rr->sanity_pass ? "passed" : "failed");
+		}
+		free(rr);
+		free(m);
+	}
 	return ng_check_exit();
 }
