@@ -49,6 +49,27 @@ part "SHA-256 compression, per 64-byte block" "$(get sha256_minstr_per_64B_block
 part "  the same, rounds unrolled by 8 (sha_unrolled.c)" "$(get sha256_unrolled8_minstr_per_64B_block)" " (x3; a measurement aid)"
 part "ng_wipe, per byte" "$(get wipe_minstr_per_byte)" ""
 part "  a word-wise volatile wipe, per byte" "$(get wipe_words_minstr_per_byte)" ""
+# Exact instructions per function on the conditioned path: QEMU's trace of
+# every executed instruction (-singlestep -d exec) between fw_prof.elf's
+# ng_prof_begin and ng_prof_end, divided by the outputs released.
+prof=build/firmware/qemu/fw_prof.elf
+if [ -f "$prof" ]; then
+	trace=$(mktemp)
+	pout=$(timeout 300 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
+		-semihosting-config enable=on,target=native -singlestep -d exec,nochain -D "$trace" \
+		-kernel "$prof" 2>&1)
+	nb=$(echo "$pout" | awk '$1 == "prof:" && $2 == "blocks" { print $3 }')
+	if [ -n "$nb" ] && [ "$nb" -gt 0 ]; then
+		echo "   instructions per conditioned output by function (QEMU instruction trace over $nb outputs):"
+		awk '$5 == "ng_prof_begin" { on = 1 } $5 == "ng_prof_end" { exit }
+			on && $5 != "ng_prof_begin" { c[$5]++; t++ }
+			END { for (k in c) printf "%d %s\n", c[k], k; printf "%d TOTAL\n", t }' "$trace" |
+			sort -rn | awk -v nb="$nb" '$1 / nb >= 20 { printf "     %-44s %7.0f\n", $2, $1 / nb }'
+	else
+		echo "   (profile run failed: $(echo "$pout" | tail -1))"
+	fi
+	rm -f "$trace"
+fi
 c=$(get conditioned_hwcrc_minstr_per_output)
 awk -v m="$c" 'BEGIN { i = m / 1000; printf "   goal: whole per-output path <= 8,500 instructions: %s (%.0f)\n", (i <= 0 ? "not measured" : i <= 8500 ? "met" : "NOT met"), i }'
 if make --no-print-directory -s firmware >/dev/null 2>&1; then

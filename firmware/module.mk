@@ -99,3 +99,11 @@ bench-firmware:
 
 # tests/firmware/check.sh and bench/bench-firmware.sh build what they need
 # (so `make tests` does not require the cross compiler).
+
+# The profile build of fw_bench.c (bench/bench-firmware.sh: instructions per
+# function on the conditioned path, from QEMU's instruction trace).
+$(B)/firmware/qemu/fw_prof.o: $(FW_Q)/fw_bench.c
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_INC) -I$(FW_Q) $(FW_CFLAGS) -DNG_FW_PROFILE -MMD -MP -c $< -o $@
+$(B)/firmware/qemu/fw_prof.elf: $(B)/firmware/qemu/sha_unrolled.o
+firmware-qemu: $(B)/firmware/qemu/fw_prof.elf

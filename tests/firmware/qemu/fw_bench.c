@@ -78,6 +78,39 @@ static uint32_t ng_measure(uint32_t mode, ng_crc_fn crc, ng_crc4_fn crc4, uint64
 	return n ? (uint32_t)(dt * 2000000000ull / ticks_2m / n) : 0;
 }
 
+#ifdef NG_FW_PROFILE
+/* The profile build (fw_prof.elf, bench/bench-firmware.sh): the firmware's
+ * conditioned path over 70 x 64 samples after the warm-up, between calls of
+ * ng_prof_begin and ng_prof_end; QEMU's instruction trace (-singlestep
+ * -d exec) between them gives the instructions per function. */
+volatile uint32_t ng_prof_mark;
+__attribute__((noinline)) void ng_prof_begin(void) { ng_prof_mark = 1; }
+__attribute__((noinline)) void ng_prof_end(void) { ng_prof_mark = 2; }
+int main(void)
+{
+	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI,
+				   .crc = ng_fake_hw_crc, .crc4 = ng_fake_hw_crc4 };
+	memcpy(cfg.uid, ng_uid, sizeof cfg.uid);
+	ng_pipeline_init(&ng_pipe, &cfg);
+	uint8_t blk[NG_BLOCK_BYTES];
+	uint32_t i = 0, n = 0;
+	for (; i < 1152; i += 64)
+		ng_pipeline_put_many(&ng_pipe, ng_vec_adc + i, 64);
+	while (ng_pipeline_take(&ng_pipe, blk))
+		;
+	ng_prof_begin();
+	for (; i < 1152 + 64 * 70; i += 64) {
+		ng_pipeline_put_many(&ng_pipe, ng_vec_adc + i, 64);
+		while (ng_pipeline_take(&ng_pipe, blk))
+			n++;
+	}
+	ng_prof_end();
+	ng_sh_printf("prof: blocks %u\n", n);
+	(void)ng_measure;
+	(void)ng_calibrate;
+	return 0;
+}
+#else
 int main(void)
 {
 	ng_ticks_start();
@@ -176,3 +209,4 @@ int main(void)
 	ng_sh_printf("bench: wipe_words_minstr_per_byte %u\n", (uint32_t)(dt * 2000000000ull / cal / 25600u));
 	return 0;
 }
+#endif
