@@ -589,6 +589,18 @@ static long double upper(long double p, size_t n)
 	return pu > 1 ? 1 : pu;
 }
 
+/* A t-tuple or LRS result from its largest p-hat over n samples. */
+static void set_result(ng_est_result *r, long double pmax, size_t n)
+{
+	long double pu = upper(pmax, n);
+	r->run = r->ok = true;
+	r->lp_hat = pmax;
+	r->lp_u = pu;
+	r->p_hat = (double)pmax;
+	r->p_u = (double)pu;
+	r->h = (double)-log2l(pu);
+}
+
 void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 		      ng_est_result *lr)
 {
@@ -666,13 +678,7 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 			if (p > pmax)
 				pmax = p;
 		}
-		long double pu = upper(pmax, n);
-		tt->run = tt->ok = true;
-		tt->lp_hat = pmax;
-		tt->lp_u = pu;
-		tt->p_hat = (double)pmax;
-		tt->p_u = (double)pu;
-		tt->h = (double)-log2l(pu);
+		set_result(tt, pmax, n);
 	}
 	unsigned u = t + 1;
 	lr->u = u;
@@ -693,13 +699,7 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 			if (p > pmax)
 				pmax = p;
 		}
-		long double pu = upper(pmax, n);
-		lr->run = lr->ok = true;
-		lr->lp_hat = pmax;
-		lr->lp_u = pu;
-		lr->p_hat = (double)pmax;
-		lr->p_u = (double)pu;
-		lr->h = (double)-log2l(pu);
+		set_result(lr, pmax, n);
 	}
 	free(qlen);
 	free(diff);
