@@ -169,6 +169,50 @@ static inline uint64_t bits_at(const uint64_t *w, size_t nw, long long pos)
 	return (lo >> o) | (hi << (64 - o));
 }
 
+/* One block of up to 64 predictions of the predictors 1..D, scored as the
+ * scalar loops score them one at a time: the current winner's prediction
+ * is scored, then every predictor that was right gains a point and takes
+ * over when its score reaches the winner's. hit[(d - 1) * stride] holds
+ * predictor d's hits in the block (bit t: prediction t was right); only the
+ * bits in valid are predictions. The winner always holds the highest score
+ * (scores only grow, and a predictor takes over only by reaching it), so
+ * within the block only the predictors whose score at its end reaches the
+ * highest at its start can take over; the others just add their popcount,
+ * and the few candidates are replayed bit by bit in the scalar loop's
+ * order, so ties resolve as there. sb[1..D] are the scores, D <= 128. */
+static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t stride, uint64_t valid,
+			unsigned *winner, ng_score *sc)
+{
+	uint64_t cs[128];
+	unsigned cand[128], nc = 0, w = *winner;
+	uint64_t top = sb[w];
+	for (unsigned d = 1; d <= D; d++) {
+		uint64_t add = (uint64_t)__builtin_popcountll(hit[(size_t)(d - 1) * stride] & valid);
+		if (sb[d] + add >= top) {
+			cs[nc] = sb[d];
+			cand[nc++] = d;
+		}
+		sb[d] += add;
+	}
+	unsigned wi = 0; /* the winner is a candidate: its score is top */
+	while (cand[wi] != w)
+		wi++;
+	for (unsigned t = 0; t < 64; t++) {
+		if (!((valid >> t) & 1))
+			continue;
+		score_add(sc, (hit[(size_t)(w - 1) * stride] >> t) & 1);
+		for (unsigned c = 0; c < nc; c++) {
+			if (!((hit[(size_t)(cand[c] - 1) * stride] >> t) & 1))
+				continue;
+			if (++cs[c] >= cs[wi]) {
+				wi = c;
+				w = cand[c];
+			}
+		}
+	}
+	*winner = w;
+}
+
 /* Lag on a binary sequence, 64 positions at a time. The winner always holds
  * the highest score (scores only grow, and a lag takes over only by
  * reaching the winner's), so within a block only lags whose score at the
@@ -190,9 +234,7 @@ static bool lag_binary(const uint8_t *s, size_t n, ng_est_result *r)
 		}
 		w[i / 64] |= (uint64_t)s[i] << (i % 64);
 	}
-	uint64_t sb[LAG_D + 1] = {0}, mw[LAG_D + 1];
-	unsigned cand[LAG_D];
-	uint64_t cs[LAG_D];
+	uint64_t sb[LAG_D + 1] = {0}, mw[LAG_D];
 	unsigned winner = 1;
 	ng_score sc = {0, 0, 0};
 	for (size_t j = 0; j < nw; j++) {
@@ -200,39 +242,13 @@ static bool lag_binary(const uint8_t *s, size_t n, ng_est_result *r)
 		uint64_t valid = n - b >= 64 ? ~0ULL : (1ULL << (n - b)) - 1;
 		if (b == 0)
 			valid &= ~1ULL; /* no prediction for the first sample */
-		uint64_t top = sb[winner];
-		unsigned nc = 0;
 		for (unsigned d = 1; d <= LAG_D; d++) {
 			uint64_t m = ~(w[j] ^ bits_at(w, nw, (long long)b - d)) & valid;
 			if (b < d) /* s[i - d] exists only from i = d */
 				m &= d - b >= 64 ? 0 : ~0ULL << (d - b);
-			mw[d] = m;
-			uint64_t add = (uint64_t)__builtin_popcountll(m);
-			if (sb[d] + add >= top) {
-				cs[nc] = sb[d];
-				cand[nc++] = d;
-			}
-			sb[d] += add;
+			mw[d - 1] = m;
 		}
-		/* the winner is a candidate: its score is top */
-		unsigned wi = 0;
-		while (cand[wi] != winner)
-			wi++;
-		uint64_t cur = w[j];
-		for (unsigned t = 0; t < 64; t++) {
-			if (!((valid >> t) & 1))
-				continue;
-			size_t i = b + t;
-			score_add(&sc, s[i - winner] == ((cur >> t) & 1));
-			for (unsigned c = 0; c < nc; c++) {
-				if (!((mw[cand[c]] >> t) & 1))
-					continue;
-				if (++cs[c] >= cs[wi]) {
-					wi = c;
-					winner = cand[c];
-				}
-			}
-		}
+		score_block(sb, LAG_D, mw, 1, valid, &winner, &sc);
 	}
 	free(w);
 	ng_est_predict_finish(sc.C, n - 1, sc.longest, 2, r);
@@ -577,34 +593,14 @@ static bool mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 	}
 	free(cnt);
 	free(alive);
-	uint64_t sb[MMC_D + 1] = {0}, cs[MMC_D];
-	unsigned cand[MMC_D], winner = 1;
+	uint64_t sb[MMC_D + 1] = {0};
+	unsigned winner = 1;
 	for (size_t j = 0; j < nw; j++) {
-		uint64_t top = sb[winner];
-		unsigned nc = 0;
-		for (unsigned d = 1; d <= MMC_D; d++) {
-			uint64_t add = (uint64_t)__builtin_popcountll(hit[(size_t)(d - 1) * nw + j]);
-			if (sb[d] + add >= top) {
-				cs[nc] = sb[d];
-				cand[nc++] = d;
-			}
-			sb[d] += add;
-		}
-		unsigned wi = 0;
-		while (cand[wi] != winner)
-			wi++;
-		size_t b = j * 64, end = n - b < 64 ? n - b : 64;
-		for (unsigned t = b ? 0 : 2; t < end; t++) {
-			score_add(sc, (hit[(size_t)(winner - 1) * nw + j] >> t) & 1);
-			for (unsigned c = 0; c < nc; c++) {
-				if (!((hit[(size_t)(cand[c] - 1) * nw + j] >> t) & 1))
-					continue;
-				if (++cs[c] >= cs[wi]) {
-					wi = c;
-					winner = cand[c];
-				}
-			}
-		}
+		size_t b = j * 64;
+		uint64_t valid = n - b >= 64 ? ~0ULL : (1ULL << (n - b)) - 1;
+		if (b == 0)
+			valid &= ~3ULL; /* the first prediction is for s[2] */
+		score_block(sb, MMC_D, hit + j, nw, valid, &winner, sc);
 	}
 	free(hit);
 	return true;
