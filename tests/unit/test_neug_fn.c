@@ -214,18 +214,24 @@ static void test_mode(uint8_t parity, uint32_t mode, const char *in, const char 
 	free(out);
 }
 
-static void test_zlp_and_discard(void)
+/* n random samples from seed into s, and a configured device in raw mode
+ * with DTR up. */
+static void start_raw(uint32_t *s, size_t n, uint64_t seed)
 {
-	uint8_t b[64];
-	uint16_t n;
-	static uint32_t s[1024];
-	uint64_t seed = 0x6e657567;
-	for (int i = 0; i < 1024; i++)
+	for (size_t i = 0; i < n; i++)
 		s[i] = (uint32_t)(ng_test_rand(&seed) >> 32);
 	start();
 	configure();
 	set_parity(2); /* raw */
 	set_dtr(true);
+}
+
+static void test_zlp_and_discard(void)
+{
+	uint8_t b[64];
+	uint16_t n;
+	static uint32_t s[1024];
+	start_raw(s, 1024, 0x6e657567);
 	/* get through the start-up behaviour first (raw mode never blocks) */
 	ng_neug_put_samples(&D, s, 16); /* 64 bytes */
 	ng_neug_task(&D);
@@ -260,13 +266,7 @@ static void test_mode_change_cuts_transfer(void)
 	uint8_t b[64];
 	uint16_t n;
 	static uint32_t s[2048];
-	uint64_t seed = 0x6375747475;
-	for (int i = 0; i < 2048; i++)
-		s[i] = (uint32_t)(ng_test_rand(&seed) >> 32);
-	start();
-	configure();
-	set_parity(2); /* raw */
-	set_dtr(true);
+	start_raw(s, 2048, 0x6375747475);
 	ng_neug_put_samples(&D, s, 128); /* 512 bytes: one transfer */
 	ng_neug_task(&D);
 	uint64_t sent0 = D.bytes_sent;
