@@ -33,6 +33,7 @@ row() { # label milli-instructions neug_instr neug_rate_kBps
 		printf "\n" }'
 }
 row "conditioned, CRC unit (firmware path)" "$(get conditioned_hwcrc_minstr_per_output)" 11200 80
+row "  the same, CRC unit by cfg.crc4 calls" "$(get conditioned_hwcrc4_minstr_per_output)" "" ""
 row "  the same, CRC unit one word per call" "$(get conditioned_hwcrc1_minstr_per_output)" "" ""
 row "conditioned, software CRC" "$(get conditioned_swcrc_minstr_per_output)" "" ""
 row "CRC32 mode, CRC unit (firmware path)" "$(get crc32_hwcrc_minstr_per_output)" "" 270

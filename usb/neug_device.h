@@ -97,6 +97,7 @@ typedef struct {
 	ng_crc_fn crc;        /* NULL: software CRC */
 	void *crc_user;
 	ng_crc4_fn crc4;      /* optional, with crc: 4 words per call (ng_pipeline_config) */
+	volatile uint32_t *crc_dr; /* optional, with crc: its data register (ng_pipeline_config) */
 	const char *board;    /* board name string, ASCII, <= 40 chars, static */
 	const char *revision; /* firmware revision string, ASCII, <= 40 chars, static */
 	/* Optional: the value of GET_INFO index NG_INFO_SOURCE_ERRORS or

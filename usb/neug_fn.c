@@ -295,6 +295,7 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	pc.crc = cfg->crc;
 	pc.crc_user = cfg->crc_user;
 	pc.crc4 = cfg->crc4;
+	pc.crc_dr = cfg->crc_dr;
 	ng_status st = ng_pipeline_init(&d->pipe, &pc);
 	if (st != NG_OK)
 		return st;

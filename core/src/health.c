@@ -448,3 +448,51 @@ bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v)
 {
 	return ng_neug_word(t, v);
 }
+
+/* n CRC values from b (4 bytes each, little endian), as n
+ * ng_neug_tests_word calls would test them, with
+ * the state in locals: a run of words that take the commonest case (no byte
+ * equal to its predecessor or to either window's A, no window ending in
+ * the word) costs a few word operations each; the word that ends the run
+ * goes through ng_neug_tests_word_mid. The run's length is bounded first by
+ * where each window ends, so the loop has one counter. */
+bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint8_t *b, size_t n)
+{
+	bool fired = false;
+	while (n) {
+		uint32_t i64 = t->p64_i, i4k = t->p4k_i;
+		/* words with the window position i + 4 < W: i, i + 4, ... <= W - 5 */
+		size_t k = i64 < 60 ? (59 - i64) / 4 + 1 : 0, k4 = i4k < 4092 ? (4091 - i4k) / 4 + 1 : 0;
+		if (k4 < k)
+			k = k4;
+		if (n < k)
+			k = n;
+		if (!t->rc_max)
+			k = 0;
+		const uint32_t a64 = t->p64_a * 0x01010101u, a4k = t->p4k_a * 0x01010101u;
+		uint32_t rb = t->rc_a & 0xffu;
+		size_t j = 0;
+		for (; j < k; j++) {
+			uint32_t v = ng_get_le32(b + 4 * j);
+			uint32_t x = v ^ ((v << 8) | rb), y = v ^ a64, z = v ^ a4k;
+			if ((((x - 0x01010101u) & ~x) | ((y - 0x01010101u) & ~y) | ((z - 0x01010101u) & ~z)) &
+			    0x80808080u)
+				break;
+			rb = v >> 24;
+		}
+		if (j) {
+			t->rc_a = rb;
+			t->rc_b = 1;
+			t->p64_i = i64 + 4 * (uint32_t)j;
+			t->p4k_i = i4k + 4 * (uint32_t)j;
+			b += 4 * j;
+			n -= j;
+		}
+		if (n) {
+			fired |= ng_neug_tests_word_mid(t, ng_get_le32(b));
+			b += 4;
+			n--;
+		}
+	}
+	return fired;
+}

@@ -72,8 +72,23 @@ static inline uint32_t ng_zero_bytes(uint32_t x)
 #define NG_HEALTH_INLINE static inline
 #endif
 
+/* 4 bytes at b, little endian (one load where the CPU is little endian). */
+NG_HEALTH_INLINE uint32_t ng_get_le32(const uint8_t *b)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t v;
+	__builtin_memcpy(&v, b, 4);
+	return v;
+#else
+	return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+#endif
+}
+
 /* The word path past the commonest case (health.c, out of line). */
 bool ng_neug_tests_word_mid(ng_neug_tests_ctx *t, uint32_t v);
+/* n words at b, 4 bytes each, little endian, in order (health.c): the
+ * state stays in registers along runs of the commonest case. */
+bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint8_t *b, size_t n);
 
 /* Inline in the pipeline's loops: the commonest case, else a call. */
 NG_HEALTH_INLINE bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)

@@ -50,6 +50,7 @@ void ng_led_poll(uint32_t now_ms);
 void ng_crc_hw_init(void);
 uint32_t ng_crc_hw_word(void *user, uint32_t w);
 uint32_t ng_crc_hw_words4(void *user, const uint32_t w[4]);  /* cfg.crc4 */
+volatile uint32_t *ng_crc_hw_dr(void);                       /* cfg.crc_dr */
 
 /* noise.c: the noise source. ADC1 (Vrefint, temperature sensor) and ADC2
  * (two pulled-up pins) in regular simultaneous mode; DMA1 channel 1 copies

@@ -35,6 +35,11 @@ typedef struct {
 	ng_crc4_fn crc4;      /* optional, with crc: the same unit, 4 words per
 			       * call (the pipeline then calls crc only for the
 			       * uid words). NULL: crc word by word. */
+	volatile uint32_t *crc_dr; /* optional, with crc: the same unit's data
+			       * register, memory mapped (a write shifts a word
+			       * in, a read gives the register), as the STM32's
+			       * CRC_DR is. The pipeline then writes and reads it
+			       * directly, for everything (no calls). */
 } ng_pipeline_config;
 
 /* Everything a host tool or GET_INFO reports. */

@@ -16,6 +16,7 @@ struct ng_pipeline {
 	ng_crc_fn crc;            /* NULL: software CRC */
 	void *crc_user;
 	ng_crc4_fn crc4;          /* NULL: crc word by word */
+	volatile uint32_t *crc_dr; /* non-NULL: the unit's data register, used directly */
 	uint32_t crc_reg;         /* the CRC register (software CRC) or its last value */
 	ng_health_ctx health;
 	ng_neug_tests_ctx neug;
