@@ -304,12 +304,6 @@ static inline void ng_pipe_fast_commit(ng_health_ctx *h, uint32_t prev, uint32_t
 	}
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define NG_LIKELY(c) __builtin_expect(!!(c), 1)
-#else
-#define NG_LIKELY(c) (c)
-#endif
-
 /* NeuG's tests on the CRC values in sha.buf[from, to). */
 static inline void ng_pipe_neug_words(ng_pipeline *p, uint32_t from, uint32_t to)
 {
@@ -350,47 +344,26 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 	volatile uint32_t *dr = p->crc_dr;
 	const uint32_t *s0 = s, *qs = s, *end = s + (n & ~(size_t)3);
 	for (; s < end; s += 4) {
-		uint32_t x, y, j;
-		if (ai - 1u >= W - 4u) {   /* a window starts in the group */
-			j = 0;
-			goto slow;
+		uint32_t j = 0;
+		if (ai - 1u < W - 4u) {   /* no window starts in the group */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
+			for (; j < 4; j++) {
+				uint32_t x = s[j];
+				if (x == prev || x == a)
+					break;
+				if (use_dr)
+					*dr = x;
+				prev = x;
+			}
+			if (j == 4) {
+				if ((ai += 4) == W)
+					ai = 0;
+				goto tested;
+			}
 		}
-		x = s[0];
-		if (x == prev || x == a) {
-			j = 0;
-			goto slow;
-		}
-		if (use_dr)
-			*dr = x;
-		y = s[1];
-		if (y == x || y == a) {
-			j = 1;
-			prev = x;
-			goto slow;
-		}
-		if (use_dr)
-			*dr = y;
-		x = s[2];
-		if (x == y || x == a) {
-			j = 2;
-			prev = y;
-			goto slow;
-		}
-		if (use_dr)
-			*dr = x;
-		y = s[3];
-		if (y == x || y == a) {
-			j = 3;
-			prev = x;
-			goto slow;
-		}
-		if (use_dr)
-			*dr = y;
-		prev = y;
-		if ((ai += 4) == W)
-			ai = 0;
-		goto tested;
-	slow:
+		/* sample j is not quiet: it and the rest of the group one by one */
 		ng_pipe_fast_commit(h, prev, ai + j, (uint32_t)(s - qs) + j);
 		qs = s + 4;
 		{
