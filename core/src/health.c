@@ -474,9 +474,7 @@ bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint8_t *b, size_t n)
 		size_t j = 0;
 		for (; j < k; j++) {
 			uint32_t v = ng_get_le32(b + 4 * j);
-			uint32_t x = v ^ ((v << 8) | rb), y = v ^ a64, z = v ^ a4k;
-			if ((((x - 0x01010101u) & ~x) | ((y - 0x01010101u) & ~y) | ((z - 0x01010101u) & ~z)) &
-			    0x80808080u)
+			if (!ng_neug_plain(v, (v << 8) | rb, a64, a4k))
 				break;
 			rb = v >> 24;
 		}

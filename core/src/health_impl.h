@@ -90,6 +90,17 @@ bool ng_neug_tests_word_mid(ng_neug_tests_ctx *t, uint32_t v);
  * state stays in registers along runs of the commonest case. */
 bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint8_t *b, size_t n);
 
+/* No byte of v equals the byte before it (prev: v shifted up a byte, the
+ * byte before v below) or a byte of a64 or a4k (each window's A in every
+ * byte). ((u - 0x01..) & ~u & 0x80.. is nonzero exactly when u has a zero
+ * byte.) */
+NG_HEALTH_INLINE bool ng_neug_plain(uint32_t v, uint32_t prev, uint32_t a64, uint32_t a4k)
+{
+	uint32_t x = v ^ prev, y = v ^ a64, z = v ^ a4k;
+	return !((((x - 0x01010101u) & ~x) | ((y - 0x01010101u) & ~y) | ((z - 0x01010101u) & ~z)) &
+		 0x80808080u);
+}
+
 /* Inline in the pipeline's loops: the commonest case, else a call. */
 NG_HEALTH_INLINE bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)
 {
@@ -97,11 +108,9 @@ NG_HEALTH_INLINE bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)
 	/* Commonest of all (about 95% of random words): no byte equals its
 	 * predecessor or either window's A, and neither window ends inside the
 	 * word. Then every run is 1 long and no count moves: only the window
-	 * positions advance. ((u - 0x01..) & ~u & 0x80.. is nonzero exactly
-	 * when u has a zero byte.) */
-	uint32_t x = v ^ prev, y = v ^ (t->p64_a * 0x01010101u), z = v ^ (t->p4k_a * 0x01010101u);
-	uint32_t zb = ((x - 0x01010101u) & ~x) | ((y - 0x01010101u) & ~y) | ((z - 0x01010101u) & ~z);
-	if (!(zb & 0x80808080u) && t->p64_i + 4 < 64 && t->p4k_i + 4 < 4096 && t->rc_max) {
+	 * positions advance. */
+	if (ng_neug_plain(v, prev, t->p64_a * 0x01010101u, t->p4k_a * 0x01010101u) &&
+	    t->p64_i + 4 < 64 && t->p4k_i + 4 < 4096 && t->rc_max) {
 		t->rc_a = v >> 24;
 		t->rc_b = 1;
 		t->p64_i += 4;
