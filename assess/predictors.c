@@ -535,8 +535,56 @@ static bool repeats(const uint8_t *s, size_t n, unsigned k, unsigned cap, uint8_
 #define MMC_D 16
 #define MMC_MAX 100000u
 
-/* Binary MultiMMC, one order at a time. Order d's counts depend only on
- * the data, so a pass per order (its table alone in cache) gives, per
+/* 64 bytes of 0/1 (byte t is bit t of the result) to one word: each 8 bytes
+ * by one multiply, whose partial products land on distinct bits. */
+static inline uint64_t pack64(const uint8_t *b)
+{
+	uint64_t w = 0;
+	for (unsigned g = 0; g < 8; g++) {
+		uint64_t u;
+		memcpy(&u, b + 8 * g, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		u = __builtin_bswap64(u);
+#endif
+		w |= (u * 0x0102040810204080ULL) >> 56 << (8 * g);
+	}
+	return w;
+}
+
+/* One 64-position block of binary MultiMMC's orders 1 to MMC_D - 1, all in
+ * one pass over the block: their tables (order d at tab + (1 << d)) fit
+ * the caches together, and the orders' loads and stores are independent,
+ * so they overlap. These orders never fill (2^(d+1) pairs), so a context's
+ * state is one int32: 0 unseen, else 2 (c1 - c0) + 1, whose sign is the
+ * prediction (negative: 0; ties predict 1, as e[1] >= e[0] does). Per
+ * position and order it leaves whether the context was seen (nz) and the
+ * sign (ng) as bytes, packed to words by the caller. first: the block
+ * holds positions below MMC_D, where only the lower orders have a context;
+ * positions before d leave nz[d - 1] as it is (0). */
+static inline __attribute__((always_inline)) void mmc_low_block(int32_t *tab, const uint8_t *s, size_t lo, size_t hi,
+								 uint8_t (*nz)[64], uint8_t (*ng)[64], bool first)
+{
+	uint32_t hist = 0;
+	for (size_t i = lo >= 16 ? lo - 16 : 0; i < lo; i++)
+		hist = (hist << 1) | s[i];
+	for (size_t i = lo; i < hi; i++) {
+		unsigned x = s[i], t = i % 64;
+		int32_t dx = x ? 2 : -2;
+#pragma GCC unroll 15
+		for (unsigned d = 1; d < MMC_D; d++) {
+			if (first && i < d)
+				continue;
+			int32_t *e = tab + (1u << d) + (hist & ((1u << d) - 1)), v = *e;
+			nz[d - 1][t] = v != 0;
+			ng[d - 1][t] = (uint32_t)v >> 31;
+			*e = v + (v == 0) + dx;
+		}
+		hist = (hist << 1) | x;
+	}
+}
+
+/* Binary MultiMMC. Order d's counts depend only on the data, so passes
+ * over the data (the orders below MMC_D together, then MMC_D) give, per
  * position, whether its context has been seen (nz) and whether its
  * prediction is right (eq); as in the scalar loop, the context an order
  * predicts from at i is the one it trains with s[i] right after. Orders
@@ -546,52 +594,70 @@ static bool repeats(const uint8_t *s, size_t n, unsigned k, unsigned cap, uint8_
  * over only by reaching it), so only the orders whose score at a block's
  * end reaches the highest at its start can take over; the others just add
  * their popcount, and the few candidates are replayed in the scalar
- * loop's order, so ties resolve as there. */
+ * loop's order, so ties resolve as there. Returns false (nothing done) on
+ * data too long for the int32 states or out of memory. */
 static bool mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 {
+	if (n >= (size_t)1 << 30)
+		return false;
 	size_t nw = (n + 63) / 64;
 	uint64_t *hit = malloc((size_t)MMC_D * nw * sizeof *hit);
 	uint64_t *alive = malloc(nw * sizeof *alive);
-	/* order d's table at cnt + (1 << d): [context][next bit] */
-	uint32_t (*cnt)[2] = calloc((size_t)2 << MMC_D, sizeof *cnt);
-	if (!hit || !alive || !cnt) {
-		free(hit); free(alive); free(cnt);
+	int32_t *tab = calloc((size_t)1 << MMC_D, sizeof *tab);
+	/* order MMC_D, which can fill: [context][next bit] */
+	uint32_t (*top)[2] = calloc((size_t)1 << MMC_D, sizeof *top);
+	if (!hit || !alive || !tab || !top) {
+		free(hit); free(alive); free(tab); free(top);
 		return false;
 	}
 	memset(alive, 0xff, nw * sizeof *alive);
 	alive[0] &= ~3ULL; /* predictions from i = 2 */
 	if (n % 64)
 		alive[nw - 1] &= (1ULL << (n % 64)) - 1;
-	for (unsigned d = 1; d <= MMC_D; d++) {
-		uint32_t (*t)[2] = cnt + ((size_t)1 << d), mask = (1u << d) - 1, entries = 0, hist = 0;
-		uint64_t *h = hit + (size_t)(d - 1) * nw;
-		for (size_t i = 0; i < d && i < n; i++)
-			hist = (hist << 1) | s[i];
-		for (size_t j = 0; j < nw; j++) {
-			/* positions before d have no context of order d */
-			size_t lo = j * 64 > d ? j * 64 : d, hi = n - j * 64 < 64 ? n : j * 64 + 64;
-			uint64_t nzw = 0, eqw = 0;
-			for (size_t i = lo; i < hi; i++) {
-				unsigned x = s[i];
-				uint32_t *e = t[hist & mask];
-				uint64_t nz = (e[0] | e[1]) != 0, eq = (e[1] >= e[0]) == x;
-				nzw |= nz << (i % 64);
-				eqw |= eq << (i % 64);
-				if (d < MMC_D) /* 2^(d+1) pairs: never full */
-					e[x]++;
-				else if (e[x])
-					e[x]++;
-				else if (entries < MMC_MAX) {
-					e[x] = 1;
-					entries++;
-				}
-				hist = (hist << 1) | x;
-			}
-			alive[j] &= nzw;
-			h[j] = alive[j] & eqw;
+	uint8_t nz[MMC_D - 1][64], ng[MMC_D - 1][64], xb[64];
+	memset(nz, 0, sizeof nz); /* pack64 needs 0/1 in bytes never written */
+	memset(ng, 0, sizeof ng);
+	for (size_t j = 0; j < nw; j++) {
+		size_t lo = j * 64, hi = n - lo < 64 ? n : lo + 64;
+		if (j == 0)
+			mmc_low_block(tab, s, lo, hi, nz, ng, true);
+		else
+			mmc_low_block(tab, s, lo, hi, nz, ng, false);
+		memset(xb, 0, sizeof xb);
+		memcpy(xb, s + lo, hi - lo);
+		uint64_t xw = pack64(xb);
+		for (unsigned d = 1; d < MMC_D; d++) {
+			alive[j] &= pack64(nz[d - 1]);
+			hit[(size_t)(d - 1) * nw + j] = alive[j] & (pack64(ng[d - 1]) ^ xw);
 		}
 	}
-	free(cnt);
+	free(tab);
+	uint32_t mask = (1u << MMC_D) - 1, entries = 0, hist = 0;
+	uint64_t *h = hit + (size_t)(MMC_D - 1) * nw;
+	for (size_t i = 0; i < MMC_D && i < n; i++)
+		hist = (hist << 1) | s[i];
+	for (size_t j = 0; j < nw; j++) {
+		/* positions before MMC_D have no context of order MMC_D */
+		size_t lo = j * 64 > MMC_D ? j * 64 : MMC_D, hi = n - j * 64 < 64 ? n : j * 64 + 64;
+		uint64_t nzw = 0, eqw = 0;
+		for (size_t i = lo; i < hi; i++) {
+			unsigned x = s[i];
+			uint32_t *e = top[hist & mask];
+			uint64_t nzb = (e[0] | e[1]) != 0, eq = (e[1] >= e[0]) == x;
+			nzw |= nzb << (i % 64);
+			eqw |= eq << (i % 64);
+			if (e[x])
+				e[x]++;
+			else if (entries < MMC_MAX) {
+				e[x] = 1;
+				entries++;
+			}
+			hist = (hist << 1) | x;
+		}
+		alive[j] &= nzw;
+		h[j] = alive[j] & eqw;
+	}
+	free(top);
 	free(alive);
 	uint64_t sb[MMC_D + 1] = {0};
 	unsigned winner = 1;
@@ -600,6 +666,7 @@ static bool mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 		uint64_t valid = n - b >= 64 ? ~0ULL : (1ULL << (n - b)) - 1;
 		if (b == 0)
 			valid &= ~3ULL; /* the first prediction is for s[2] */
+		if (getenv("NG_DBG")) for (unsigned d = 0; d < MMC_D; d++) fprintf(stderr, "d%u %llx\n", d + 1, (unsigned long long)hit[d * nw + j]);
 		score_block(sb, MMC_D, hit + j, nw, valid, &winner, sc);
 	}
 	free(hit);
@@ -732,14 +799,52 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 #define LZ_B 16
 #define LZ_MAX 65536u
 
-/* Binary LZ78Y. As in mmc_binary, the prefixes the prediction at i reads
- * are the ones the training of step i+1 updates (with s[i]), so each is
- * read and then trained in one visit; a prefix is in the dictionary iff
- * one of its counts is non-zero. */
+/* One step of binary LZ78Y: the prediction from the prefixes of hist (the
+ * last LZ_B bits), then their training with x. As in mmc_binary, the
+ * prefixes the prediction at i reads are the ones the training of step i+1
+ * updates (with s[i]), so each is read and then trained in one visit; a
+ * prefix is in the dictionary iff one of its counts is non-zero. A slot
+ * holds both counts (0s low, 1s high), so one load gives the prediction
+ * and one store the training. The orders are unrolled and branch-free:
+ * their loads and stores are independent, and which prefixes are new is
+ * data-dependent. The dictionary's state picks the step: LZ_ROOM, room
+ * for all LZ_B prefixes (every one is admitted, so their order does not
+ * matter); LZ_FULL, only the present ones are trained; LZ_EXACT, for the
+ * steps in between, admits new ones longest first, as the reference. */
+enum { LZ_ROOM, LZ_FULL, LZ_EXACT };
+
+static inline __attribute__((always_inline)) int lz_step(uint64_t *cnt, uint32_t hist, unsigned x,
+							  size_t *dsize, int state)
+{
+	uint64_t inc = x ? 1ULL << 32 : 1;
+	uint32_t maxc = 0;
+	int pred = -1;
+	unsigned fresh = 0;
+#pragma GCC unroll 16
+	for (unsigned j = LZ_B; j >= 1; j--) {
+		uint64_t *p = cnt + (1u << j) + (hist & ((1u << j) - 1)), e = *p;
+		uint32_t c0 = (uint32_t)e, c1 = (uint32_t)(e >> 32), v = c1 >= c0 ? c1 : c0;
+		/* longest first: a shorter prefix takes over only with more */
+		pred = v > maxc ? c1 >= c0 : pred;
+		maxc = v > maxc ? v : maxc;
+		if (state == LZ_ROOM) {
+			fresh += !e;
+			*p = e + inc;
+		} else if (state == LZ_FULL)
+			*p = e + (e ? inc : 0);
+		else if (e || *dsize < LZ_MAX) {
+			*dsize += !e;
+			*p = e + inc;
+		}
+	}
+	*dsize += fresh;
+	return pred;
+}
+
+/* Binary LZ78Y (prefix of length j, value c: slot (1 << j) + c). */
 static void lz_binary(const uint8_t *s, size_t n, ng_score *sc)
 {
-	/* prefix of length j, value c: slot (1<<j)+c */
-	uint32_t (*cnt)[2] = calloc((size_t)2 << LZ_B, sizeof *cnt);
+	uint64_t *cnt = calloc((size_t)2 << LZ_B, sizeof *cnt);
 	size_t dsize = 0;
 	if (!cnt)
 		return;
@@ -748,22 +853,9 @@ static void lz_binary(const uint8_t *s, size_t n, ng_score *sc)
 		hist = (hist << 1) | s[i];
 	for (size_t i = LZ_B; i < n; i++) {
 		unsigned x = s[i];
-		int pred = -1;
-		uint32_t maxc = 0;
-		for (unsigned j = LZ_B; j >= 1; j--) {
-			uint32_t *e = cnt[(1u << j) + (hist & ((1u << j) - 1))];
-			if (e[0] | e[1]) {
-				unsigned by = e[1] >= e[0];
-				uint32_t v = e[by];
-				bool up = v > maxc;
-				maxc = up ? v : maxc;
-				pred = up ? (int)by : pred;
-			} else if (dsize < LZ_MAX)
-				dsize++;
-			else
-				continue;
-			e[x]++; /* training of step i+1 */
-		}
+		int pred = dsize + LZ_B <= LZ_MAX ? lz_step(cnt, hist, x, &dsize, LZ_ROOM)
+			 : dsize == LZ_MAX ? lz_step(cnt, hist, x, &dsize, LZ_FULL)
+			 : lz_step(cnt, hist, x, &dsize, LZ_EXACT);
 		if (i > LZ_B)
 			score_add(sc, pred == (int)x);
 		hist = (hist << 1) | x;
