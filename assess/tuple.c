@@ -293,6 +293,94 @@ bool ng_repeat_lengths(const uint8_t *s, size_t n, unsigned k, unsigned cap,
 	return ok;
 }
 
+/* The LCP intervals' statistics, fed the LCP array in suffix order (lcp[1],
+ * lcp[2], ...; ng_lcp_acc_end feeds the closing 0), so that a producer can
+ * hand its LCPs over as it finds them: qlen[l] = the size of the largest
+ * interval with lcp exactly l, diff[] the pair counts by length as
+ * differences (pairs sharing l or more symbols = the prefix sum to l), vmax
+ * the largest LCP. The stack's lcps strictly increase, so it needs at most
+ * vmax + 2 frames; the arrays grow with vmax. */
+typedef struct {
+	uint64_t *qlen, *diff;
+	struct lcp_frame { uint32_t l, lb; } *st;
+	size_t cap;     /* every array holds cap + 2 entries */
+	size_t sp, i;   /* frames; LCPs fed so far + 1 */
+	uint32_t vmax;
+	bool oom;
+} lcp_acc;
+
+static bool lcp_acc_grow(lcp_acc *a, size_t cap)
+{
+	uint64_t *q = realloc(a->qlen, (cap + 2) * sizeof *q);
+	if (q)
+		a->qlen = q;
+	uint64_t *d = realloc(a->diff, (cap + 2) * sizeof *d);
+	if (d)
+		a->diff = d;
+	struct lcp_frame *f = realloc(a->st, (cap + 2) * sizeof *f);
+	if (f)
+		a->st = f;
+	if (!q || !d || !f) {
+		a->oom = true;
+		return false;
+	}
+	memset(a->qlen + a->cap + 2, 0, (cap - a->cap) * sizeof *q);
+	memset(a->diff + a->cap + 2, 0, (cap - a->cap) * sizeof *d);
+	a->cap = cap;
+	return true;
+}
+
+static bool lcp_acc_init(lcp_acc *a)
+{
+	memset(a, 0, sizeof *a);
+	a->cap = 64;
+	a->qlen = calloc(a->cap + 2, sizeof *a->qlen);
+	a->diff = calloc(a->cap + 2, sizeof *a->diff);
+	a->st = malloc((a->cap + 2) * sizeof *a->st);
+	if (!a->qlen || !a->diff || !a->st)
+		return false;
+	a->st[a->sp++] = (struct lcp_frame){0, 0};
+	a->i = 1;
+	return true;
+}
+
+static void lcp_acc_free(lcp_acc *a)
+{
+	free(a->qlen);
+	free(a->diff);
+	free(a->st);
+}
+
+static inline void lcp_acc_feed(lcp_acc *a, uint32_t cur)
+{
+	if (cur + 1 >= a->cap && !lcp_acc_grow(a, 2 * ((size_t)cur + 1)))
+		return;
+	if (cur > a->vmax)
+		a->vmax = cur;
+	size_t i = a->i++, sp = a->sp;
+	struct lcp_frame *st = a->st;
+	uint32_t lb = (uint32_t)(i - 1);
+	while (st[sp - 1].l > cur) {
+		struct lcp_frame f = st[--sp];
+		uint64_t c = i - f.lb;
+		uint32_t pl = st[sp - 1].l > cur ? st[sp - 1].l : cur;
+		if (c > a->qlen[f.l])
+			a->qlen[f.l] = c;
+		uint64_t pairs = c * (c - 1) / 2;
+		a->diff[pl + 1] += pairs;
+		a->diff[f.l + 1] -= pairs;
+		lb = f.lb;
+	}
+	if (st[sp - 1].l < cur)
+		st[sp++] = (struct lcp_frame){cur, lb};
+	a->sp = sp;
+}
+
+static void lcp_acc_end(lcp_acc *a)
+{
+	lcp_acc_feed(a, 0);
+}
+
 /* LCP array (in suffix order) of a 0/1 sequence from its 64-bit windows
  * (bit 63 = the suffix's first bit). Sorting the windows (zero-padded past
  * the end, equal windows shorter suffix first) orders the suffixes, except
@@ -506,7 +594,7 @@ out:
 	return rc;
 }
 
-static int lcp_binary(const uint8_t *s, size_t n, uint32_t *lcp)
+static int lcp_binary(const uint8_t *s, size_t n, lcp_acc *acc)
 {
 	if (n < 128 || n >= UINT32_MAX)
 		return 0;
@@ -514,18 +602,42 @@ static int lcp_binary(const uint8_t *s, size_t n, uint32_t *lcp)
 		if (s[i] > 1)
 			return 0;
 	size_t nf = n - 63; /* suffixes 0..n-64 have 64 bits or more */
-	uint64_t *a = malloc(nf * sizeof *a), *b = malloc(nf * sizeof *b);
+	/* The first MSD digit straight from the data: the windows' top bytes
+	 * counted, then each window built and dropped into its bucket, so the
+	 * windows are written once, and the deeper digits sort one bucket at
+	 * a time with scratch of the largest bucket's size (cache-resident
+	 * for spread-out data). */
+	size_t cnt[257] = {0};
+	unsigned top = 0;
+	for (size_t j = 0; j < 8; j++)
+		top = (top << 1) | s[j];
+	for (size_t i = 0; i < nf; i++) {
+		cnt[(top & 255) + 1]++;
+		top = (top << 1) | s[i + 8];
+	}
+	size_t big = 0;
+	for (unsigned c = 1; c <= 256; c++) {
+		if (cnt[c] > big)
+			big = cnt[c];
+		cnt[c] += cnt[c - 1];
+	}
+	uint64_t *a = malloc(nf * sizeof *a), *b = malloc(big * sizeof *b);
 	if (!a || !b) {
 		free(a); free(b);
 		return -1;
 	}
+	size_t fill[256];
+	memcpy(fill, cnt, sizeof fill);
 	uint64_t w = 0;
 	for (size_t j = 0; j < 64; j++)
 		w = (w << 1) | s[j];
 	for (size_t i = 0; i < nf; i++) {
-		a[i] = w;
+		a[fill[w >> 56]++] = w;
 		w = (w << 1) | (i + 64 < n ? s[i + 64] : 0);
 	}
+	for (unsigned c = 0; c < 256; c++)
+		msd_sort(a + cnt[c], b, cnt[c + 1] - cnt[c], 56);
+	free(b);
 	win64 sh[63];
 	for (unsigned j = 0; j < 63; j++) {
 		/* w holds the window of suffix nf + j here */
@@ -538,15 +650,15 @@ static int lcp_binary(const uint8_t *s, size_t n, uint32_t *lcp)
 		sh[q] = x;
 		w <<= 1;
 	}
-	msd_sort(a, b, nf, 64);
-	free(b);
 	uint32_t *runl;
 	int rc = resolve_runs(s, n, a, nf, &runl);
 	if (rc != 1) {
 		free(a);
 		return rc;
 	}
-	size_t j = 0, q = 0, out = 0, ri = 0;
+	/* the LCPs in suffix order, straight into the interval statistics */
+	size_t j = 0, q = 0, ri = 0;
+	bool first = true;
 	win64 prev = {0, 0};
 	while (j < nf || q < 63) {
 		win64 cur;
@@ -554,10 +666,9 @@ static int lcp_binary(const uint8_t *s, size_t n, uint32_t *lcp)
 			cur = sh[q++];
 		else
 			cur = (win64){a[j++], 64};
-		uint32_t l = 0;
-		if (out > 0) {
+		if (!first) {
 			uint64_t x = prev.key ^ cur.key;
-			l = x ? (uint32_t)__builtin_clzll(x) : 64;
+			uint32_t l = x ? (uint32_t)__builtin_clzll(x) : 64;
 			if (l == 64 && prev.len == 64 && cur.len == 64)
 				l = runl[ri++];
 			else {
@@ -566,8 +677,9 @@ static int lcp_binary(const uint8_t *s, size_t n, uint32_t *lcp)
 				if (l > cur.len)
 					l = cur.len;
 			}
+			lcp_acc_feed(acc, l);
 		}
-		lcp[out++] = l;
+		first = false;
 		prev = cur;
 	}
 	free(runl);
@@ -611,55 +723,26 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 		fail(lr, "needs at least 2 samples");
 		return;
 	}
-	uint32_t *lcp = malloc(n * sizeof *lcp);
-	int fast = lcp && k == 2 ? lcp_binary(s, n, lcp) : 0;
-	if (fast == 0 && lcp) {
-		uint32_t *sa = malloc(n * sizeof *sa);
-		fast = sa && ng_suffix_array(s, n, k, sa) && ng_lcp_array(s, n, sa, lcp) ? 1 : -1;
+	lcp_acc acc;
+	int fast = !lcp_acc_init(&acc) ? -1 : k == 2 ? lcp_binary(s, n, &acc) : 0;
+	if (fast == 0) {
+		uint32_t *sa = malloc(n * sizeof *sa), *lcp = malloc(n * sizeof *lcp);
+		fast = sa && lcp && ng_suffix_array(s, n, k, sa) && ng_lcp_array(s, n, sa, lcp) ? 1 : -1;
+		for (size_t i = 1; fast == 1 && i < n; i++)
+			lcp_acc_feed(&acc, lcp[i]);
 		free(sa);
-	}
-	if (fast < 0 || !lcp) {
 		free(lcp);
+	}
+	if (fast == 1)
+		lcp_acc_end(&acc);
+	if (fast < 0 || acc.oom) {
+		lcp_acc_free(&acc);
 		fail(tt, "out of memory");
 		fail(lr, "out of memory");
 		return;
 	}
-	uint32_t vmax = 0;
-	for (size_t i = 1; i < n; i++)
-		if (lcp[i] > vmax)
-			vmax = lcp[i];
-	/* qlen[l] = largest interval with lcp exactly l; diff: pair counts */
-	uint64_t *qlen = calloc((size_t)vmax + 2, sizeof *qlen);
-	uint64_t *diff = calloc((size_t)vmax + 3, sizeof *diff);
-	/* the stack's lcps strictly increase: at most vmax + 2 frames */
-	struct fr { uint32_t l; uint32_t lb; } *st = malloc(((size_t)vmax + 2) * sizeof *st);
-	if (!qlen || !diff || !st) {
-		free(qlen); free(diff); free(st); free(lcp);
-		fail(tt, "out of memory");
-		fail(lr, "out of memory");
-		return;
-	}
-	size_t sp = 0;
-	st[sp++] = (struct fr){0, 0};
-	for (size_t i = 1; i <= n; i++) {
-		uint32_t cur = i < n ? lcp[i] : 0;
-		uint32_t lb = (uint32_t)(i - 1);
-		while (st[sp - 1].l > cur) {
-			struct fr f = st[--sp];
-			uint64_t c = i - f.lb;
-			uint32_t pl = st[sp - 1].l > cur ? st[sp - 1].l : cur;
-			if (c > qlen[f.l])
-				qlen[f.l] = c;
-			uint64_t pairs = c * (c - 1) / 2;
-			diff[pl + 1] += pairs;
-			diff[f.l + 1] -= pairs;
-			lb = f.lb;
-		}
-		if (st[sp - 1].l < cur)
-			st[sp++] = (struct fr){cur, lb};
-	}
-	free(st);
-	free(lcp);
+	uint32_t vmax = acc.vmax;
+	uint64_t *qlen = acc.qlen, *diff = acc.diff;
 	/* Q[W] = max over intervals with lcp >= W */
 	for (uint32_t l = vmax; l >= 1; l--)
 		if (l < vmax && qlen[l + 1] > qlen[l])
@@ -688,19 +771,18 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 		fail(lr, "no repeated substring longer than the t-Tuple's t");
 	} else {
 		long double pmax = 0;
-		uint64_t acc = 0;
+		uint64_t pairs = 0;
 		for (uint32_t w = 1; w <= vmax; w++) {
-			acc += diff[w];
+			pairs += diff[w];
 			if (w < u)
 				continue;
 			long double m = (long double)(n - w + 1);
-			long double pw = (long double)acc / (m * (m - 1) / 2);
+			long double pw = (long double)pairs / (m * (m - 1) / 2);
 			long double p = powl(pw, 1.0L / w);
 			if (p > pmax)
 				pmax = p;
 		}
 		set_result(lr, pmax, n);
 	}
-	free(qlen);
-	free(diff);
+	lcp_acc_free(&acc);
 }
