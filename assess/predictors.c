@@ -169,6 +169,38 @@ static inline uint64_t bits_at(const uint64_t *w, size_t nw, long long pos)
 	return (lo >> o) | (hi << (64 - o));
 }
 
+/* score_add for a block of 64 predictions at once: bit t of won says
+ * whether prediction t was right; only the bits in valid are predictions,
+ * and they are contiguous (only the first and last blocks have others). */
+static void score_word(ng_score *s, uint64_t won, uint64_t valid)
+{
+	if (valid != ~0ULL) {
+		for (unsigned t = 0; t < 64; t++)
+			if ((valid >> t) & 1)
+				score_add(s, (won >> t) & 1);
+		return;
+	}
+	s->C += (uint64_t)__builtin_popcountll(won);
+	if (won == ~0ULL) {
+		s->run += 64;
+		if (s->run > s->longest)
+			s->longest = s->run;
+		return;
+	}
+	/* the run carried in ends at the first miss; the longest run inside
+	 * the word (the carried one's part included) by repeated shrinking;
+	 * the run at the top carries on */
+	uint64_t first = s->run + (uint64_t)__builtin_ctzll(~won);
+	if (first > s->longest)
+		s->longest = first;
+	uint64_t inner = 0;
+	for (uint64_t x = won; x; x &= x << 1)
+		inner++;
+	if (inner > s->longest)
+		s->longest = inner;
+	s->run = (uint64_t)__builtin_clzll(~won);
+}
+
 /* One block of up to 64 predictions of the predictors 1..D, scored as the
  * scalar loops score them one at a time: the current winner's prediction
  * is scored, then every predictor that was right gains a point and takes
@@ -179,17 +211,21 @@ static inline uint64_t bits_at(const uint64_t *w, size_t nw, long long pos)
  * within the block only the predictors whose score at its end reaches the
  * highest at its start can take over; the others just add their popcount,
  * and the few candidates are replayed bit by bit in the scalar loop's
- * order, so ties resolve as there. sb[1..D] are the scores, D <= 128. */
+ * order, so ties resolve as there. The replay is branch-free (the hits are
+ * random for good data), with the highest score kept at hand: the winner's
+ * own point raises it, and any other predictor reaching it takes over.
+ * sb[1..D] are the scores, D <= 128. */
 static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t stride, uint64_t valid,
 			unsigned *winner, ng_score *sc)
 {
-	uint64_t cs[128];
+	uint64_t cs[128], ch[128];
 	unsigned cand[128], nc = 0, w = *winner;
 	uint64_t top = sb[w];
 	for (unsigned d = 1; d <= D; d++) {
-		uint64_t add = (uint64_t)__builtin_popcountll(hit[(size_t)(d - 1) * stride] & valid);
+		uint64_t h = hit[(size_t)(d - 1) * stride] & valid, add = (uint64_t)__builtin_popcountll(h);
 		if (sb[d] + add >= top) {
 			cs[nc] = sb[d];
+			ch[nc] = h;
 			cand[nc++] = d;
 		}
 		sb[d] += add;
@@ -197,20 +233,19 @@ static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t st
 	unsigned wi = 0; /* the winner is a candidate: its score is top */
 	while (cand[wi] != w)
 		wi++;
+	uint64_t won = 0;
 	for (unsigned t = 0; t < 64; t++) {
-		if (!((valid >> t) & 1))
-			continue;
-		score_add(sc, (hit[(size_t)(w - 1) * stride] >> t) & 1);
+		won |= ((ch[wi] >> t) & 1) << t;
 		for (unsigned c = 0; c < nc; c++) {
-			if (!((hit[(size_t)(cand[c] - 1) * stride] >> t) & 1))
-				continue;
-			if (++cs[c] >= cs[wi]) {
-				wi = c;
-				w = cand[c];
-			}
+			uint64_t b = (ch[c] >> t) & 1, v = cs[c] + b;
+			bool take = b & (v >= top);
+			cs[c] = v;
+			wi = take ? c : wi;
+			top = take ? v : top;
 		}
 	}
-	*winner = w;
+	*winner = cand[wi];
+	score_word(sc, won, valid);
 }
 
 /* Lag on a binary sequence, 64 positions at a time. The winner always holds
