@@ -31,6 +31,101 @@ static inline void score_add(ng_score *s, bool hit)
 		s->run = 0;
 }
 
+/* 64 bytes of 0/1 (byte t is bit t of the result) to one word: each 8 bytes
+ * by one multiply, whose partial products land on distinct bits. */
+static inline uint64_t pack64(const uint8_t *b)
+{
+	uint64_t w = 0;
+	for (unsigned g = 0; g < 8; g++) {
+		uint64_t u;
+		memcpy(&u, b + 8 * g, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		u = __builtin_bswap64(u);
+#endif
+		w |= (u * 0x0102040810204080ULL) >> 56 << (8 * g);
+	}
+	return w;
+}
+
+/* score_add for a block of 64 predictions at once: bit t of won says
+ * whether prediction t was right; only the bits in valid are predictions,
+ * and they are contiguous (only the first and last blocks have others). */
+static void score_word(ng_score *s, uint64_t won, uint64_t valid)
+{
+	if (valid != ~0ULL) {
+		for (unsigned t = 0; t < 64; t++)
+			if ((valid >> t) & 1)
+				score_add(s, (won >> t) & 1);
+		return;
+	}
+	s->C += (uint64_t)__builtin_popcountll(won);
+	if (won == ~0ULL) {
+		s->run += 64;
+		if (s->run > s->longest)
+			s->longest = s->run;
+		return;
+	}
+	/* the run carried in ends at the first miss; the longest run inside
+	 * the word (the carried one's part included) by repeated shrinking;
+	 * the run at the top carries on */
+	uint64_t first = s->run + (uint64_t)__builtin_ctzll(~won);
+	if (first > s->longest)
+		s->longest = first;
+	uint64_t inner = 0;
+	for (uint64_t x = won; x; x &= x << 1)
+		inner++;
+	if (inner > s->longest)
+		s->longest = inner;
+	s->run = (uint64_t)__builtin_clzll(~won);
+}
+
+/* One block of up to 64 predictions of the predictors 1..D, scored as the
+ * scalar loops score them one at a time: the current winner's prediction
+ * is scored, then every predictor that was right gains a point and takes
+ * over when its score reaches the winner's. hit[(d - 1) * stride] holds
+ * predictor d's hits in the block (bit t: prediction t was right); only the
+ * bits in valid are predictions. The winner always holds the highest score
+ * (scores only grow, and a predictor takes over only by reaching it), so
+ * within the block only the predictors whose score at its end reaches the
+ * highest at its start can take over; the others just add their popcount,
+ * and the few candidates are replayed bit by bit in the scalar loop's
+ * order, so ties resolve as there. The replay is branch-free (the hits are
+ * random for good data), with the highest score kept at hand: the winner's
+ * own point raises it, and any other predictor reaching it takes over.
+ * sb[1..D] are the scores, D <= 128. */
+static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t stride, uint64_t valid,
+			unsigned *winner, ng_score *sc)
+{
+	uint64_t cs[128], ch[128];
+	unsigned cand[128], nc = 0, w = *winner;
+	uint64_t top = sb[w];
+	for (unsigned d = 1; d <= D; d++) {
+		uint64_t h = hit[(size_t)(d - 1) * stride] & valid, add = (uint64_t)__builtin_popcountll(h);
+		if (sb[d] + add >= top) {
+			cs[nc] = sb[d];
+			ch[nc] = h;
+			cand[nc++] = d;
+		}
+		sb[d] += add;
+	}
+	unsigned wi = 0; /* the winner is a candidate: its score is top */
+	while (cand[wi] != w)
+		wi++;
+	uint64_t won = 0;
+	for (unsigned t = 0; t < 64; t++) {
+		won |= ((ch[wi] >> t) & 1) << t;
+		for (unsigned c = 0; c < nc; c++) {
+			uint64_t b = (ch[c] >> t) & 1, v = cs[c] + b;
+			bool take = b & (v >= top);
+			cs[c] = v;
+			wi = take ? c : wi;
+			top = take ? v : top;
+		}
+	}
+	*winner = cand[wi];
+	score_word(sc, won, valid);
+}
+
 /* ---- 6.3.7 MultiMCW ---- */
 #define MCW_N 4
 static const uint32_t mcw_w[MCW_N] = {63, 255, 1023, 4095};
@@ -42,38 +137,41 @@ typedef struct {
 } mcw_win;
 
 /* MultiMCW on 0/1 data. Every window is odd, so a full window's mode is its
- * majority (no ties): running window sums replace the count tables. Returns
- * false (nothing done) if the data is not 0/1. */
+ * majority (no ties): running window sums replace the count tables. Each
+ * window's hits (its prediction right, the window full) are found 64
+ * positions at a time and scored by score_block, which replays them as the
+ * scalar loop does. Returns false (nothing done) if the data is not 0/1. */
 static bool mcw_binary(const uint8_t *s, size_t n, ng_est_result *r)
 {
 	for (size_t i = 0; i < n; i++)
 		if (s[i] > 1)
 			return false;
 	uint32_t c[MCW_N] = {0};
-	uint64_t sb[MCW_N] = {0};
-	unsigned winner = 0;
+	uint64_t sb[MCW_N + 1] = {0}, hw[MCW_N];
+	uint8_t hb[MCW_N][64];
+	unsigned winner = 1;
 	ng_score sc = {0, 0, 0};
-	size_t i = 0;
-	/* warm-up: fill the windows up to the smallest one */
-	for (; i < mcw_w[0]; i++)
-		for (int j = 0; j < MCW_N; j++)
-			c[j] += s[i];
-	for (; i < n; i++) {
-		unsigned x = s[i];
-		unsigned pred[MCW_N];
-		for (int j = 0; j < MCW_N; j++)
-			pred[j] = 2 * c[j] > mcw_w[j];
-		score_add(&sc, pred[winner] == x);
-		for (unsigned j = 0; j < MCW_N; j++) {
-			if (i < mcw_w[j]) {
-				c[j] += x;
-				continue;
+	for (size_t lo = 0; lo < n; lo += 64) {
+		size_t hi = n - lo < 64 ? n : lo + 64;
+		for (size_t i = lo; i < hi; i++) {
+			unsigned x = s[i];
+#pragma GCC unroll 4
+			for (unsigned j = 0; j < MCW_N; j++) {
+				if (i < mcw_w[j]) { /* filling */
+					hb[j][i % 64] = 0;
+					c[j] += x;
+					continue;
+				}
+				hb[j][i % 64] = (2 * c[j] > mcw_w[j]) == x;
+				c[j] += x - s[i - mcw_w[j]];
 			}
-			unsigned m = pred[j] == x;
-			sb[j] += m;
-			winner = m && sb[j] >= sb[winner] ? j : winner;
-			c[j] += x - s[i - mcw_w[j]];
 		}
+		uint64_t valid = hi - lo == 64 ? ~0ULL : (1ULL << (hi - lo)) - 1;
+		if (lo < mcw_w[0]) /* predictions from the first full window on */
+			valid &= ~0ULL << mcw_w[0];
+		for (unsigned j = 0; j < MCW_N; j++)
+			hw[j] = pack64(hb[j]);
+		score_block(sb, MCW_N, hw, 1, valid, &winner, &sc);
 	}
 	ng_est_predict_finish(sc.C, n - mcw_w[0], sc.longest, 2, r);
 	return true;
@@ -167,85 +265,6 @@ static inline uint64_t bits_at(const uint64_t *w, size_t nw, long long pos)
 		return lo;
 	uint64_t hi = q + 1 < nw ? w[q + 1] : 0;
 	return (lo >> o) | (hi << (64 - o));
-}
-
-/* score_add for a block of 64 predictions at once: bit t of won says
- * whether prediction t was right; only the bits in valid are predictions,
- * and they are contiguous (only the first and last blocks have others). */
-static void score_word(ng_score *s, uint64_t won, uint64_t valid)
-{
-	if (valid != ~0ULL) {
-		for (unsigned t = 0; t < 64; t++)
-			if ((valid >> t) & 1)
-				score_add(s, (won >> t) & 1);
-		return;
-	}
-	s->C += (uint64_t)__builtin_popcountll(won);
-	if (won == ~0ULL) {
-		s->run += 64;
-		if (s->run > s->longest)
-			s->longest = s->run;
-		return;
-	}
-	/* the run carried in ends at the first miss; the longest run inside
-	 * the word (the carried one's part included) by repeated shrinking;
-	 * the run at the top carries on */
-	uint64_t first = s->run + (uint64_t)__builtin_ctzll(~won);
-	if (first > s->longest)
-		s->longest = first;
-	uint64_t inner = 0;
-	for (uint64_t x = won; x; x &= x << 1)
-		inner++;
-	if (inner > s->longest)
-		s->longest = inner;
-	s->run = (uint64_t)__builtin_clzll(~won);
-}
-
-/* One block of up to 64 predictions of the predictors 1..D, scored as the
- * scalar loops score them one at a time: the current winner's prediction
- * is scored, then every predictor that was right gains a point and takes
- * over when its score reaches the winner's. hit[(d - 1) * stride] holds
- * predictor d's hits in the block (bit t: prediction t was right); only the
- * bits in valid are predictions. The winner always holds the highest score
- * (scores only grow, and a predictor takes over only by reaching it), so
- * within the block only the predictors whose score at its end reaches the
- * highest at its start can take over; the others just add their popcount,
- * and the few candidates are replayed bit by bit in the scalar loop's
- * order, so ties resolve as there. The replay is branch-free (the hits are
- * random for good data), with the highest score kept at hand: the winner's
- * own point raises it, and any other predictor reaching it takes over.
- * sb[1..D] are the scores, D <= 128. */
-static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t stride, uint64_t valid,
-			unsigned *winner, ng_score *sc)
-{
-	uint64_t cs[128], ch[128];
-	unsigned cand[128], nc = 0, w = *winner;
-	uint64_t top = sb[w];
-	for (unsigned d = 1; d <= D; d++) {
-		uint64_t h = hit[(size_t)(d - 1) * stride] & valid, add = (uint64_t)__builtin_popcountll(h);
-		if (sb[d] + add >= top) {
-			cs[nc] = sb[d];
-			ch[nc] = h;
-			cand[nc++] = d;
-		}
-		sb[d] += add;
-	}
-	unsigned wi = 0; /* the winner is a candidate: its score is top */
-	while (cand[wi] != w)
-		wi++;
-	uint64_t won = 0;
-	for (unsigned t = 0; t < 64; t++) {
-		won |= ((ch[wi] >> t) & 1) << t;
-		for (unsigned c = 0; c < nc; c++) {
-			uint64_t b = (ch[c] >> t) & 1, v = cs[c] + b;
-			bool take = b & (v >= top);
-			cs[c] = v;
-			wi = take ? c : wi;
-			top = take ? v : top;
-		}
-	}
-	*winner = cand[wi];
-	score_word(sc, won, valid);
 }
 
 /* Lag on a binary sequence, 64 positions at a time. The winner always holds
@@ -569,22 +588,6 @@ static bool repeats(const uint8_t *s, size_t n, unsigned k, unsigned cap, uint8_
 /* ---- 6.3.9 MultiMMC ---- */
 #define MMC_D 16
 #define MMC_MAX 100000u
-
-/* 64 bytes of 0/1 (byte t is bit t of the result) to one word: each 8 bytes
- * by one multiply, whose partial products land on distinct bits. */
-static inline uint64_t pack64(const uint8_t *b)
-{
-	uint64_t w = 0;
-	for (unsigned g = 0; g < 8; g++) {
-		uint64_t u;
-		memcpy(&u, b + 8 * g, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		u = __builtin_bswap64(u);
-#endif
-		w |= (u * 0x0102040810204080ULL) >> 56 << (8 * g);
-	}
-	return w;
-}
 
 /* One 64-position block of binary MultiMMC's orders 1 to MMC_D - 1, all in
  * one pass over the block: their tables (order d at tab + (1 << d)) fit
