@@ -177,10 +177,11 @@ static void add(task_list *l, const uint8_t *s, size_t n, unsigned k, ng_est_res
 	l->t[l->n++] = (task){s, n, k, &set[est], est};
 }
 
-/* Longest first, so the pool finishes early (measured on rand8-1M, one
- * thread, bitstring + literal: MultiMMC 0.65 + 0.84 s, t-Tuple 0.58 +
- * 0.05, MultiMCW 0.39 + 0.06, LZ78Y 0.35 + 0.18, Lag 0.12 + 0.01, the
- * rest under 0.05). */
+/* Longest first, so the pool finishes early. Measured on rand8-1M, one
+ * thread, bitstring + literal, main at d78fadc: LZ78Y 0.22 + 0.13 s,
+ * MultiMMC 0.18 + 0.16, t-Tuple 0.20 + 0.04, Lag 0.08 + 0.01, MultiMCW
+ * 0.04 + 0.05, the rest under 0.05. LZ78Y first was no faster on 2
+ * threads (0.64 s against 0.61-0.63 s wall). */
 static const int order_bits[] = {NG_EST_MULTI_MMC, NG_EST_TTUPLE, NG_EST_MULTI_MCW,
 	NG_EST_LZ78Y, NG_EST_LAG, NG_EST_COMPRESSION, NG_EST_COLLISION,
 	NG_EST_MARKOV, NG_EST_MCV};
