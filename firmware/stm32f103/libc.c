@@ -17,6 +17,19 @@ void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 	uint8_t *d = dst;
 	const uint8_t *s = src;
 	if ((((uintptr_t)d | (uintptr_t)s) & 3u) == 0) {
+#if defined(__ARM_ARCH_7M__) && defined(__GNUC__)
+		/* 16 bytes per ldm/stm pair on the Cortex-M3: about 5
+		 * instructions per 16 bytes instead of about 20 (the noise
+		 * source copies a 256-byte DMA half per 64 samples). Forward,
+		 * each chunk loaded before it is stored, so memmove's d < s
+		 * case stays correct. */
+		for (; n >= 16; n -= 16)
+			__asm__ volatile("ldmia %0!, {r4, r5, r6, r7}\n\t"
+					 "stmia %1!, {r4, r5, r6, r7}"
+					 : "+r"(s), "+r"(d)
+					 :
+					 : "r4", "r5", "r6", "r7", "memory");
+#endif
 		for (; n >= 4; n -= 4, d += 4, s += 4)
 			*(uint32_t *)(void *)d = *(const uint32_t *)(const void *)s;
 	}

@@ -27,6 +27,7 @@
  *
  * Tested: on the host against a model of the DMA and ADC registers
  * (tests/unit/test_fw_adc.c), not in QEMU (no STM32 ADC model there). */
+#include <string.h>
 #include "fw.h"
 #include "board.h"
 #include "stm32f103.h"
@@ -163,13 +164,7 @@ bool ng_noise_read(uint32_t out[NG_NOISE_HALF])
 	if (!ng_noise_ready[h])
 		return false;
 	const uint32_t *src = &ng_noise_buf[h * NG_NOISE_HALF];
-	for (uint32_t i = 0; i < NG_NOISE_HALF; i += 4) {
-		uint32_t a = src[i], b = src[i + 1], c = src[i + 2], d = src[i + 3];
-		out[i] = a;
-		out[i + 1] = b;
-		out[i + 2] = c;
-		out[i + 3] = d;
-	}
+	memcpy(out, src, NG_NOISE_HALF * sizeof *out);   /* libc.c: ldm/stm on the M3 */
 	/* Still valid after the copy? The interrupt clears the flag when the
 	 * DMA had to move into this half; the DMA's position tells the rest
 	 * (it may have entered the half just before the interrupt ran). */
