@@ -16,6 +16,25 @@ void ng_wipe(void *p, size_t n)
 	volatile unsigned char *v = p;
 	for (; n && ((uintptr_t)v & 3u); n--)
 		*v++ = 0;
+#if defined(__ARM_ARCH_7M__) && defined(__GNUC__)
+	/* The Cortex-M3: 16 bytes per stmia of four zeroed registers (4
+	 * instructions per 16 bytes instead of 8). */
+	if (n >= 16) {
+		unsigned char *a = (unsigned char *)(uintptr_t)v;
+		__asm__ volatile("movs r4, #0\n\t"
+				 "movs r5, #0\n\t"
+				 "movs r6, #0\n\t"
+				 "movs r7, #0\n"
+				 "1:\tstmia %0!, {r4, r5, r6, r7}\n\t"
+				 "subs %1, %1, #16\n\t"
+				 "cmp %1, #16\n\t"
+				 "bhs 1b"
+				 : "+r"(a), "+r"(n)
+				 :
+				 : "r4", "r5", "r6", "r7", "cc", "memory");
+		v = a;
+	}
+#endif
 	volatile uint32_t *w = (volatile uint32_t *)(volatile void *)v;
 	for (; n >= 16; n -= 16, w += 4) {
 		w[0] = 0;
