@@ -74,7 +74,7 @@ FW_QOBJ   := $(B)/firmware/qemu/mps2.o $(B)/firmware/qemu/vectors.o $(B)/firmwar
 
 $(B)/firmware/qemu/%.o: $(FW_Q)/%.c
 	@mkdir -p $(@D)
-	$(FW_CC) $(FW_INC) -I$(FW_Q) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+	$(FW_CC) $(FW_INC) -I$(FW_Q) -Icore/src $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/firmware/qemu/libc.o: $(FW_DIR)/libc.c
 	@mkdir -p $(@D)

@@ -84,11 +84,21 @@ NG_HEALTH_INLINE uint32_t ng_get_le32(const uint8_t *b)
 #endif
 }
 
+/* v as 4 bytes at d, little endian (one store where the CPU is). */
+NG_HEALTH_INLINE void ng_put_le32(uint8_t *d, uint32_t v)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__builtin_memcpy(d, &v, 4);   /* one store (memcpy is no builtin when freestanding) */
+#else
+	d[0] = (uint8_t)v;
+	d[1] = (uint8_t)(v >> 8);
+	d[2] = (uint8_t)(v >> 16);
+	d[3] = (uint8_t)(v >> 24);
+#endif
+}
+
 /* The word path past the commonest case (health.c, out of line). */
 bool ng_neug_tests_word_mid(ng_neug_tests_ctx *t, uint32_t v);
-/* n words at b, 4 bytes each, little endian, in order (health.c): the
- * state stays in registers along runs of the commonest case. */
-bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint8_t *b, size_t n);
 
 /* No byte of v equals the byte before it (prev: v shifted up a byte, the
  * byte before v below) or a byte of a64 or a4k (each window's A in every

@@ -27,6 +27,7 @@
 #include "ng/wipe.h"
 #include "crc32_impl.h"
 #include "health_impl.h"
+#include "pipeline_run.h"
 
 #define NG_FAIL_BITS (NG_HEALTH_RCT | NG_HEALTH_APT | NG_HEALTH_NEUG)
 
@@ -88,18 +89,6 @@ ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 		p->crc_reg = ng_crc32_run(0xFFFFFFFFu, cfg->uid, 3);
 	}
 	return NG_OK;
-}
-
-NG_HEALTH_INLINE void ng_put_le32(uint8_t *d, uint32_t v)
-{
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	__builtin_memcpy(d, &v, 4);   /* one store (memcpy is no builtin when freestanding) */
-#else
-	d[0] = (uint8_t)v;
-	d[1] = (uint8_t)(v >> 8);
-	d[2] = (uint8_t)(v >> 16);
-	d[3] = (uint8_t)(v >> 24);
-#endif
 }
 
 /* One of NeuG's tests fired: drop this block; the status bit is sticky. */
@@ -291,9 +280,10 @@ static void ng_pipe_status(ng_pipeline *p)
 	}
 }
 
-/* ng_pipe_m0_fast's health state back into the context: `quiet` samples
- * went by in groups where no sample repeated its predecessor or the
- * window's A, so each left B = 1 in the RCT and moved only the window. */
+/* ng_pipe_m0_fast's raw-sample state back into the context: `quiet`
+ * samples went by since the last commit, in groups where no sample repeated
+ * its predecessor or the window's A, so each left B = 1 in the RCT and moved
+ * only the window. */
 static inline void ng_pipe_fast_commit(ng_health_ctx *h, uint32_t prev, uint32_t ai, uint32_t quiet)
 {
 	if (quiet) {
@@ -304,117 +294,186 @@ static inline void ng_pipe_fast_commit(ng_health_ctx *h, uint32_t prev, uint32_t
 	}
 }
 
-/* NeuG's tests on the CRC values in sha.buf[from, to). */
-static inline void ng_pipe_neug_words(ng_pipeline *p, uint32_t from, uint32_t to)
+/* The group kernel: the Thumb-2 one with a data register on ARMv7-M, else
+ * the portable one. */
+NG_HEALTH_INLINE uint32_t ng_pipe_run(ng_m0_run *r, bool use_dr)
 {
-	if (to > from && ng_neug_tests_words(&p->neug, p->sha.buf + from, (to - from) / 4))
-		ng_pipe_neug_fired(p);
+#if NG_M0_RUN_HAVE_ARMV7M
+	if (use_dr)
+		return ng_m0_run_armv7m(r);
+#else
+	(void)use_dr;
+#endif
+	return ng_m0_run_c(r);
 }
 
 /* Mode 0 past the start-up test, whole groups of 4 from a group boundary:
- * the raw-sample tests, the CRC and the message in one pass, the health
- * state in locals; NeuG's tests then run over the CRC values in the
- * message buffer, before each compression, at the block's end, and before
- * returning. A sample that differs from its predecessor
- * and from the APT window's A, with its window not starting in the group,
- * is "quiet": the per-sample step would only move the window position and
- * leave B = 1 in the RCT. From the first sample of a group that is not
- * quiet, the rest of the group goes through ng_health_insert (exactly the
- * per-sample path). Blocks may end and begin anywhere in s.
+ * the raw-sample tests, the CRC, the message and NeuG's tests in one pass.
+ * Stretches of quiet groups go through the group kernel (pipeline_run.h),
+ * bounded so that none of them is a block's last group, crosses the end of
+ * the message buffer or of the input, starts an APT window or ends a NeuG
+ * window; the kernel stops at a group whose samples are not quiet (a repeat
+ * of the predecessor or of the window's A) and after one whose CRC value is
+ * not plain for NeuG's tests. Everything else takes one group the general
+ * way: the quiet samples of it as the kernel would, from the first one that
+ * is not, ng_health_insert sample by sample; the CRC; the message or the
+ * block's end; ng_neug_word. The raw-sample state lives in locals (r.prev,
+ * r.a, ai, and the quiet samples since the last commit) and goes back into
+ * the context before ng_health_insert and on return. Blocks may end and
+ * begin anywhere in s.
  *
- * With a data register (use_dr) each sample is written to it once checked,
- * the CRC read back at the end of the group; else the software CRC runs
- * over the group at its end. Returns the samples consumed: all whole
- * groups, or those up to and including the group in which a persistent
- * failure latched (then the group's samples reach neither the message nor
- * the CRC value the pipeline keeps, as in the general path; a data
- * register may have taken some of them, which nothing can observe since
- * modes 0 and 1 stay stopped; the output is then stopped). */
+ * Returns the samples consumed: all whole groups, or those up to and
+ * including the group in which a persistent failure latched (whose samples
+ * then reach neither the CRC nor the message, as in the general path; the
+ * output is then stopped). */
 NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, size_t n,
 					     bool *dropped, bool use_dr)
 {
 	ng_health_ctx *h = &p->health;
-	const uint32_t W = NG_APT_WINDOW;
-	/* Few locals live across the loop, so that they stay in registers on
-	 * the Cortex-M3: the groups left in the block rather than a count and
-	 * its limit, the quiet samples as where they began (qs). */
-	uint32_t reg = p->crc_reg, left = p->spb / 4 - p->grp, fill = p->sha.fill;
-	uint32_t prev = h->rct_a, a = h->apt_a, ai = h->apt_i;
-	uint32_t nt = fill;   /* the CRC values in sha.buf from nt to fill: not yet through NeuG's tests */
-	volatile uint32_t *dr = p->crc_dr;
-	const uint32_t *s0 = s, *qs = s, *end = s + (n & ~(size_t)3);
-	for (; s < end; s += 4) {
-		uint32_t j = 0;
-		if (ai - 1u < W - 4u) {   /* no window starts in the group */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 4
-#endif
-			for (; j < 4; j++) {
-				uint32_t x = s[j];
-				if (x == prev || x == a)
-					break;
-				if (use_dr)
-					*dr = x;
-				prev = x;
-			}
-			if (j == 4) {
-				if ((ai += 4) == W)
-					ai = 0;
-				goto tested;
-			}
+	ng_neug_tests_ctx *t = &p->neug;
+	const uint32_t W = NG_APT_WINDOW, G = p->spb / 4;
+	const uint32_t *s0 = s, *end = s + (n & ~(size_t)3);
+	uint8_t *buf = p->sha.buf;
+	uint32_t grp = p->grp, fill = p->sha.fill, ai = h->apt_i, quiet = 0;
+	/* kl: the groups the kernel may still run before the bounds are worked
+	 * out again; mid: the kl-th group's CRC value is the one in which a
+	 * NeuG window ends (the kernel runs it; ng_neug_tests_word_mid tests it). */
+	uint32_t kl = 0, mid = 0;
+	ng_m0_run r;
+	r.prev = h->rct_a;
+	r.a = h->apt_a;
+	r.dr = use_dr ? p->crc_dr : NULL;
+	r.reg = p->crc_reg;
+	while (s < end) {
+		if (grp == 0) {
+			p->crc_reg = r.reg;
+			ng_pipe_header(p);
+			fill = 8;
 		}
-		/* sample j is not quiet: it and the rest of the group one by one */
-		ng_pipe_fast_commit(h, prev, ai + j, (uint32_t)(s - qs) + j);
-		qs = s + 4;
-		{
+		if (!kl) {
+			/* Not the block's last group (only its CRC value's low byte
+			 * goes in), within the message buffer and the input, no APT
+			 * window starting; NeuG's windows: up to the word in which
+			 * one ends. */
+			uint32_t k = G - 1 - grp, b = (64 - fill) / 4, i64 = t->p64_i, i4k = t->p4k_i;
+			if (b < k)
+				k = b;
+			if ((uint32_t)(end - s) / 4 < k)
+				k = (uint32_t)(end - s) / 4;
+			b = ai - 1u < W - 4u ? (W - 4u - ai) / 4u + 1u : 0;    /* groups with no window start */
+			if (b < k)
+				k = b;
+			b = i64 < 60u ? (59u - i64) / 4u + 1u : 0;             /* words with i64 + 4 < 64 */
+			if (i4k >= 4092u)                                      /* and i4k + 4 < 4096 */
+				b = 0;
+			else if ((4091u - i4k) / 4u + 1u < b)
+				b = (4091u - i4k) / 4u + 1u;
+			mid = b < k;
+			if (mid)
+				k = b + 1;
+			if (!t->rc_max)   /* no byte tested yet */
+				k = 0;
+			kl = k;
+			r.v = t->rc_a << 24;
+			r.a64 = t->p64_a * 0x01010101u;
+			r.a4k = t->p4k_a * 0x01010101u;
+		}
+		if (kl) {
+			r.s = s;
+			r.m = buf + fill;
+			r.n = kl;
+			uint32_t st = ng_pipe_run(&r, use_dr), done = kl - r.n;
+			kl = r.n;
+			if (done) {
+				s = r.s;
+				if ((ai += 4 * done) == W)
+					ai = 0;
+				quiet += 4 * done;
+				grp += done;
+				fill += 4 * done;
+				r.reg = ng_get_le32(buf + fill - 4);
+				/* the last value goes through the word path when it is
+				 * not plain or ends a NeuG window */
+				uint32_t slow = st == NG_RUN_NEUG || (mid && !kl), plain = done - slow;
+				if (plain) {
+					t->rc_a = buf[fill - 1 - 4 * slow];
+					t->rc_b = 1;
+					t->p64_i += 4 * plain;
+					t->p4k_i += 4 * plain;
+				}
+				if (slow) {
+					if (ng_neug_tests_word_mid(t, r.reg))
+						ng_pipe_neug_fired(p);
+					r.v = r.reg;
+				}
+				if (fill == 64) {
+					ng_sha256_compress(p->sha.h, buf, 1);
+					fill = 0;
+				}
+			}
+			if (st != NG_RUN_RAW)
+				continue;
+		}
+		/* One group the general way. */
+		uint32_t j = 0;
+		if (ai - 1u < W - 4u)   /* no window starts in the group */
+			for (; j < 4 && s[j] != r.prev && s[j] != r.a; j++)
+				r.prev = s[j];
+		if (j == 4) {
+			if ((ai += 4) == W)
+				ai = 0;
+			quiet += 4;
+		} else {
+			/* sample j is not quiet: it and the rest of the group one by one */
+			ng_pipe_fast_commit(h, r.prev, ai + j, quiet + j);
+			quiet = 0;
 			uint32_t f = 0;
 			for (uint32_t i = j; i < 4; i++)
 				f |= ng_health_insert(h, s[i]);
 			p->blk_fail |= f;
+			if (h->status & NG_HEALTH_PERSISTENT) {
+				p->crc_reg = r.reg;
+				p->grp = grp;
+				p->sha.fill = fill;
+				ng_pipe_status(p);
+				return (size_t)(s + 4 - s0);
+			}
+			r.prev = h->rct_a;
+			r.a = h->apt_a;
+			ai = h->apt_i;
 		}
-		if (h->status & NG_HEALTH_PERSISTENT) {
-			ng_pipe_neug_words(p, nt, fill);
-			p->crc_reg = reg;
-			p->grp = p->spb / 4 - left;
-			p->sha.fill = fill;
-			ng_pipe_status(p);
-			return (size_t)(s + 4 - s0);
+		if (use_dr) {
+			volatile uint32_t *dr = r.dr;
+			dr[0] = s[0];
+			dr[0] = s[1];
+			dr[0] = s[2];
+			dr[0] = s[3];
+			r.reg = dr[0];
+		} else {
+			r.reg = ng_crc32_step4(r.reg, s);
 		}
-		if (use_dr)
-			for (uint32_t i = j; i < 4; i++)
-				*dr = s[i];
-		prev = h->rct_a;
-		a = h->apt_a;
-		ai = h->apt_i;
-	tested:
-		if (left == p->spb / 4) {
-			p->crc_reg = reg;
-			ng_pipe_header(p);
-			fill = nt = 8;
-		}
-		reg = use_dr ? *dr : ng_crc32_step4(reg, s);
-		if (--left) {
-			ng_put_le32(p->sha.buf + fill, reg);
+		s += 4;
+		if (++grp < G) {
+			ng_put_le32(buf + fill, r.reg);
+			if (ng_neug_word(t, r.reg))
+				ng_pipe_neug_fired(p);
 			if ((fill += 4) == 64) {
-				ng_pipe_neug_words(p, nt, 64);
-				ng_sha256_compress(p->sha.h, p->sha.buf, 1);
-				fill = nt = 0;
+				ng_sha256_compress(p->sha.h, buf, 1);
+				fill = 0;
 			}
 		} else {
-			ng_pipe_neug_words(p, nt, fill);
-			nt = fill;
-			p->crc_reg = reg;
-			p->grp = p->spb / 4;
+			p->crc_reg = r.reg;
+			p->grp = grp;
 			p->sha.fill = fill;
-			p->sha.len = 8 + 4 * (uint64_t)(p->spb / 4 - 1);
-			ng_pipe_m0_last(p, reg, dropped);
-			left = p->spb / 4;
+			p->sha.len = 8 + 4 * (uint64_t)(G - 1);
+			ng_pipe_m0_last(p, r.reg, dropped);
+			grp = 0;
 		}
+		kl = 0;
 	}
-	ng_pipe_neug_words(p, nt, fill);
-	ng_pipe_fast_commit(h, prev, ai, (uint32_t)(s - qs));
-	p->crc_reg = reg;
-	p->grp = p->spb / 4 - left;
+	ng_pipe_fast_commit(h, r.prev, ai, quiet);
+	p->crc_reg = r.reg;
+	p->grp = grp;
 	p->sha.fill = fill;
 	return (size_t)(s - s0);
 }

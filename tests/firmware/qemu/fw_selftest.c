@@ -13,6 +13,7 @@
 #include "ng/selftest.h"
 #include "ng/sha256.h"
 #include "ng/wipe.h"
+#include "pipeline_run.h"
 
 static const uint32_t ng_uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
 static ng_pipeline ng_pipe;
@@ -249,6 +250,129 @@ static void ng_test_batch(void)
 	ng_sh_check(!diff, "ng_neug_tests_word == four ng_neug_tests_byte (90000 words)");
 }
 
+/* Mode 0's group kernel (core/src/pipeline_run.c): the Thumb-2 one equals
+ * the portable C (the reference) on 6000 runs of 1..24 groups, from streams
+ * that stop it at every position: random words; repeats of the predecessor
+ * or of the window's A from a small alphabet (raw stops); CRC values (here
+ * the data register, a RAM word, reads back the last sample written) whose
+ * bytes repeat or equal a NeuG window's A (NeuG stops). Both must return the
+ * same, leave the same state, write the same message bytes (and none past
+ * them) and leave the same word in the data register. */
+static volatile uint32_t ng_dr_a, ng_dr_b;
+
+static void ng_test_run_kernel(void)
+{
+	/* the samples, then the two messages, in ng_work (the RAM is 20 KiB) */
+	uint32_t *s = ng_work, *msg_a = ng_work + 96, *msg_b = ng_work + 124, diff = 0, stops[3] = { 0, 0, 0 };
+	for (uint32_t trial = 0; trial < 6000; trial++) {
+		uint32_t ng = 1 + ng_rng() % 24, kind = ng_rng() % 3, ab = ng_rng() & 0xffu;
+		for (uint32_t i = 0; i < 4 * ng; i++) {
+			uint32_t x = ng_rng();
+			if (kind == 1 && ng_rng() % 40 == 0)
+				x = ng_rng() % 3;                        /* repeats now and then */
+			if (kind == 2 && i % 4 == 3 && ng_rng() % 8 == 0)
+				x = (x & ~0xffu) | (ng_rng() % 2 ? ab : (x >> 8) & 0xffu); /* a byte = A or its neighbour */
+			s[i] = x;
+		}
+		ng_m0_run ra = {
+			.prev = ng_rng() % 7 ? ng_rng() : s[0], .a = ng_rng() % 7 ? ng_rng() % 3 : s[1],
+			.dr = &ng_dr_a, .m = (uint8_t *)msg_a, .v = ng_rng(), .a64 = ab * 0x01010101u,
+			.a4k = (ng_rng() & 0xffu) * 0x01010101u, .n = ng, .s = s, .reg = 0,
+		}, rb = ra;
+		rb.dr = &ng_dr_b;
+		rb.m = (uint8_t *)msg_b;
+		for (uint32_t i = 0; i < 28; i++)
+			msg_a[i] = msg_b[i] = 0xa5a5a5a5u;
+		ng_dr_a = ng_dr_b = 0;
+		uint32_t sa = ng_m0_run_armv7m(&ra), sb = ng_m0_run_c(&rb);
+		diff += sa != sb || ra.prev != rb.prev || ra.a != rb.a || ra.v != rb.v || ra.n != rb.n ||
+			ra.s != rb.s || ra.m - (uint8_t *)msg_a != rb.m - (uint8_t *)msg_b ||
+			ra.a64 != rb.a64 || ra.a4k != rb.a4k || ra.dr != &ng_dr_a ||
+			memcmp(msg_a, msg_b, 28 * 4) != 0 || ng_dr_a != ng_dr_b;
+		stops[sa < 3 ? sa : 0]++;
+	}
+	ng_sh_printf("# group kernel: %u differ; stops: %u done, %u raw, %u NeuG\n", diff, stops[0], stops[1],
+		     stops[2]);
+	ng_sh_check(!diff && stops[0] > 100 && stops[1] > 100 && stops[2] > 100,
+		    "group kernel: Thumb-2 = portable C (6000 runs, every kind of stop)");
+}
+
+/* Mode 0's fast path on this target (the group kernel in Thumb-2, the data
+ * register written directly) against the general path: one pipeline fed in
+ * pieces of 1..300 samples, the other one sample at a time; both must
+ * release the same blocks and end with the same stats, on samples mapped
+ * from adc.bin (so that the register reads back CRC-like values) with runs,
+ * repeats of the window's first sample and bytes that trip NeuG's tests. */
+static uint32_t ng_last_word(void *user, uint32_t w)
+{
+	(void)user;
+	return w;
+}
+
+static uint32_t ng_hash_blocks(ng_pipeline *p, uint32_t h, uint32_t *count)
+{
+	uint8_t blk[NG_BLOCK_BYTES];
+	while (ng_pipeline_take(p, blk)) {
+		for (uint32_t i = 0; i < NG_BLOCK_BYTES; i++)
+			h = (h ^ blk[i]) * 0x01000193u;
+		(*count)++;
+	}
+	return h;
+}
+
+static void ng_test_fast_path(void)
+{
+	static ng_pipeline pb;
+	uint32_t *s = ng_work, n = sizeof ng_work / sizeof ng_work[0], diff = 0, blocks = 0, drops = 0;
+	for (uint32_t trial = 0; trial < 6; trial++) {
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t x = ng_vec_adc[(i + 977 * trial) % ng_vec_adc_words] * 0x9E3779B1u;
+			if (trial % 3 == 1 && i > 1100 && ng_rng() % 16 == 0)
+				x = s[i - 1];                           /* runs */
+			if (trial % 3 == 2 && i > 1100 && ng_rng() % 24 == 0)
+				x = s[i - i % 512];                     /* the window's first sample */
+			if (trial >= 3 && i % 4 == 3 && ng_rng() % 6 == 0)
+				x = (x & 0xffffff00u) | ((x >> 8) & 0xffu); /* a byte like its neighbour */
+			if (trial % 3 == 1 && i >= 1500 + 100 * trial && i < 1511 + 100 * trial)
+				x = s[i - 1];                           /* a run that fires the RCT */
+			if (trial >= 3 && i >= 2000 && i < 2040 && i % 4 == 3)
+				x = 0x5a5a5a5au;                        /* CRC values that fire NeuG's RCT */
+			s[i] = x;
+		}
+		ng_pipeline_config ca = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI,
+					  .crc = ng_last_word, .crc_dr = &ng_dr_a },
+				   cb = ca;
+		cb.crc_dr = &ng_dr_b;
+		memcpy(ca.uid, ng_uid, sizeof ca.uid);
+		memcpy(cb.uid, ng_uid, sizeof cb.uid);
+		ng_pipeline_init(&ng_pipe, &ca);
+		ng_pipeline_init(&pb, &cb);
+		uint32_t ha = 0x811c9dc5u, hb = ha, na = 0, nb = 0;
+		for (uint32_t i = 0; i < n;) {
+			uint32_t k = 1 + ng_rng() % 300;
+			if (k > n - i)
+				k = n - i;
+			ng_pipeline_put_many(&ng_pipe, s + i, k);
+			ha = ng_hash_blocks(&ng_pipe, ha, &na);
+			for (uint32_t j = 0; j < k; j++) {
+				ng_pipeline_put(&pb, s[i + j]);
+				hb = ng_hash_blocks(&pb, hb, &nb);
+			}
+			i += k;
+		}
+		ng_pipeline_stats sa, sb;
+		ng_pipeline_get_stats(&ng_pipe, &sa);
+		ng_pipeline_get_stats(&pb, &sb);
+		diff += ha != hb || na != nb || memcmp(&sa, &sb, sizeof sa) != 0;
+		blocks += na;
+		drops += (uint32_t)sa.blocks_dropped;
+	}
+	ng_sh_printf("# fast path vs general path: %u of 6 runs differ; %u blocks out, %u dropped\n", diff,
+		     blocks, drops);
+	ng_sh_check(!diff && blocks > 40 && drops > 0,
+		    "mode 0 fast path (Thumb-2 group kernel) == general path, per-sample feed (6 runs)");
+}
+
 /* ng_sha256_compress (on this target the Thumb-2 assembly of
  * core/src/sha256_armv7m.c) equals the portable C for 0..4 blocks at every
  * source alignment, and leaves the bytes around h alone. */
@@ -287,6 +411,8 @@ int main(void)
 	ng_test_vectors();
 	ng_test_health();
 	ng_test_batch();
+	ng_test_run_kernel();
+	ng_test_fast_path();
 	ng_sh_printf("# %u failed\n", (uint32_t)ng_sh_failed());
 	return ng_sh_failed();
 }

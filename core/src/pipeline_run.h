@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Internal to core/src: mode 0's group kernel (pipeline_run.c), the inner
+ * loop of pipeline.c's fast path. It runs a stretch of "quiet" groups of 4
+ * samples, where the raw-sample tests and NeuG's CRC-output tests only move
+ * their window positions, doing per group what the per-sample path does:
+ *
+ *   - the raw-sample tests: no sample equals its predecessor (RCT) or the
+ *     APT window's A (the caller guarantees that no APT window starts in
+ *     these groups); else it stops before the group, touching nothing of it;
+ *   - the CRC: the 4 samples into the CRC unit's data register (or the
+ *     software CRC), the CRC value read back;
+ *   - the message: the CRC value stored at m, little endian;
+ *   - NeuG's tests: no byte of the CRC value equals the byte before it or
+ *     either window's A (ng_neug_plain; the caller guarantees that no NeuG
+ *     window ends in these words); else it stops after the group, whose CRC
+ *     value (at m - 4) the caller then takes through ng_neug_tests_word_mid.
+ *
+ * The caller keeps the health and NeuG contexts and brings them up to date
+ * from what the kernel did (pipeline.c, ng_pipe_m0_fast_impl). */
+#ifndef NG_PIPELINE_RUN_H
+#define NG_PIPELINE_RUN_H
+#include <stdint.h>
+
+/* The field order is the assembly's: one ldm/stm of r4..r12 moves the first
+ * nine (32-bit pointers), so do not reorder them. */
+typedef struct {
+	uint32_t prev;            /* raw: the last sample (the RCT's A) */
+	uint32_t a;               /* raw: the APT window's A */
+	volatile uint32_t *dr;    /* the CRC unit's data register; NULL: the
+				   * software CRC in reg (the C kernel only) */
+	uint8_t *m;               /* where the next CRC value goes (4-aligned) */
+	uint32_t v;               /* NeuG: the last CRC value that passed; its
+				   * top byte is the byte before the next value's */
+	uint32_t a64, a4k;        /* NeuG: each window's A in every byte */
+	uint32_t n;               /* groups still to do; at least 1 on entry */
+	const uint32_t *s;        /* the next group's 4 samples */
+	uint32_t reg;             /* the software CRC register (dr == NULL) */
+} ng_m0_run;
+
+#define NG_RUN_DONE 0u  /* n groups done */
+#define NG_RUN_RAW  1u  /* stopped before the group at s: not quiet */
+#define NG_RUN_NEUG 2u  /* stopped after a group whose CRC value (m - 4) is not plain */
+
+/* The portable kernel: the reference, and the one hosts use. */
+uint32_t ng_m0_run_c(ng_m0_run *r);
+
+/* The Thumb-2 kernel (data register only), ARMv7-M. */
+#if defined(__ARM_ARCH_7M__) && defined(__thumb2__) && (defined(__GNUC__) || defined(__clang__))
+#define NG_M0_RUN_HAVE_ARMV7M 1
+uint32_t ng_m0_run_armv7m(ng_m0_run *r);
+#else
+#define NG_M0_RUN_HAVE_ARMV7M 0
+#endif
+
+#endif
