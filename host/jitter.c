@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The host jitter source: raw samples from CPU timing variation.
  *
- * One sample = the duration of one measurement: a walk of NG_JITTER_WALK
- * dependent, data-driven loads and stores over a 64 KiB buffer (larger than
+ * One sample = the duration of one measurement: a walk of j->walk (from
+ * NG_JITTER_WALK, doubled at open until the counter resolves it: see the
+ * calibration below) dependent, data-driven loads and stores over a 64 KiB
+ * buffer (larger than
  * a typical L1 data cache), timed with a serialised TSC read (lfence; rdtsc;
  * lfence) on x86, or clock_gettime(CLOCK_MONOTONIC_RAW) elsewhere or when
  * NG_JITTER_TIMER=clock. The sample is the 32-bit delta between consecutive
@@ -14,7 +16,7 @@
  * are taken and the SP 800-90B 6.3.1 most-common-value estimate computed; the
  * source refuses to run when that is below NG_JITTER_MARGIN x the declared
  * figure. Design, reasons and limits: doc/jitter.md.
- * Tested on: x86_64 (Intel Xeon, Firecracker VM, Linux 6.18). */
+ * Tested on: x86_64 (Intel Xeon and AMD EPYC, Firecracker VMs, Linux 6.18). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,12 +25,15 @@
 #include <time.h>
 #include "source.h"
 
-#define NG_JITTER_WALK     16u      /* dependent accesses per measurement */
+#define NG_JITTER_WALK     16u      /* dependent accesses per measurement, at least */
+#define NG_JITTER_WALK_MAX 1024u    /* and at most */
+#define NG_JITTER_CAL_SAMPLES 20000u /* per calibration step */
 #define NG_JITTER_MEM      65536u   /* walk buffer, a power of two */
 
 typedef struct {
 	uint8_t mem[NG_JITTER_MEM];
 	uint32_t idx, last;
+	uint32_t walk;      /* dependent accesses per measurement */
 	int use_tsc;
 } jitter_priv;
 
@@ -60,7 +65,7 @@ static inline uint64_t clock_read(void)
 static inline uint32_t walk(jitter_priv *j, uint32_t seed)
 {
 	uint32_t idx = j->idx ^ (seed & 0xffu) << 8;
-	for (unsigned i = 0; i < NG_JITTER_WALK; i++) {
+	for (uint32_t i = 0; i < j->walk; i++) {
 		uint8_t v = j->mem[idx & (NG_JITTER_MEM - 1)];
 		j->mem[idx & (NG_JITTER_MEM - 1)] = (uint8_t)(v + 1);
 		idx = idx * 0x9e3779b1u + v + 0x7f4a7c15u;
@@ -163,16 +168,35 @@ ng_source *ng_jitter_open(uint32_t h_milli, char *err, size_t errlen)
 		j->mem[i] = (uint8_t)x;
 	}
 	s->kind = "jitter";
-	snprintf(s->desc, sizeof s->desc, "jitter (%s, %u-access walk over %u KiB)",
-		 j->use_tsc ? "rdtsc" : "clock_gettime(CLOCK_MONOTONIC_RAW)",
-		 NG_JITTER_WALK, NG_JITTER_MEM / 1024);
 	s->h_milli = h_milli ? h_milli : NG_JITTER_H_MILLI;
 	s->read = jitter_read;
 	s->close = jitter_close;
 	s->priv = j;
 
-	/* Start-up self-assessment. */
+	/* Calibration: how long a walk this machine's counter resolves. Some
+	 * counters advance in steps of tens of ticks (AMD EPYC's TSC here: 27),
+	 * so a short walk has only a handful of possible durations and its
+	 * samples carry less than the start-up check asks for. The walk is
+	 * doubled from NG_JITTER_WALK until the MCV estimate of
+	 * NG_JITTER_CAL_SAMPLES samples clears the check with a quarter to
+	 * spare, or reaches NG_JITTER_WALK_MAX. The start-up assessment below
+	 * then runs on fresh samples: choosing the length never selects the data
+	 * the check is made on. */
+	j->walk = NG_JITTER_WALK;
 	jitter_collect(j, tmp, 1024);   /* warm-up: caches, TLB, frequency */
+	for (;;) {
+		jitter_collect(j, tmp, NG_JITTER_CAL_SAMPLES);
+		uint32_t cal = ng_mcv_estimate_milli(tmp, NG_JITTER_CAL_SAMPLES, NULL);
+		if (4u * (uint64_t)cal >= 5u * (uint64_t)NG_JITTER_MARGIN * s->h_milli ||
+		    j->walk >= NG_JITTER_WALK_MAX)
+			break;
+		j->walk *= 2;
+	}
+	snprintf(s->desc, sizeof s->desc, "jitter (%s, %u-access walk over %u KiB)",
+		 j->use_tsc ? "rdtsc" : "clock_gettime(CLOCK_MONOTONIC_RAW)", j->walk,
+		 NG_JITTER_MEM / 1024);
+
+	/* Start-up self-assessment. */
 	jitter_collect(j, tmp, NG_JITTER_ASSESS_SAMPLES);
 	uint32_t ppm = 0;
 	s->measured_h_milli = ng_mcv_estimate_milli(tmp, NG_JITTER_ASSESS_SAMPLES, &ppm);
