@@ -50,7 +50,9 @@ part "SHA-256 compression, per 64-byte block" "$(get sha256_minstr_per_64B_block
 part "  the same, rounds unrolled by 8 (sha_unrolled.c)" "$(get sha256_unrolled8_minstr_per_64B_block)" " (x3; a measurement aid)"
 part "ng_wipe, per byte" "$(get wipe_minstr_per_byte)" ""
 part "  a word-wise volatile wipe, per byte" "$(get wipe_words_minstr_per_byte)" ""
-part "noise source's copy of a 64-sample DMA half (memcpy, 256 B)" "$(get dma_half_copy_minstr)" " (x2.19 per output, outside the pipeline figures above)"
+hw=$(get dma_half_words)
+part "noise source's copy of a ${hw:-?}-sample DMA half (memcpy)" "$(get dma_half_copy_minstr)" \
+	" (x$(awk -v w="${hw:-0}" 'BEGIN { printf "%.2f", (w > 0 ? 140 / w : 0) }') per output, outside the pipeline figures above)"
 # Exact instructions per function on the conditioned path: QEMU's trace of
 # every executed instruction (-singlestep -d exec) between fw_prof.elf's
 # ng_prof_begin and ng_prof_end, divided by the outputs released.

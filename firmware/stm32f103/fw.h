@@ -55,8 +55,12 @@ volatile uint32_t *ng_crc_hw_dr(void);                       /* cfg.crc_dr */
 /* noise.c: the noise source. ADC1 (Vrefint, temperature sensor) and ADC2
  * (two pulled-up pins) in regular simultaneous mode; DMA1 channel 1 copies
  * ADC1_DR as 32-bit words (adc2 << 16 | adc1) into a circular buffer of two
- * halves of NG_NOISE_HALF words, with an interrupt at each half. */
-#define NG_NOISE_HALF 64u
+ * halves of NG_NOISE_HALF words, with an interrupt at each half. A half
+ * of 128 words is 200 us of samples at 640k words/s: twice the slack of 64
+ * for the main loop to come back to it, and half as many pipeline calls
+ * (each costs about 250 instructions of set-up; doc/firmware.md), for
+ * 1.5 KiB of RAM (the buffer and main.c's copy). */
+#define NG_NOISE_HALF 128u
 typedef struct {
 	uint32_t overruns;   /* halves overwritten before they were read (data lost, reported) */
 	uint32_t dma_errors; /* DMA transfer errors (TEIF) */

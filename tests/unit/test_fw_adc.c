@@ -99,7 +99,8 @@ int main(void)
 	bool r1 = ng_noise_read(half);
 	bool first_ok = r1 && !memcmp(half, adc + NG_NOISE_HALF, sizeof half);
 	bool r2 = ng_noise_read(half);
-	CHECK(first_ok && !r2, "only the intact half (words 64..127) is delivered, the overwritten one never");
+	CHECK(first_ok && !r2, "only the intact half (words %u..%u) is delivered, the overwritten one never",
+	      NG_NOISE_HALF, 2 * NG_NOISE_HALF - 1);
 	convert(NG_NOISE_HALF);
 	CHECK(!ng_noise_read(half), "a stopped source delivers nothing");
 	ng_noise_start();

@@ -6,6 +6,7 @@
  * bench/bench-firmware.sh turns into a table. */
 #include <stdint.h>
 #include <string.h>
+#include "fw.h"     /* NG_NOISE_HALF: the firmware feeds the pipeline a DMA half at a time */
 #include "mps2.h"
 #include "ng/pipeline.h"
 #include "ng/health.h"
@@ -88,15 +89,15 @@ static uint32_t ng_measure(uint32_t mode, ng_crc_fn crc, ng_crc4_fn crc4, bool d
 	ng_pipeline_init(&ng_pipe, &cfg);
 	uint8_t blk[NG_BLOCK_BYTES];
 	const uint32_t warm = 1120;
-	for (uint32_t i = 0; i < warm; i += 64)
-		ng_pipeline_put_many(&ng_pipe, vec + i, 64);
+	for (uint32_t i = 0; i < warm; i += NG_NOISE_HALF)
+		ng_pipeline_put_many(&ng_pipe, vec + i, NG_NOISE_HALF);
 	while (ng_pipeline_take(&ng_pipe, blk))
 		;
 	uint32_t n = 0;
 	uint64_t t0 = ng_ticks();
 	for (uint32_t rep = 0; rep < 4; rep++)
-		for (uint32_t i = warm; i + 64 <= ng_vec_adc_words; i += 64) {
-			ng_pipeline_put_many(&ng_pipe, vec + i, 64);
+		for (uint32_t i = warm; i + NG_NOISE_HALF <= ng_vec_adc_words; i += NG_NOISE_HALF) {
+			ng_pipeline_put_many(&ng_pipe, vec + i, NG_NOISE_HALF);
 			while (ng_pipeline_take(&ng_pipe, blk))
 				n++;
 		}
@@ -108,7 +109,7 @@ static uint32_t ng_measure(uint32_t mode, ng_crc_fn crc, ng_crc4_fn crc4, bool d
 
 #ifdef NG_FW_PROFILE
 /* The profile build (fw_prof.elf, bench/bench-firmware.sh): the firmware's
- * conditioned path over 70 x 64 samples after the warm-up, between calls of
+ * conditioned path over 4480 samples (DMA halves) after the warm-up, between calls of
  * ng_prof_begin and ng_prof_end; QEMU's instruction trace (-singlestep
  * -d exec) between them gives the instructions per function. */
 volatile uint32_t ng_prof_mark;
@@ -123,13 +124,13 @@ int main(void)
 	ng_pipeline_init(&ng_pipe, &cfg);
 	uint8_t blk[NG_BLOCK_BYTES];
 	uint32_t i = 0, n = 0;
-	for (; i < 1152; i += 64)
-		ng_pipeline_put_many(&ng_pipe, vec + i, 64);
+	for (; i < 1152; i += NG_NOISE_HALF)
+		ng_pipeline_put_many(&ng_pipe, vec + i, NG_NOISE_HALF);
 	while (ng_pipeline_take(&ng_pipe, blk))
 		;
 	ng_prof_begin();
-	for (; i < 1152 + 64 * 70; i += 64) {
-		ng_pipeline_put_many(&ng_pipe, vec + i, 64);
+	for (; i < 1152 + 4480; i += NG_NOISE_HALF) {
+		ng_pipeline_put_many(&ng_pipe, vec + i, NG_NOISE_HALF);
 		while (ng_pipeline_take(&ng_pipe, blk))
 			n++;
 	}
@@ -198,9 +199,9 @@ int main(void)
 		ng_wipe(wbuf, 256);
 	dt = ng_ticks() - t0;
 	ng_sh_printf("bench: wipe_minstr_per_byte %u\n", (uint32_t)(dt * 2000000000ull / cal / 25600u));
-	/* The noise source's copy of each 64-sample DMA half (noise.c's
-	 * ng_noise_read: memcpy of 256 aligned bytes), outside the pipeline. */
-	static uint32_t half_src[64], half_dst[64];
+	/* The noise source's copy of each DMA half (noise.c's ng_noise_read:
+	 * memcpy of NG_NOISE_HALF aligned words), outside the pipeline. */
+	static uint32_t half_src[NG_NOISE_HALF], half_dst[NG_NOISE_HALF];
 	t0 = ng_ticks();
 	for (uint32_t i = 0; i < 100; i++) {
 		memcpy(half_dst, half_src, sizeof half_dst);
@@ -208,6 +209,7 @@ int main(void)
 	}
 	dt = ng_ticks() - t0;
 	ng_sh_printf("bench: dma_half_copy_minstr %u\n", (uint32_t)(dt * 2000000000ull / cal / 100u));
+	ng_sh_printf("bench: dma_half_words %u\n", NG_NOISE_HALF);
 
 	/* SHA-256 of NeuG's 161-byte message alone. */
 	static uint8_t msg[161], dig[32];
