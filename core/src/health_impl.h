@@ -130,6 +130,27 @@ NG_HEALTH_INLINE bool ng_neug_word(ng_neug_tests_ctx *t, uint32_t v)
 	return ng_neug_tests_word_mid(t, v);
 }
 
+/* The word in which the 64-byte window ends (63 - p64_i = r in 0..3: byte r
+ * starts the next one) and the 4096-byte one does not, when v is plain
+ * against the state (ng_neug_plain: no byte equals the byte before it or
+ * either window's A, so no run grows and no count moves before byte r):
+ * what ng_neug_tests_word leaves, in a few word operations. Byte r becomes
+ * A; B counts the bytes after it equal to it (at most 2: never a firing). */
+NG_HEALTH_INLINE void ng_neug_word_end(ng_neug_tests_ctx *t, uint32_t v)
+{
+	uint32_t r = 63u - t->p64_i, a = (v >> (8 * r)) & 0xffu;
+	uint32_t b = r < 3 ? ng_zero_bytes(v ^ (a * 0x01010101u)) & (0x80808080u << (8 * (r + 1))) : 0;
+	b = ((b >> 7) * 0x01010101u) >> 24;
+	if (b > t->p64_max)
+		t->p64_max = (uint16_t)b;
+	t->p64_i = 3u - r;
+	t->p64_a = a;
+	t->p64_b = b;
+	t->rc_a = v >> 24;
+	t->rc_b = 1;
+	t->p4k_i += 4;
+}
+
 static inline bool ng_neug_word_mid(ng_neug_tests_ctx *t, uint32_t v)
 {
 	uint32_t prev = (v << 8) | (t->rc_a & 0xffu);

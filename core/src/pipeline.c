@@ -294,6 +294,36 @@ static inline void ng_pipe_fast_commit(ng_health_ctx *h, uint32_t prev, uint32_t
 	}
 }
 
+/* The groups from the next one that the kernel may run as far as the raw
+ * tests and the block go: before the block's last group (G groups, grp
+ * done), within the input (left samples) and with no APT window starting
+ * (ai: the next sample's window position). */
+NG_HEALTH_INLINE uint32_t ng_pipe_free_groups(uint32_t G, uint32_t grp, ptrdiff_t left, uint32_t ai)
+{
+	const uint32_t W = NG_APT_WINDOW;
+	uint32_t k = G - 1 - grp;
+	if ((uint32_t)(left / 4) < k)
+		k = (uint32_t)(left / 4);
+	if (!(ai - 1u < W - 4u))
+		return 0;   /* a window starts in the next group */
+	return (W - 4u - ai) / 4u + 1u < k ? (W - 4u - ai) / 4u + 1u : k;
+}
+
+/* Sets the kernel's NeuG fields from t and returns NeuG's words from the
+ * next one up to and including the first in which a window ends (a word at
+ * window position i ends the 64-byte window when i + 4 >= 64, the 4096-byte
+ * one when i + 4 >= 4096); 0 before any byte was tested (the word path then
+ * sets the state up). */
+NG_HEALTH_INLINE uint32_t ng_pipe_run_neug(ng_m0_run *r, const ng_neug_tests_ctx *t)
+{
+	r->v = t->rc_a << 24;
+	r->a64 = t->p64_a * 0x01010101u;
+	r->a4k = t->p4k_a * 0x01010101u;
+	uint32_t k = t->p64_i < 60u ? (59u - t->p64_i) / 4u + 2u : 1u;
+	uint32_t k4 = t->p4k_i < 4092u ? (4091u - t->p4k_i) / 4u + 2u : 1u;
+	return !t->rc_max ? 0 : k4 < k ? k4 : k;
+}
+
 /* The group kernel: the Thumb-2 one with a data register on ARMv7-M, else
  * the portable one. */
 NG_HEALTH_INLINE uint32_t ng_pipe_run(ng_m0_run *r, bool use_dr)
@@ -335,57 +365,38 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 	const uint32_t *s0 = s, *end = s + (n & ~(size_t)3);
 	uint8_t *buf = p->sha.buf;
 	uint32_t grp = p->grp, fill = p->sha.fill, ai = h->apt_i, quiet = 0;
-	/* kl: the groups the kernel may still run before the bounds are worked
-	 * out again; mid: the kl-th group's CRC value is the one in which a
-	 * NeuG window ends (the kernel runs it; ng_neug_tests_word_mid tests it). */
-	uint32_t kl = 0, mid = 0;
+	/* Two countdowns bound the kernel's runs, with the message buffer's end:
+	 * ka, the groups before the block's last group, the input's end or an
+	 * APT window's start (each a group for the general path); kn, NeuG's
+	 * words up to and including the one in which a window ends (the kernel
+	 * runs it, ng_neug_tests_word_mid tests it). Both go down by the groups
+	 * done and are worked out again after their events. */
+	uint32_t ka, kn;
 	ng_m0_run r;
 	r.prev = h->rct_a;
 	r.a = h->apt_a;
 	r.dr = use_dr ? p->crc_dr : NULL;
 	r.reg = p->crc_reg;
+	ka = ng_pipe_free_groups(G, grp, end - s, ai);
+	kn = ng_pipe_run_neug(&r, t);
 	while (s < end) {
 		if (grp == 0) {
 			p->crc_reg = r.reg;
 			ng_pipe_header(p);
 			fill = 8;
 		}
-		if (!kl) {
-			/* Not the block's last group (only its CRC value's low byte
-			 * goes in), within the message buffer and the input, no APT
-			 * window starting; NeuG's windows: up to the word in which
-			 * one ends. */
-			uint32_t k = G - 1 - grp, b = (64 - fill) / 4, i64 = t->p64_i, i4k = t->p4k_i;
-			if (b < k)
-				k = b;
-			if ((uint32_t)(end - s) / 4 < k)
-				k = (uint32_t)(end - s) / 4;
-			b = ai - 1u < W - 4u ? (W - 4u - ai) / 4u + 1u : 0;    /* groups with no window start */
-			if (b < k)
-				k = b;
-			b = i64 < 60u ? (59u - i64) / 4u + 1u : 0;             /* words with i64 + 4 < 64 */
-			if (i4k >= 4092u)                                      /* and i4k + 4 < 4096 */
-				b = 0;
-			else if ((4091u - i4k) / 4u + 1u < b)
-				b = (4091u - i4k) / 4u + 1u;
-			mid = b < k;
-			if (mid)
-				k = b + 1;
-			if (!t->rc_max)   /* no byte tested yet */
-				k = 0;
-			kl = k;
-			r.v = t->rc_a << 24;
-			r.a64 = t->p64_a * 0x01010101u;
-			r.a4k = t->p4k_a * 0x01010101u;
-		}
-		if (kl) {
+		uint32_t k = ka < kn ? ka : kn;
+		if ((64 - fill) / 4 < k)
+			k = (64 - fill) / 4;
+		if (k) {
 			r.s = s;
 			r.m = buf + fill;
-			r.n = kl;
-			uint32_t st = ng_pipe_run(&r, use_dr), done = kl - r.n;
-			kl = r.n;
+			r.n = k;
+			uint32_t st = ng_pipe_run(&r, use_dr), done = k - r.n;
 			if (done) {
 				s = r.s;
+				ka -= done;
+				kn -= done;
 				if ((ai += 4 * done) == W)
 					ai = 0;
 				quiet += 4 * done;
@@ -394,7 +405,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 				r.reg = ng_get_le32(buf + fill - 4);
 				/* the last value goes through the word path when it is
 				 * not plain or ends a NeuG window */
-				uint32_t slow = st == NG_RUN_NEUG || (mid && !kl), plain = done - slow;
+				uint32_t slow = st == NG_RUN_NEUG || !kn, plain = done - slow;
 				if (plain) {
 					t->rc_a = buf[fill - 1 - 4 * slow];
 					t->rc_b = 1;
@@ -402,17 +413,23 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 					t->p4k_i += 4 * plain;
 				}
 				if (slow) {
-					if (ng_neug_tests_word_mid(t, r.reg))
+					if (st == NG_RUN_DONE && t->p4k_i < 4092u)
+						ng_neug_word_end(t, r.reg);   /* plain; the 64-byte window ends */
+					else if (ng_neug_tests_word_mid(t, r.reg))
 						ng_pipe_neug_fired(p);
 					r.v = r.reg;
+					if (!kn)
+						kn = ng_pipe_run_neug(&r, t);
 				}
 				if (fill == 64) {
 					ng_sha256_compress(p->sha.h, buf, 1);
 					fill = 0;
 				}
 			}
-			if (st != NG_RUN_RAW)
+			if (st != NG_RUN_RAW && ka)
 				continue;
+			if (s == end)
+				break;
 		}
 		/* One group the general way. */
 		uint32_t j = 0;
@@ -469,7 +486,8 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 			ng_pipe_m0_last(p, r.reg, dropped);
 			grp = 0;
 		}
-		kl = 0;
+		ka = ng_pipe_free_groups(G, grp, end - s, ai);
+		kn = ng_pipe_run_neug(&r, t);
 	}
 	ng_pipe_fast_commit(h, r.prev, ai, quiet);
 	p->crc_reg = r.reg;

@@ -13,6 +13,7 @@
 #include "ng/selftest.h"
 #include "ng/sha256.h"
 #include "ng/wipe.h"
+#include "health_impl.h"
 #include "pipeline_run.h"
 
 static const uint32_t ng_uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
@@ -250,6 +251,37 @@ static void ng_test_batch(void)
 	ng_sh_check(!diff, "ng_neug_tests_word == four ng_neug_tests_byte (90000 words)");
 }
 
+/* ng_neug_word_end (core/src/health_impl.h: the fast path's word in which
+ * NeuG's 64-byte window ends, plain against the state) leaves what four
+ * ng_neug_tests_byte calls leave, from states after 60..63 bytes of small
+ * alphabets (so that the new window's A repeats within the word and the
+ * maxima are still small), on 20000 plain words. */
+static void ng_test_word_end(void)
+{
+	ng_neug_tests_ctx ta, tb;
+	uint32_t diff = 0, counted = 0;
+	for (uint32_t trial = 0; trial < 20000; trial++) {
+		uint32_t alpha = 2 + ng_rng() % 6, nb = 60 + ng_rng() % 4 + 64 * (ng_rng() % 3), v;
+		ng_neug_tests_init(&ta);
+		for (uint32_t i = 0; i < nb; i++)
+			ng_neug_tests_byte(&ta, (uint8_t)(1 + ng_rng() % alpha));
+		do {   /* a plain word (a few tries at most: 6 values beyond the alphabet) */
+			v = 0;
+			for (int k = 0; k < 4; k++)
+				v |= (1 + ng_rng() % (alpha + 6)) << (8 * k);
+		} while (!ng_neug_plain(v, (v << 8) | (ta.rc_a & 0xffu), ta.p64_a * 0x01010101u,
+					ta.p4k_a * 0x01010101u));
+		tb = ta;
+		ng_neug_word_end(&ta, v);
+		for (int k = 0; k < 4; k++)
+			ng_neug_tests_byte(&tb, (uint8_t)(v >> (8 * k)));
+		diff += memcmp(&ta, &tb, sizeof ta) != 0;
+		counted += ta.p64_b != 0;
+	}
+	ng_sh_printf("# ng_neug_word_end: %u of 20000 differ (%u with the new A repeated)\n", diff, counted);
+	ng_sh_check(!diff && counted > 500, "ng_neug_word_end == four ng_neug_tests_byte (20000 window ends)");
+}
+
 /* Mode 0's group kernel (core/src/pipeline_run.c): the Thumb-2 one equals
  * the portable C (the reference) on 6000 runs of 1..24 groups, from streams
  * that stop it at every position: random words; repeats of the predecessor
@@ -411,6 +443,7 @@ int main(void)
 	ng_test_vectors();
 	ng_test_health();
 	ng_test_batch();
+	ng_test_word_end();
 	ng_test_run_kernel();
 	ng_test_fast_path();
 	ng_sh_printf("# %u failed\n", (uint32_t)ng_sh_failed());
