@@ -58,7 +58,7 @@ volatile uint32_t *ng_crc_hw_dr(void);                       /* cfg.crc_dr */
  * halves of NG_NOISE_HALF words, with an interrupt at each half. A half
  * of 128 words is 200 us of samples at 640k words/s: twice the slack of 64
  * for the main loop to come back to it, and half as many pipeline calls
- * (each costs about 250 instructions of set-up; doc/firmware.md), for
+ * (each costs about 220 instructions of set-up; doc/firmware.md), for
  * 1.5 KiB of RAM (the buffer and main.c's copy). */
 #define NG_NOISE_HALF 128u
 typedef struct {
