@@ -431,7 +431,9 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 			if (s == end)
 				break;
 		}
-		/* One group the general way. */
+		/* One group the general way: after a raw stop (inb), one inside
+		 * both bounds. */
+		const bool inb = k != 0 && ka != 0;
 		uint32_t j = 0;
 		if (ai - 1u < W - 4u)   /* no window starts in the group */
 			for (; j < 4 && s[j] != r.prev && s[j] != r.a; j++)
@@ -446,7 +448,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 			quiet = 0;
 			uint32_t f = 0;
 			for (uint32_t i = j; i < 4; i++)
-				f |= ng_health_insert(h, s[i]);
+				f |= ng_health_step(h, s[i]);
 			p->blk_fail |= f;
 			if (h->status & NG_HEALTH_PERSISTENT) {
 				p->crc_reg = r.reg;
@@ -485,6 +487,10 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 			p->sha.len = 8 + 4 * (uint64_t)(G - 1);
 			ng_pipe_m0_last(p, r.reg, dropped);
 			grp = 0;
+		}
+		if (inb && --ka && --kn) {
+			r.v = r.reg;   /* no event: the bounds just move on */
+			continue;
 		}
 		ka = ng_pipe_free_groups(G, grp, end - s, ai);
 		kn = ng_pipe_run_neug(&r, t);
