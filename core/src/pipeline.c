@@ -346,10 +346,10 @@ NG_HEALTH_INLINE uint32_t ng_pipe_run(ng_m0_run *r, bool use_dr)
  * of the predecessor or of the window's A) and after one whose CRC value is
  * not plain for NeuG's tests. Everything else takes one group the general
  * way: the quiet samples of it as the kernel would, from the first one that
- * is not, ng_health_insert sample by sample; the CRC; the message or the
+ * is not, ng_health_step sample by sample; the CRC; the message or the
  * block's end; ng_neug_word. The raw-sample state lives in locals (r.prev,
  * r.a, ai, and the quiet samples since the last commit) and goes back into
- * the context before ng_health_insert and on return. Blocks may end and
+ * the context before ng_health_step and on return. Blocks may end and
  * begin anywhere in s.
  *
  * Returns the samples consumed: all whole groups, or those up to and
@@ -369,7 +369,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 	 * ka, the groups before the block's last group, the input's end or an
 	 * APT window's start (each a group for the general path); kn, NeuG's
 	 * words up to and including the one in which a window ends (the kernel
-	 * runs it, ng_neug_tests_word_mid tests it). Both go down by the groups
+	 * runs it, ng_neug_word_end or the word path tests it). Both go down by the groups
 	 * done and are worked out again after their events. */
 	uint32_t ka, kn;
 	ng_m0_run r;
