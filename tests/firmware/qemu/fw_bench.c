@@ -45,24 +45,48 @@ static uint32_t ng_fake_hw_crc4(void *user, const uint32_t w[4])
 /* The firmware path proper (main.c: cfg.crc_dr, the pipeline writing the
  * CRC unit's data register itself) needs a register whose read looks like
  * a CRC. This model has none: a RAM word reads back the last sample
- * written, so the samples are first mapped through x -> x * 0x9E3779B1
- * (a bijection: a sample equals another exactly when it did before, so the
- * raw-sample tests do the same work) and the last sample of each group,
- * which the pipeline then takes as its CRC value, looks random to NeuG's
- * tests as a real CRC value does. The instructions are those of the real
- * unit's path: one store per sample, one load per group. */
+ * written, so the samples are first mapped through a bijection (a sample
+ * equals another exactly when it did before, so the raw-sample tests do the
+ * same work) that mixes every bit of a sample into every byte (MurmurHash3's
+ * 32-bit finaliser): the last sample of each group, which the pipeline then
+ * takes as its CRC value, looks random to NeuG's byte tests as a real CRC
+ * value does. (A multiplication alone, x * 0x9E3779B1 until 4 Dec 2026,
+ * leaves the low byte a function of the sample's low byte, about 25 values
+ * for adc.bin, so NeuG's word check stopped on about 2.6 values per output
+ * instead of the 1.6 that random values give.) The instructions are those
+ * of the real unit's path: one store per sample, one load per group. */
 static volatile uint32_t ng_fake_dr;
 static bool ng_vec_is_mixed;
 
+static uint32_t ng_mix(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x85ebca6bu;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35u;
+	return x ^ (x >> 16);
+}
+
+/* Its inverse: the multipliers' inverses modulo 2^32, and x ^= x >> 13
+ * undone by x ^= x >> 13 ^ x >> 26. */
+static uint32_t ng_unmix(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7ed1b41du;
+	x ^= x >> 13;
+	x ^= x >> 26;
+	x *= 0xa5cb9243u;
+	return x ^ (x >> 16);
+}
+
 /* The embedded vector, mapped in place (the model's code memory is RAM and
- * the 20 KiB data RAM cannot hold a copy) or mapped back (the inverse of
- * 0x9E3779B1 modulo 2^32 is 0x0E8B2F51). */
+ * the 20 KiB data RAM cannot hold a copy) or mapped back. */
 static const uint32_t *ng_mixed(bool on)
 {
 	if (on != ng_vec_is_mixed) {
-		uint32_t *v = (uint32_t *)(uintptr_t)ng_vec_adc, m = on ? 0x9E3779B1u : 0x0E8B2F51u;
+		uint32_t *v = (uint32_t *)(uintptr_t)ng_vec_adc;
 		for (uint32_t i = 0; i < ng_vec_adc_words; i++)
-			v[i] *= m;
+			v[i] = on ? ng_mix(v[i]) : ng_unmix(v[i]);
 		ng_vec_is_mixed = on;
 	}
 	return ng_vec_adc;
