@@ -309,19 +309,21 @@ NG_HEALTH_INLINE uint32_t ng_pipe_free_groups(uint32_t G, uint32_t grp, ptrdiff_
 	return (W - 4u - ai) / 4u + 1u < k ? (W - 4u - ai) / 4u + 1u : k;
 }
 
-/* Sets the kernel's NeuG fields from t and returns NeuG's words from the
- * next one up to and including the first in which a window ends (a word at
- * window position i ends the 64-byte window when i + 4 >= 64, the 4096-byte
- * one when i + 4 >= 4096); 0 before any byte was tested (the word path then
- * sets the state up). */
-NG_HEALTH_INLINE uint32_t ng_pipe_run_neug(ng_m0_run *r, const ng_neug_tests_ctx *t)
+/* Sets the kernel's NeuG fields from t and returns the words (groups) the
+ * kernel may run as far as NeuG's windows go: up to and including the word
+ * in which the 64-byte window ends (*end64 then set: a word at window
+ * position i ends it when i + 4 >= 64), but not the word in which the
+ * 4096-byte one ends (the general path takes that one); 0 before any byte
+ * was tested (the word path then sets the state up). */
+NG_HEALTH_INLINE uint32_t ng_pipe_run_neug(ng_m0_run *r, const ng_neug_tests_ctx *t, bool *end64)
 {
 	r->v = t->rc_a << 24;
 	r->a64 = t->p64_a * 0x01010101u;
 	r->a4k = t->p4k_a * 0x01010101u;
 	uint32_t k = t->p64_i < 60u ? (59u - t->p64_i) / 4u + 2u : 1u;
-	uint32_t k4 = t->p4k_i < 4092u ? (4091u - t->p4k_i) / 4u + 2u : 1u;
-	return !t->rc_max ? 0 : k4 < k ? k4 : k;
+	uint32_t k4 = t->p4k_i < 4092u ? (4091u - t->p4k_i) / 4u + 1u : 0u;
+	*end64 = k <= k4;
+	return !t->rc_max ? 0 : k <= k4 ? k : k4;
 }
 
 /* The group kernel: the Thumb-2 one with a data register on ARMv7-M, else
@@ -337,20 +339,51 @@ NG_HEALTH_INLINE uint32_t ng_pipe_run(ng_m0_run *r, bool use_dr)
 	return ng_m0_run_c(r);
 }
 
+/* The APT window position of the sample at s, when the samples in [qs, s)
+ * were quiet and ai was the position at qs (no window starts among them). */
+NG_HEALTH_INLINE uint32_t ng_pipe_pos(uint32_t ai, const uint32_t *qs, const uint32_t *s)
+{
+	uint32_t a = ai + (uint32_t)(s - qs);
+	return a >= NG_APT_WINDOW ? a - NG_APT_WINDOW : a;
+}
+
+/* NeuG's state brought up to the groups in [*ns, s), whose CRC values the
+ * kernel found plain (each moves both windows by 4 and leaves a run of 1
+ * ending in the top byte of the last one, v). */
+NG_HEALTH_INLINE void ng_pipe_neug_sync(ng_neug_tests_ctx *t, const uint32_t **ns, const uint32_t *s,
+					uint32_t v)
+{
+	if (s != *ns) {
+		uint32_t b = (uint32_t)(s - *ns);   /* 4 samples a group, 4 bytes a word */
+		t->p64_i += b;
+		t->p4k_i += b;
+		t->rc_a = v >> 24;
+		t->rc_b = 1;
+		*ns = s;
+	}
+}
+
 /* Mode 0 past the start-up test, whole groups of 4 from a group boundary:
  * the raw-sample tests, the CRC, the message and NeuG's tests in one pass.
- * Stretches of quiet groups go through the group kernel (pipeline_run.h),
- * bounded so that none of them is a block's last group, crosses the end of
- * the message buffer or of the input, starts an APT window or ends a NeuG
- * window; the kernel stops at a group whose samples are not quiet (a repeat
- * of the predecessor or of the window's A) and after one whose CRC value is
- * not plain for NeuG's tests. Everything else takes one group the general
- * way: the quiet samples of it as the kernel would, from the first one that
- * is not, ng_health_step sample by sample; the CRC; the message or the
- * block's end; ng_neug_word. The raw-sample state lives in locals (r.prev,
- * r.a, ai, and the quiet samples since the last commit) and goes back into
- * the context before ng_health_step and on return. Blocks may end and
- * begin anywhere in s.
+ * Stretches of quiet groups go through the group kernel (pipeline_run.h) up
+ * to two limits on the sample pointer: alim (before the block's last group,
+ * the input's end or an APT window's start) and nlim (NeuG's windows: up to
+ * and including the word that ends the 64-byte one, see ng_pipe_run_neug),
+ * and to the message buffer's end. The kernel stops at a group whose
+ * samples are not quiet (a repeat of the predecessor or of the window's A)
+ * and after one whose CRC value is not plain for NeuG's tests; that value,
+ * and the one that ends a 64-byte window, go through NeuG's word path (or
+ * ng_neug_word_end when plain). Everything else takes one group the general
+ * way: its quiet samples as the kernel would, from the first one that is
+ * not, ng_health_step sample by sample; the CRC; the message or the block's
+ * end; ng_neug_word. The limits are worked out again only when a group the
+ * general path takes reaches them.
+ *
+ * The contexts are brought up to date lazily, from sample pointers: the
+ * samples in [qs, s) were quiet (the raw tests' context has them not yet;
+ * ai is the window position at qs), the groups in [ns, s) gave plain CRC
+ * values (NeuG's context has them not yet), and grp counts the block's
+ * groups before gs. Blocks may end and begin anywhere in s.
  *
  * Returns the samples consumed: all whole groups, or those up to and
  * including the group in which a persistent failure latched (whose samples
@@ -363,103 +396,80 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 	ng_neug_tests_ctx *t = &p->neug;
 	const uint32_t W = NG_APT_WINDOW, G = p->spb / 4;
 	const uint32_t *s0 = s, *end = s + (n & ~(size_t)3);
+	const uint32_t *qs = s, *ns = s, *gs = s, *alim, *nlim;
 	uint8_t *buf = p->sha.buf;
-	uint32_t grp = p->grp, fill = p->sha.fill, ai = h->apt_i, quiet = 0;
-	/* Two countdowns bound the kernel's runs, with the message buffer's end:
-	 * ka, the groups before the block's last group, the input's end or an
-	 * APT window's start (each a group for the general path); kn, NeuG's
-	 * words up to and including the one in which a window ends (the kernel
-	 * runs it, ng_neug_word_end or the word path tests it). Both go down by the groups
-	 * done and are worked out again after their events. */
-	uint32_t ka, kn;
+	uint32_t grp = p->grp, ai = h->apt_i;
+	bool end64;
 	ng_m0_run r;
 	r.prev = h->rct_a;
 	r.a = h->apt_a;
 	r.dr = use_dr ? p->crc_dr : NULL;
 	r.reg = p->crc_reg;
-	ka = ng_pipe_free_groups(G, grp, end - s, ai);
-	kn = ng_pipe_run_neug(&r, t);
+	r.m = buf + p->sha.fill;
+	if (grp == 0 && s < end) {
+		ng_pipe_header(p);
+		r.m = buf + 8;
+	}
+	alim = s + 4 * ng_pipe_free_groups(G, grp, end - s, ai);
+	nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
 	while (s < end) {
-		if (grp == 0) {
-			p->crc_reg = r.reg;
-			ng_pipe_header(p);
-			fill = 8;
-		}
-		uint32_t k = ka < kn ? ka : kn;
-		if ((64 - fill) / 4 < k)
-			k = (64 - fill) / 4;
+		uint32_t k = (uint32_t)((alim < nlim ? alim : nlim) - s) / 4, b = (uint32_t)(buf + 64 - r.m) / 4;
+		if (b < k)
+			k = b;
 		if (k) {
 			r.s = s;
-			r.m = buf + fill;
 			r.n = k;
-			uint32_t st = ng_pipe_run(&r, use_dr), done = k - r.n;
-			if (done) {
+			uint32_t st = ng_pipe_run(&r, use_dr);
+			if (r.s != s) {
 				s = r.s;
-				ka -= done;
-				kn -= done;
-				if ((ai += 4 * done) == W)
-					ai = 0;
-				quiet += 4 * done;
-				grp += done;
-				fill += 4 * done;
-				r.reg = ng_get_le32(buf + fill - 4);
-				/* the last value goes through the word path when it is
-				 * not plain or ends a NeuG window */
-				uint32_t slow = st == NG_RUN_NEUG || !kn, plain = done - slow;
-				if (plain) {
-					t->rc_a = buf[fill - 1 - 4 * slow];
-					t->rc_b = 1;
-					t->p64_i += 4 * plain;
-					t->p4k_i += 4 * plain;
-				}
-				if (slow) {
-					if (st == NG_RUN_DONE && t->p4k_i < 4092u)
-						ng_neug_word_end(t, r.reg);   /* plain; the 64-byte window ends */
+				r.reg = ng_get_le32(r.m - 4);
+				if (st == NG_RUN_NEUG || (s == nlim && end64)) {
+					/* the last value is not plain, or ends the 64-byte window */
+					ng_pipe_neug_sync(t, &ns, s - 4, r.v);
+					if (st == NG_RUN_DONE)
+						ng_neug_word_end(t, r.reg);
 					else if (ng_neug_tests_word_mid(t, r.reg))
 						ng_pipe_neug_fired(p);
+					ns = s;
 					r.v = r.reg;
-					if (!kn)
-						kn = ng_pipe_run_neug(&r, t);
+					if (s == nlim)
+						nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
 				}
-				if (fill == 64) {
+				if (r.m == buf + 64) {
 					ng_sha256_compress(p->sha.h, buf, 1);
-					fill = 0;
+					r.m = buf;
 				}
 			}
-			if (st != NG_RUN_RAW && ka)
+			if (st != NG_RUN_RAW && s != alim && (s != nlim || end64))
 				continue;
 			if (s == end)
 				break;
 		}
-		/* One group the general way: after a raw stop (inb), one inside
-		 * both bounds. */
-		const bool inb = k != 0 && ka != 0;
-		uint32_t j = 0;
-		if (ai - 1u < W - 4u)   /* no window starts in the group */
+		/* One group the general way. */
+		const bool at_alim = s == alim;   /* its limit moves on with this group */
+		uint32_t an = ng_pipe_pos(ai, qs, s), j = 0;
+		if (an - 1u < W - 4u)   /* no window starts in the group */
 			for (; j < 4 && s[j] != r.prev && s[j] != r.a; j++)
 				r.prev = s[j];
-		if (j == 4) {
-			if ((ai += 4) == W)
-				ai = 0;
-			quiet += 4;
-		} else {
+		if (j < 4) {
 			/* sample j is not quiet: it and the rest of the group one by one */
-			ng_pipe_fast_commit(h, r.prev, ai + j, quiet + j);
-			quiet = 0;
+			ng_pipe_fast_commit(h, r.prev, an + j, (uint32_t)(s - qs) + j);
 			uint32_t f = 0;
 			for (uint32_t i = j; i < 4; i++)
 				f |= ng_health_step(h, s[i]);
 			p->blk_fail |= f;
 			if (h->status & NG_HEALTH_PERSISTENT) {
+				ng_pipe_neug_sync(t, &ns, s, r.v);
 				p->crc_reg = r.reg;
-				p->grp = grp;
-				p->sha.fill = fill;
+				p->grp = grp + (uint32_t)(s - gs) / 4;
+				p->sha.fill = (uint32_t)(r.m - buf);
 				ng_pipe_status(p);
 				return (size_t)(s + 4 - s0);
 			}
 			r.prev = h->rct_a;
 			r.a = h->apt_a;
 			ai = h->apt_i;
+			qs = s + 4;
 		}
 		if (use_dr) {
 			volatile uint32_t *dr = r.dr;
@@ -471,34 +481,44 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 		} else {
 			r.reg = ng_crc32_step4(r.reg, s);
 		}
+		ng_pipe_neug_sync(t, &ns, s, r.v);   /* before the word path */
+		grp += (uint32_t)(s - gs) / 4 + 1;
 		s += 4;
-		if (++grp < G) {
-			ng_put_le32(buf + fill, r.reg);
+		gs = ns = s;
+		r.v = r.reg;
+		if (grp < G) {
+			ng_put_le32(r.m, r.reg);
 			if (ng_neug_word(t, r.reg))
 				ng_pipe_neug_fired(p);
-			if ((fill += 4) == 64) {
+			if ((r.m += 4) == buf + 64) {
 				ng_sha256_compress(p->sha.h, buf, 1);
-				fill = 0;
+				r.m = buf;
 			}
+			if (s >= nlim)   /* a NeuG window ended in it */
+				nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
+			if (at_alim)
+				alim = s + 4 * ng_pipe_free_groups(G, grp, end - s, ng_pipe_pos(ai, qs, s));
 		} else {
 			p->crc_reg = r.reg;
 			p->grp = grp;
-			p->sha.fill = fill;
+			p->sha.fill = (uint32_t)(r.m - buf);
 			p->sha.len = 8 + 4 * (uint64_t)(G - 1);
 			ng_pipe_m0_last(p, r.reg, dropped);
 			grp = 0;
+			r.m = buf;
+			if (s < end) {
+				ng_pipe_header(p);
+				r.m = buf + 8;
+			}
+			alim = s + 4 * ng_pipe_free_groups(G, grp, end - s, ng_pipe_pos(ai, qs, s));
+			nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
 		}
-		if (inb && --ka && --kn) {
-			r.v = r.reg;   /* no event: the bounds just move on */
-			continue;
-		}
-		ka = ng_pipe_free_groups(G, grp, end - s, ai);
-		kn = ng_pipe_run_neug(&r, t);
 	}
-	ng_pipe_fast_commit(h, r.prev, ai, quiet);
+	ng_pipe_fast_commit(h, r.prev, ng_pipe_pos(ai, qs, s), (uint32_t)(s - qs));
+	ng_pipe_neug_sync(t, &ns, s, r.v);
 	p->crc_reg = r.reg;
-	p->grp = grp;
-	p->sha.fill = fill;
+	p->grp = grp + (uint32_t)(s - gs) / 4;
+	p->sha.fill = (uint32_t)(r.m - buf);
 	return (size_t)(s - s0);
 }
 

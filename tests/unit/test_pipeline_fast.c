@@ -160,6 +160,41 @@ int main(void)
 		if (kind == S_RANDOM)
 			CHECK(fired == 0 && blocks > 0, "random streams: no test fired, blocks came out");
 	}
+	/* NeuG's 4096-byte window ending at every byte relative to the 64-byte
+	 * one (the fast path runs the word that ends the 64-byte window in its
+	 * kernel, and leaves the one that ends the 4096-byte window, or both, to
+	 * the general path): after the start-up test both pipelines are put
+	 * d bytes before the end of the 4096-byte window, d = 0..255. */
+	int bad = 0, runs = 0;
+	for (uint32_t crc = 0; crc < CRC_KINDS; crc += CRC_DR - CRC_SOFT) {
+		for (uint32_t d = 0; d < 256; d++) {
+			init_pair(crc, NG_DEFAULT_H_MILLI);
+			make_stream(s, 2400, S_RANDOM, &x, A.health.rct_cutoff, 0, 0);
+			ng_pipeline_put_many(&A, s, 1200);
+			for (size_t j = 0; j < 1200; j++)
+				ng_pipeline_put(&B, s[j]);
+			A.neug.p4k_i = B.neug.p4k_i = 4095 - d;
+			size_t na = 0, nb = 0;
+			for (size_t i = 1200; i < 2400;) {
+				size_t k = 1 + (size_t)(ng_test_rand(&x) % 90u);
+				if (k > 2400 - i)
+					k = 2400 - i;
+				ng_pipeline_put_many(&A, s + i, k);
+				for (size_t j = 0; j < k; j++)
+					ng_pipeline_put(&B, s[i + j]);
+				i += k;
+				while (ng_pipeline_take(&A, oa + na))
+					na += NG_BLOCK_BYTES;
+				while (ng_pipeline_take(&B, ob + nb))
+					nb += NG_BLOCK_BYTES;
+				bad += !same_state();
+			}
+			bad += na != nb || memcmp(oa, ob, na) != 0 || na == 0;
+			runs++;
+		}
+	}
+	CHECK(!bad, "mode 0 fast path == per-sample path with NeuG's 4096-byte window ending at each "
+	      "of 256 bytes (%d runs)", runs);
 	free(s);
 	free(oa);
 	free(ob);
