@@ -328,15 +328,15 @@ NG_HEALTH_INLINE uint32_t ng_pipe_run_neug(ng_m0_run *r, const ng_neug_tests_ctx
 
 /* The group kernel: the Thumb-2 one with a data register on ARMv7-M, else
  * the portable one. */
-NG_HEALTH_INLINE uint32_t ng_pipe_run(ng_m0_run *r, bool use_dr)
+NG_HEALTH_INLINE uint32_t ng_pipe_run(ng_m0_run *r, bool use_dr, bool tested)
 {
 #if NG_M0_RUN_HAVE_ARMV7M
 	if (use_dr)
-		return ng_m0_run_armv7m(r);
+		return tested ? ng_m0_run_armv7m_tested(r) : ng_m0_run_armv7m(r);
 #else
 	(void)use_dr;
 #endif
-	return ng_m0_run_c(r);
+	return ng_m0_run_c(r, tested);
 }
 
 /* The APT window position of the sample at s, when the samples in [qs, s)
@@ -399,7 +399,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 	const uint32_t *qs = s, *ns = s, *gs = s, *alim, *nlim;
 	uint8_t *buf = p->sha.buf;
 	uint32_t grp = p->grp, ai = h->apt_i;
-	bool end64;
+	bool end64, tested = false;
 	ng_m0_run r;
 	r.prev = h->rct_a;
 	r.a = h->apt_a;
@@ -419,7 +419,8 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 		if (k) {
 			r.s = s;
 			r.n = k;
-			uint32_t st = ng_pipe_run(&r, use_dr);
+			uint32_t st = ng_pipe_run(&r, use_dr, tested);
+			tested = false;
 			if (r.s != s) {
 				s = r.s;
 				r.reg = ng_get_le32(r.m - 4);
@@ -470,6 +471,10 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 			r.a = h->apt_a;
 			ai = h->apt_i;
 			qs = s + 4;
+			if (!at_alim && s < nlim) {
+				tested = true;   /* the kernel does the rest of this group */
+				continue;
+			}
 		}
 		if (use_dr) {
 			volatile uint32_t *dr = r.dr;

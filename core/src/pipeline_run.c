@@ -7,7 +7,7 @@
 #include "crc32_impl.h"
 #include "health_impl.h"
 
-uint32_t ng_m0_run_c(ng_m0_run *r)
+uint32_t ng_m0_run_c(ng_m0_run *r, bool tested)
 {
 	const uint32_t *s = r->s;
 	uint8_t *m = r->m;
@@ -15,11 +15,12 @@ uint32_t ng_m0_run_c(ng_m0_run *r)
 	uint32_t prev = r->prev, a = r->a, v = r->v, n = r->n, reg = r->reg, st = NG_RUN_DONE;
 	while (n) {
 		uint32_t x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3];
-		if (x0 == prev || x0 == a || x1 == x0 || x1 == a || x2 == x1 || x2 == a || x3 == x2 ||
-		    x3 == a) {
+		if (!tested && (x0 == prev || x0 == a || x1 == x0 || x1 == a || x2 == x1 || x2 == a ||
+				x3 == x2 || x3 == a)) {
 			st = NG_RUN_RAW;
 			break;
 		}
+		tested = false;
 		if (dr) {
 			*dr = x0;
 			*dr = x1;
@@ -72,11 +73,11 @@ __asm__(
 	"	.global ng_m0_run_armv7m\n"
 	"	.type ng_m0_run_armv7m, %function\n"
 	"	.thumb_func\n"
-	"@ One group: samples x0..x3 in \\x0..\\x3, predecessor \\pr; a raw stop goes\n"
-	"@ to \\raw. Then the CRC value into \\v (the previous one in \\vp), NeuG's\n"
-	"@ check with \\t (the predecessor's register, free by then) as scratch; a\n"
-	"@ value that is not plain goes to \\neug.\n"
-	"	.macro NG_GROUP x0, x1, x2, x3, pr, v, vp, t, raw, neug\n"
+	"@ One group: NG_CHECK, samples x0..x3 in \\x0..\\x3, predecessor \\pr; a raw\n"
+	"@ stop goes to \\raw. NG_REST: the CRC value into \\v (the previous one in\n"
+	"@ \\vp), NeuG's check with \\t (the predecessor's register, free by then) as\n"
+	"@ scratch; a value that is not plain goes to \\neug.\n"
+	"	.macro NG_CHECK x0, x1, x2, x3, pr, raw\n"
 	"	cmp \\x0, \\pr\n"
 	"	itttt ne\n"
 	"	cmpne \\x0, r5\n"
@@ -88,6 +89,8 @@ __asm__(
 	"	cmpne \\x3, \\x2\n"
 	"	cmpne \\x3, r5\n"
 	"	beq \\raw\n"
+	"	.endm\n"
+	"	.macro NG_REST x0, x1, x2, x3, v, vp, t, neug\n"
 	"	str \\x0, [r6]\n"
 	"	str \\x1, [r6]\n"
 	"	str \\x2, [r6]\n"
@@ -113,11 +116,13 @@ __asm__(
 	"	push {r0, r4-r11, lr}\n"
 	"	ldm r0, {r4-r12}\n"
 	"1:	ldmia r12!, {r0-r3}\n"
-	"	NG_GROUP r0, r1, r2, r3, r4, lr, r8, r4, 3f, 6f\n"     /* A */
+	"	NG_CHECK r0, r1, r2, r3, r4, 3f\n"                     /* A */
+	"2:	NG_REST r0, r1, r2, r3, lr, r8, r4, 6f\n"
 	"	subs r11, r11, #1\n"
 	"	beq 7f\n"
 	"	ldmia r12!, {r0, r1, r2, r4}\n"
-	"	NG_GROUP r0, r1, r2, r4, r3, r8, lr, r3, 8f, 9f\n"     /* B */
+	"	NG_CHECK r0, r1, r2, r4, r3, 8f\n"                     /* B */
+	"	NG_REST r0, r1, r2, r4, r8, lr, r3, 9f\n"
 	"	subs r11, r11, #1\n"
 	"	bne 1b\n"
 	"	movs r1, #0\n"          /* NG_RUN_DONE after B */
@@ -140,7 +145,17 @@ __asm__(
 	"	stm r0, {r4-r12}\n"
 	"	mov r0, r1\n"
 	"	pop {r4-r11, pc}\n"
-	"	.purgem NG_GROUP\n"
 	"	.size ng_m0_run_armv7m, .-ng_m0_run_armv7m\n"
+	"	.global ng_m0_run_armv7m_tested\n"
+	"	.type ng_m0_run_armv7m_tested, %function\n"
+	"	.thumb_func\n"
+	"ng_m0_run_armv7m_tested:\n"   /* the first group without its checks */
+	"	push {r0, r4-r11, lr}\n"
+	"	ldm r0, {r4-r12}\n"
+	"	ldmia r12!, {r0-r3}\n"
+	"	b 2b\n"
+	"	.purgem NG_CHECK\n"
+	"	.purgem NG_REST\n"
+	"	.size ng_m0_run_armv7m_tested, .-ng_m0_run_armv7m_tested\n"
 	"	.popsection\n");
 #endif

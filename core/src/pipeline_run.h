@@ -6,7 +6,9 @@
  *
  *   - the raw-sample tests: no sample equals its predecessor (RCT) or the
  *     APT window's A (the caller guarantees that no APT window starts in
- *     these groups); else it stops before the group, touching nothing of it;
+ *     these groups); else it stops before the group, touching nothing of it
+ *     (a caller that has then tested the group itself runs the kernel on
+ *     from it with `tested`);
  *   - the CRC: the 4 samples into the CRC unit's data register (or the
  *     software CRC), the CRC value read back;
  *   - the message: the CRC value stored at m, little endian;
@@ -19,6 +21,7 @@
  * from what the kernel did (pipeline.c, ng_pipe_m0_fast_impl). */
 #ifndef NG_PIPELINE_RUN_H
 #define NG_PIPELINE_RUN_H
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The field order is the assembly's: one ldm/stm of r4..r12 moves the first
@@ -41,13 +44,17 @@ typedef struct {
 #define NG_RUN_RAW  1u  /* stopped before the group at s: not quiet */
 #define NG_RUN_NEUG 2u  /* stopped after a group whose CRC value (m - 4) is not plain */
 
-/* The portable kernel: the reference, and the one hosts use. */
-uint32_t ng_m0_run_c(ng_m0_run *r);
+/* The portable kernel: the reference, and the one hosts use. With
+ * `tested`, the first group's samples have been through the raw-sample
+ * tests already (the caller's slow path) and are not checked again. */
+uint32_t ng_m0_run_c(ng_m0_run *r, bool tested);
 
-/* The Thumb-2 kernel (data register only), ARMv7-M. */
+/* The Thumb-2 kernel (data register only), ARMv7-M: the same, with the
+ * first group checked (ng_m0_run_armv7m) or not (..._tested). */
 #if defined(__ARM_ARCH_7M__) && defined(__thumb2__) && (defined(__GNUC__) || defined(__clang__))
 #define NG_M0_RUN_HAVE_ARMV7M 1
 uint32_t ng_m0_run_armv7m(ng_m0_run *r);
+uint32_t ng_m0_run_armv7m_tested(ng_m0_run *r);
 #else
 #define NG_M0_RUN_HAVE_ARMV7M 0
 #endif
