@@ -94,6 +94,32 @@ static int same_state(void)
 	       !memcmp(&A.neug, &B.neug, sizeof A.neug) && A.crc_reg == B.crc_reg && A.grp == B.grp;
 }
 
+/* Feeds s[from, to) to A in random pieces of 1..piece samples (within its
+ * room) and to B one sample at a time, taking the released blocks into
+ * oa / ob at *na / *nb; returns the pieces after which the states differ. */
+static int feed_pair(const uint32_t *s, size_t from, size_t to, size_t piece, uint64_t *x, uint8_t *oa,
+		     size_t *na, uint8_t *ob, size_t *nb)
+{
+	int bad = 0;
+	for (size_t i = from; i < to;) {
+		size_t k = 1 + (size_t)(ng_test_rand(x) % piece);
+		if (k > to - i)
+			k = to - i;
+		if (k > ng_pipeline_room(&A))
+			k = ng_pipeline_room(&A);
+		ng_pipeline_put_many(&A, s + i, k);
+		for (size_t j = 0; j < k; j++)
+			ng_pipeline_put(&B, s[i + j]);
+		i += k;
+		while (ng_pipeline_take(&A, oa + *na))
+			*na += NG_BLOCK_BYTES;
+		while (ng_pipeline_take(&B, ob + *nb))
+			*nb += NG_BLOCK_BYTES;
+		bad += !same_state();
+	}
+	return bad;
+}
+
 int main(void)
 {
 	const size_t n = 40000;
@@ -119,22 +145,7 @@ int main(void)
 					}
 					ng_pipeline_set_mode(&A, NG_MODE_CONDITIONED);
 					ng_pipeline_set_mode(&B, NG_MODE_CONDITIONED);
-					while (i < n) {
-						size_t k = 1 + (size_t)(ng_test_rand(&x) % 300u);
-						if (k > n - i)
-							k = n - i;
-						if (k > ng_pipeline_room(&A))
-							k = ng_pipeline_room(&A);
-						ng_pipeline_put_many(&A, s + i, k);
-						for (size_t j = 0; j < k; j++)
-							ng_pipeline_put(&B, s[i + j]);
-						i += k;
-						while (ng_pipeline_take(&A, oa + na))
-							na += NG_BLOCK_BYTES;
-						while (ng_pipeline_take(&B, ob + nb))
-							nb += NG_BLOCK_BYTES;
-						bad += !same_state();
-					}
+					bad += feed_pair(s, i, n, 300, &x, oa, &na, ob, &nb);
 					ng_pipeline_stats st;
 					ng_pipeline_get_stats(&A, &st);
 					bad += na != nb || memcmp(oa, ob, na) != 0;
@@ -175,20 +186,7 @@ int main(void)
 				ng_pipeline_put(&B, s[j]);
 			A.neug.p4k_i = B.neug.p4k_i = 4095 - d;
 			size_t na = 0, nb = 0;
-			for (size_t i = 1200; i < 2400;) {
-				size_t k = 1 + (size_t)(ng_test_rand(&x) % 90u);
-				if (k > 2400 - i)
-					k = 2400 - i;
-				ng_pipeline_put_many(&A, s + i, k);
-				for (size_t j = 0; j < k; j++)
-					ng_pipeline_put(&B, s[i + j]);
-				i += k;
-				while (ng_pipeline_take(&A, oa + na))
-					na += NG_BLOCK_BYTES;
-				while (ng_pipeline_take(&B, ob + nb))
-					nb += NG_BLOCK_BYTES;
-				bad += !same_state();
-			}
+			bad += feed_pair(s, 1200, 2400, 90, &x, oa, &na, ob, &nb);
 			bad += na != nb || memcmp(oa, ob, na) != 0 || na == 0;
 			runs++;
 		}
