@@ -178,7 +178,7 @@ ng_source *ng_jitter_open(uint32_t h_milli, char *err, size_t errlen)
 	 * so a short walk has only a handful of possible durations and its
 	 * samples carry less than the start-up check asks for. The walk is
 	 * doubled from NG_JITTER_WALK until the MCV estimate of
-	 * NG_JITTER_CAL_SAMPLES samples clears the check with a quarter to
+	 * NG_JITTER_CAL_SAMPLES samples clears the check with a fifth to
 	 * spare, or reaches NG_JITTER_WALK_MAX. The start-up assessment below
 	 * then runs on fresh samples: choosing the length never selects the data
 	 * the check is made on. */
@@ -187,28 +187,38 @@ ng_source *ng_jitter_open(uint32_t h_milli, char *err, size_t errlen)
 	for (;;) {
 		jitter_collect(j, tmp, NG_JITTER_CAL_SAMPLES);
 		uint32_t cal = ng_mcv_estimate_milli(tmp, NG_JITTER_CAL_SAMPLES, NULL);
-		if (4u * (uint64_t)cal >= 5u * (uint64_t)NG_JITTER_MARGIN * s->h_milli ||
+		if (5u * (uint64_t)cal >= 6u * (uint64_t)NG_JITTER_MARGIN * s->h_milli ||
 		    j->walk >= NG_JITTER_WALK_MAX)
 			break;
 		j->walk *= 2;
 	}
+	/* Start-up self-assessment, on fresh samples. When it fails at this
+	 * length (the machine's timing can change between the calibration and
+	 * now: load, frequency), the walk is doubled and the assessment made
+	 * again on fresh samples, up to NG_JITTER_WALK_MAX; the source runs only
+	 * at a length whose own assessment passed. */
+	uint32_t ppm = 0;
+	for (;;) {
+		jitter_collect(j, tmp, NG_JITTER_ASSESS_SAMPLES);
+		s->measured_h_milli = ng_mcv_estimate_milli(tmp, NG_JITTER_ASSESS_SAMPLES, &ppm);
+		if ((uint64_t)s->measured_h_milli >= (uint64_t)NG_JITTER_MARGIN * s->h_milli ||
+		    j->walk >= NG_JITTER_WALK_MAX)
+			break;
+		j->walk *= 2;
+	}
+	s->assess_samples = NG_JITTER_ASSESS_SAMPLES;
+	free(tmp);
 	snprintf(s->desc, sizeof s->desc, "jitter (%s, %u-access walk over %u KiB)",
 		 j->use_tsc ? "rdtsc" : "clock_gettime(CLOCK_MONOTONIC_RAW)", j->walk,
 		 NG_JITTER_MEM / 1024);
-
-	/* Start-up self-assessment. */
-	jitter_collect(j, tmp, NG_JITTER_ASSESS_SAMPLES);
-	uint32_t ppm = 0;
-	s->measured_h_milli = ng_mcv_estimate_milli(tmp, NG_JITTER_ASSESS_SAMPLES, &ppm);
-	s->assess_samples = NG_JITTER_ASSESS_SAMPLES;
-	free(tmp);
 	if ((uint64_t)s->measured_h_milli < (uint64_t)NG_JITTER_MARGIN * s->h_milli) {
 		snprintf(err, errlen,
 			 "jitter source: this machine's timing jitter is too small: the start-up "
 			 "most-common-value estimate (SP 800-90B 6.3.1, %u samples, p-hat %.6f) is "
-			 "%.3f bits/sample, less than %u x the declared %.3f bits/sample; refusing "
-			 "to run (use a NeuG device or a recorded file source instead)",
-			 NG_JITTER_ASSESS_SAMPLES, ppm / 1e6, s->measured_h_milli / 1000.0,
+			 "%.3f bits/sample with a %u-access walk, less than %u x the declared %.3f "
+			 "bits/sample; refusing to run (use a NeuG device or a recorded file source "
+			 "instead)",
+			 NG_JITTER_ASSESS_SAMPLES, ppm / 1e6, s->measured_h_milli / 1000.0, j->walk,
 			 NG_JITTER_MARGIN, s->h_milli / 1000.0);
 		jitter_close(s);
 		return NULL;
