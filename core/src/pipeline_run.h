@@ -13,9 +13,11 @@
  *     software CRC), the CRC value read back;
  *   - the message: the CRC value stored at m, little endian;
  *   - NeuG's tests: no byte of the CRC value equals the byte before it or
- *     either window's A (ng_neug_plain; the caller guarantees that no NeuG
- *     window ends in these words); else it stops after the group, whose CRC
- *     value (at m - 4) the caller then takes through ng_neug_tests_word_mid.
+ *     either window's A (ng_neug_plain); else it stops after the group, whose
+ *     CRC value (at m - 4) the caller then takes through NeuG's word path.
+ *     The kernel knows nothing of NeuG's windows: the caller bounds a run
+ *     so that a window can end only in its last word, and then takes that
+ *     word through the word path (or ng_neug_word_end) itself.
  *
  * The caller keeps the health and NeuG contexts and brings them up to date
  * from what the kernel did (pipeline.c, ng_pipe_m0_fast_impl). */
