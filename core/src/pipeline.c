@@ -339,6 +339,16 @@ NG_HEALTH_INLINE uint32_t ng_pipe_run(ng_m0_run *r, bool use_dr, bool tested)
 	return ng_m0_run_c(r, tested);
 }
 
+/* The fast path's message position m in buf (p->sha.buf): when the buffer
+ * is full, it is compressed and m starts it again. */
+NG_HEALTH_INLINE void ng_pipe_full(ng_pipeline *p, uint8_t *buf, uint8_t **m)
+{
+	if (*m == buf + 64) {
+		ng_sha256_compress(p->sha.h, buf, 1);
+		*m = buf;
+	}
+}
+
 /* The APT window position of the sample at s, when the samples in [qs, s)
  * were quiet and ai was the position at qs (no window starts among them). */
 NG_HEALTH_INLINE uint32_t ng_pipe_pos(uint32_t ai, const uint32_t *qs, const uint32_t *s)
@@ -436,10 +446,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 					if (s == nlim)
 						nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
 				}
-				if (r.m == buf + 64) {
-					ng_sha256_compress(p->sha.h, buf, 1);
-					r.m = buf;
-				}
+				ng_pipe_full(p, buf, &r.m);
 			}
 			if (st != NG_RUN_RAW && s != alim && (s != nlim || end64))
 				continue;
@@ -495,10 +502,8 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 			ng_put_le32(r.m, r.reg);
 			if (ng_neug_word(t, r.reg))
 				ng_pipe_neug_fired(p);
-			if ((r.m += 4) == buf + 64) {
-				ng_sha256_compress(p->sha.h, buf, 1);
-				r.m = buf;
-			}
+			r.m += 4;
+			ng_pipe_full(p, buf, &r.m);
 			if (s >= nlim)   /* a NeuG window ended in it */
 				nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
 			if (at_alim)
