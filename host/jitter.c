@@ -144,6 +144,21 @@ uint32_t ng_mcv_estimate_milli(uint32_t *s, size_t n, uint32_t *p_hat_ppm)
 	return (uint32_t)(h * 1000.0);   /* rounded down: never overstates */
 }
 
+/* Takes n fresh samples into tmp and their MCV estimate (milli-bits, with
+ * p-hat in *ppm when not NULL), doubling the walk and starting again while
+ * the estimate is below need and the walk below NG_JITTER_WALK_MAX; returns
+ * the last estimate (the walk's length is then j->walk). */
+static uint32_t jitter_lengthen(jitter_priv *j, uint32_t *tmp, size_t n, uint64_t need, uint32_t *ppm)
+{
+	for (;;) {
+		jitter_collect(j, tmp, n);
+		uint32_t h = ng_mcv_estimate_milli(tmp, n, ppm);
+		if (h >= need || j->walk >= NG_JITTER_WALK_MAX)
+			return h;
+		j->walk *= 2;
+	}
+}
+
 ng_source *ng_jitter_open(uint32_t h_milli, char *err, size_t errlen)
 {
 	ng_source *s = calloc(1, sizeof *s);
@@ -182,36 +197,23 @@ ng_source *ng_jitter_open(uint32_t h_milli, char *err, size_t errlen)
 	 * spare, or reaches NG_JITTER_WALK_MAX. The start-up assessment below
 	 * then runs on fresh samples: choosing the length never selects the data
 	 * the check is made on. */
+	const uint64_t need = (uint64_t)NG_JITTER_MARGIN * s->h_milli;
 	j->walk = NG_JITTER_WALK;
 	jitter_collect(j, tmp, 1024);   /* warm-up: caches, TLB, frequency */
-	for (;;) {
-		jitter_collect(j, tmp, NG_JITTER_CAL_SAMPLES);
-		uint32_t cal = ng_mcv_estimate_milli(tmp, NG_JITTER_CAL_SAMPLES, NULL);
-		if (5u * (uint64_t)cal >= 6u * (uint64_t)NG_JITTER_MARGIN * s->h_milli ||
-		    j->walk >= NG_JITTER_WALK_MAX)
-			break;
-		j->walk *= 2;
-	}
+	(void)jitter_lengthen(j, tmp, NG_JITTER_CAL_SAMPLES, need + need / 5, NULL);
 	/* Start-up self-assessment, on fresh samples. When it fails at this
 	 * length (the machine's timing can change between the calibration and
 	 * now: load, frequency), the walk is doubled and the assessment made
 	 * again on fresh samples, up to NG_JITTER_WALK_MAX; the source runs only
 	 * at a length whose own assessment passed. */
 	uint32_t ppm = 0;
-	for (;;) {
-		jitter_collect(j, tmp, NG_JITTER_ASSESS_SAMPLES);
-		s->measured_h_milli = ng_mcv_estimate_milli(tmp, NG_JITTER_ASSESS_SAMPLES, &ppm);
-		if ((uint64_t)s->measured_h_milli >= (uint64_t)NG_JITTER_MARGIN * s->h_milli ||
-		    j->walk >= NG_JITTER_WALK_MAX)
-			break;
-		j->walk *= 2;
-	}
+	s->measured_h_milli = jitter_lengthen(j, tmp, NG_JITTER_ASSESS_SAMPLES, need, &ppm);
 	s->assess_samples = NG_JITTER_ASSESS_SAMPLES;
 	free(tmp);
 	snprintf(s->desc, sizeof s->desc, "jitter (%s, %u-access walk over %u KiB)",
 		 j->use_tsc ? "rdtsc" : "clock_gettime(CLOCK_MONOTONIC_RAW)", j->walk,
 		 NG_JITTER_MEM / 1024);
-	if ((uint64_t)s->measured_h_milli < (uint64_t)NG_JITTER_MARGIN * s->h_milli) {
+	if (s->measured_h_milli < need) {
 		snprintf(err, errlen,
 			 "jitter source: this machine's timing jitter is too small: the start-up "
 			 "most-common-value estimate (SP 800-90B 6.3.1, %u samples, p-hat %.6f) is "
