@@ -97,6 +97,22 @@ NG_HEALTH_INLINE void ng_put_le32(uint8_t *d, uint32_t v)
 #endif
 }
 
+/* v with its bytes reversed. */
+NG_HEALTH_INLINE uint32_t ng_bswap32(uint32_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return __builtin_bswap32(v);
+#else
+	return v >> 24 | (v >> 8 & 0xff00u) | (v << 8 & 0xff0000u) | v << 24;
+#endif
+}
+
+/* v as 4 bytes at d, big endian. */
+NG_HEALTH_INLINE void ng_put_be32(uint8_t *d, uint32_t v)
+{
+	ng_put_le32(d, ng_bswap32(v));
+}
+
 /* The word path past the commonest case (health.c, out of line). */
 bool ng_neug_tests_word_mid(ng_neug_tests_ctx *t, uint32_t v);
 

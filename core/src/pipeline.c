@@ -15,7 +15,10 @@
  *         v>>8.. bytes of the next block, since v is then that value)
  *       the first 16 bytes of the previous mode 0 output (zeros at first)
  *     n + 21 bytes: 161 for NeuG's n = 140, the same layout extended for
- *     larger n (a weaker declared H). Output = SHA-256(message).
+ *     larger n (a weaker declared H). Output = SHA-256(message). The
+ *     message goes into a ring of 3 SHA-256 blocks (msg), compressed when
+ *     it is full and at the block's end: NeuG's message, padded, is exactly
+ *     the 3 blocks, so it is compressed in one call.
  *   mode 1 (CRC32): 8 groups per block, the 8 CRC values little endian.
  *   mode 2 (raw): 2 groups per block, the 8 samples little endian; the CRC
  *     is not used (its register is left as it is).
@@ -28,6 +31,7 @@
 #include "crc32_impl.h"
 #include "health_impl.h"
 #include "pipeline_run.h"
+#include "sha256_impl.h"
 
 #define NG_FAIL_BITS (NG_HEALTH_RCT | NG_HEALTH_APT | NG_HEALTH_NEUG)
 
@@ -48,7 +52,9 @@ static void ng_pipe_reset_block(ng_pipeline *p)
 	p->grp = 0;
 	p->blk_fail = 0;
 	ng_wipe(p->pend, sizeof p->pend);
-	ng_wipe(&p->sha, sizeof p->sha);
+	ng_wipe(p->mh, sizeof p->mh);
+	ng_wipe(p->msg, sizeof p->msg);
+	p->mfill = 0;
 	ng_wipe(p->blk, sizeof p->blk);
 }
 
@@ -132,50 +138,65 @@ static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *droppe
 	ng_pipe_block_queued(p, slot);
 }
 
+/* Mode 0: the word w at byte k of the message ring, which is compressed
+ * when full. */
+NG_HEALTH_INLINE void ng_pipe_msg_put(ng_pipeline *p, uint32_t *k, uint32_t w)
+{
+	uint8_t *b = (uint8_t *)p->msg;
+	ng_put_le32(b + *k, w);
+	if ((*k += 4) == NG_PIPE_MSG) {
+		ng_sha256_compress(p->mh, b, NG_PIPE_MSG / 64);
+		*k = 0;
+	}
+}
+
 /* Mode 0: the block's last CRC value v: its low byte, the previous output's
- * first half, then SHA-256, straight into the queue slot when the block is
- * kept. With the message at a word boundary (always: 8 header bytes and
- * 4-byte CRC values) and room in the buffer, the 17 bytes go in as 4 words
- * and a byte. */
+ * first half, FIPS 180-4's padding (0x80, zeros, the length in bits as 64
+ * bits big endian), the compression of what the ring holds, and the digest,
+ * straight into the queue slot when the block is kept. The message is at a
+ * word boundary (8 header bytes and 4-byte CRC values), so all of it goes
+ * in as words. The ring's first block is wiped after: without it, what is
+ * left cannot give the digest again (for NeuG's message it is the block
+ * after H(0); the chaining value before it is gone for longer ones). */
 static void ng_pipe_m0_last(ng_pipeline *p, uint32_t v, bool *dropped)
 {
-	uint8_t lo = (uint8_t)v, tmp[32];
-	if (ng_neug_tests_byte(&p->neug, lo))
+	uint8_t tmp[32];
+	if (ng_neug_tests_byte(&p->neug, (uint8_t)v))
 		ng_pipe_neug_fired(p);
-	uint32_t f = p->sha.fill;
-	if (f % 4 == 0 && f + 17 <= 64) {
-		uint8_t *b = p->sha.buf + f;
-		uint32_t w0 = ng_get_le32(p->prev), w1 = ng_get_le32(p->prev + 4),
-			 w2 = ng_get_le32(p->prev + 8), w3 = ng_get_le32(p->prev + 12);
-		ng_put_le32(b, lo | w0 << 8);
-		ng_put_le32(b + 4, w0 >> 24 | w1 << 8);
-		ng_put_le32(b + 8, w1 >> 24 | w2 << 8);
-		ng_put_le32(b + 12, w2 >> 24 | w3 << 8);
-		b[16] = (uint8_t)(w3 >> 24);
-		p->sha.fill = f + 17;
-		p->sha.len += 17;
-	} else {
-		ng_sha256_update(&p->sha, &lo, 1);
-		ng_sha256_update(&p->sha, p->prev, sizeof p->prev);
-	}
+	uint32_t k = p->mfill, w0 = ng_get_le32(p->prev), w1 = ng_get_le32(p->prev + 4),
+		 w2 = ng_get_le32(p->prev + 8), w3 = ng_get_le32(p->prev + 12);
+	ng_pipe_msg_put(p, &k, (v & 0xffu) | w0 << 8);
+	ng_pipe_msg_put(p, &k, w0 >> 24 | w1 << 8);
+	ng_pipe_msg_put(p, &k, w1 >> 24 | w2 << 8);
+	ng_pipe_msg_put(p, &k, w2 >> 24 | w3 << 8);
+	ng_pipe_msg_put(p, &k, w3 >> 24 | 0x80u << 8);
+	while (k % 64 != 56)
+		ng_pipe_msg_put(p, &k, 0);
+	uint64_t bits = 8 * ((uint64_t)p->spb + 21);
+	ng_pipe_msg_put(p, &k, ng_bswap32((uint32_t)(bits >> 32)));
+	ng_pipe_msg_put(p, &k, ng_bswap32((uint32_t)bits));
+	if (k)
+		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, k / 64);
 	uint8_t *slot = ng_pipe_block_slot(p, dropped), *out = slot ? slot : tmp;
-	ng_sha256_final(&p->sha, out);
-	memcpy(p->prev, out, sizeof p->prev);
+	for (int i = 0; i < 8; i++)
+		ng_put_be32(out + 4 * i, p->mh[i]);
+	for (int i = 0; i < 4; i++)
+		ng_put_be32(p->prev + 4 * i, p->mh[i]);
+	ng_wipe(p->msg, 64);
 	ng_pipe_block_queued(p, slot);
 	if (!slot)
 		ng_wipe(tmp, sizeof tmp);
 }
 
-/* Mode 0: the message header, at the start of a block. */
+/* Mode 0: the chaining value and the message header, at the start of a
+ * block (01 00 00 01 | 00 v>>8 v>>16 v>>24, as two little-endian words). */
 static inline void ng_pipe_header(ng_pipeline *p)
 {
-	uint32_t v = p->crc_reg;
-	ng_sha256_init(&p->sha);
-	uint8_t *b = p->sha.buf;
-	b[0] = 0x01; b[1] = 0x00; b[2] = 0x00; b[3] = 0x01; b[4] = 0x00;
-	b[5] = (uint8_t)(v >> 8); b[6] = (uint8_t)(v >> 16); b[7] = (uint8_t)(v >> 24);
-	p->sha.fill = 8;
-	p->sha.len = 8;
+	for (int i = 0; i < 8; i++)
+		p->mh[i] = ng_sha256_h0[i];
+	ng_put_le32((uint8_t *)p->msg, 0x01000001u);
+	ng_put_le32((uint8_t *)p->msg + 4, p->crc_reg & 0xffffff00u);
+	p->mfill = 8;
 }
 
 /* The CRC register after shifting in the 4 samples of w (reg: before). */
@@ -201,13 +222,11 @@ NG_HEALTH_INLINE uint32_t ng_pipe_crc_group(const ng_pipeline *p, uint32_t reg, 
 
 /* Mode 0: ng groups of 4 samples from w into the block in progress (never
  * past its end). Locals keep the CRC register, the group count and the
- * message fill out of memory that the stores could alias. The message
- * length is set only before the last byte goes in (nothing reads it
- * sooner): 8 header bytes and G - 1 CRC values. */
+ * message fill out of memory that the stores could alias. */
 static void ng_pipe_m0(ng_pipeline *p, const uint32_t *w, size_t ng, bool *dropped)
 {
 	const uint32_t G = p->spb / 4;
-	uint32_t reg = p->crc_reg, grp = p->grp, fill = p->sha.fill;
+	uint32_t reg = p->crc_reg, grp = p->grp, fill = p->mfill;
 	for (; ng; ng--, w += 4) {
 		if (grp == 0) {
 			p->crc_reg = reg;
@@ -216,26 +235,20 @@ static void ng_pipe_m0(ng_pipeline *p, const uint32_t *w, size_t ng, bool *dropp
 		}
 		reg = ng_pipe_crc_group(p, reg, w);
 		if (++grp < G) {
-			/* A CRC value at a 4-byte-aligned offset: never straddles a block. */
-			ng_put_le32(p->sha.buf + fill, reg);
-			if ((fill += 4) == 64) {
-				ng_sha256_compress(p->sha.h, p->sha.buf, 1);
-				fill = 0;
-			}
+			ng_pipe_msg_put(p, &fill, reg);
 			if (ng_neug_word(&p->neug, reg))
 				ng_pipe_neug_fired(p);
 		} else {
 			p->crc_reg = reg;
 			p->grp = grp;
-			p->sha.fill = fill;
-			p->sha.len = 8 + 4 * (uint64_t)(G - 1);
+			p->mfill = fill;
 			ng_pipe_m0_last(p, reg, dropped);
 			grp = 0;
 		}
 	}
 	p->crc_reg = reg;
 	p->grp = grp;
-	p->sha.fill = fill;
+	p->mfill = fill;
 }
 
 /* Groups of 4 samples (already health-tested) into the block in progress. */
@@ -281,17 +294,26 @@ static void ng_pipe_status(ng_pipeline *p)
 }
 
 /* ng_pipe_m0_fast's raw-sample state back into the context: `quiet`
- * samples went by since the last commit, in groups where no sample repeated
- * its predecessor or the window's A, so each left B = 1 in the RCT and moved
- * only the window. */
-static inline void ng_pipe_fast_commit(ng_health_ctx *h, uint32_t prev, uint32_t ai, uint32_t quiet)
+ * samples went by since the last commit, in groups where no test fired and
+ * no window started (the kernel's groups, and the quiet samples of a
+ * group's head), leaving the RCT's A = prev and B = rb and the window at
+ * position ai (the APT's B and the maxima are in the context already). */
+static inline void ng_pipe_fast_commit(ng_health_ctx *h, uint32_t prev, uint32_t rb, uint32_t ai,
+				       uint32_t quiet)
 {
 	if (quiet) {
 		h->rct_a = prev;
-		h->rct_b = 1;
+		h->rct_b = rb;
 		h->apt_i = ai;
 		h->samples += quiet;
 	}
+}
+
+/* The RCT's B before the sample at s: rb where the kernel or the slow path
+ * left it, else 1 (a quiet sample leaves B = 1). */
+NG_HEALTH_INLINE uint32_t ng_pipe_rb(const ng_m0_run *r, const uint32_t *s)
+{
+	return r->rb_at == s ? r->rb : 1u;
 }
 
 /* The groups from the next one that the kernel may run as far as the raw
@@ -339,12 +361,12 @@ NG_HEALTH_INLINE uint32_t ng_pipe_run(ng_m0_run *r, bool use_dr, bool tested)
 	return ng_m0_run_c(r, tested);
 }
 
-/* The fast path's message position m in buf (p->sha.buf): when the buffer
- * is full, it is compressed and m starts it again. */
+/* The fast path's message position m in buf (p->msg): when the ring is
+ * full, it is compressed and m starts it again. */
 NG_HEALTH_INLINE void ng_pipe_full(ng_pipeline *p, uint8_t *buf, uint8_t **m)
 {
-	if (*m == buf + 64) {
-		ng_sha256_compress(p->sha.h, buf, 1);
+	if (*m == buf + NG_PIPE_MSG) {
+		ng_sha256_compress(p->mh, buf, NG_PIPE_MSG / 64);
 		*m = buf;
 	}
 }
@@ -375,13 +397,14 @@ NG_HEALTH_INLINE void ng_pipe_neug_sync(ng_neug_tests_ctx *t, const uint32_t **n
 
 /* Mode 0 past the start-up test, whole groups of 4 from a group boundary:
  * the raw-sample tests, the CRC, the message and NeuG's tests in one pass.
- * Stretches of quiet groups go through the group kernel (pipeline_run.h) up
- * to two limits on the sample pointer: alim (before the block's last group,
+ * Stretches of groups go through the group kernel (pipeline_run.h) up to
+ * two limits on the sample pointer: alim (before the block's last group,
  * the input's end or an APT window's start) and nlim (NeuG's windows: up to
  * and including the word that ends the 64-byte one, see ng_pipe_run_neug),
- * and to the message buffer's end. The kernel stops at a group whose
- * samples are not quiet (a repeat of the predecessor or of the window's A)
- * and after one whose CRC value is not plain for NeuG's tests; that value,
+ * and to the message ring's end. The kernel takes the raw tests' hits (a
+ * repeat of the predecessor or of the window's A) itself, and stops at a
+ * group in which one of them would fire and after a group whose CRC value
+ * is not plain for NeuG's tests; that value,
  * and the one that ends a 64-byte window, go through NeuG's word path (or
  * ng_neug_word_end when plain). Everything else takes one group the general
  * way: its quiet samples as the kernel would, from the first one that is
@@ -390,8 +413,10 @@ NG_HEALTH_INLINE void ng_pipe_neug_sync(ng_neug_tests_ctx *t, const uint32_t **n
  * general path takes reaches them.
  *
  * The contexts are brought up to date lazily, from sample pointers: the
- * samples in [qs, s) were quiet (the raw tests' context has them not yet;
- * ai is the window position at qs), the groups in [ns, s) gave plain CRC
+ * samples in [qs, s) went through the kernel or were quiet (the raw tests'
+ * context has their RCT state, window position and count not yet; ai is
+ * the window position at qs; r.rb is the RCT's B at r.rb_at, and 1 at any
+ * other sample), the groups in [ns, s) gave plain CRC
  * values (NeuG's context has them not yet), and grp counts the block's
  * groups before gs. Blocks may end and begin anywhere in s.
  *
@@ -407,7 +432,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 	const uint32_t W = NG_APT_WINDOW, G = p->spb / 4;
 	const uint32_t *s0 = s, *end = s + (n & ~(size_t)3);
 	const uint32_t *qs = s, *ns = s, *gs = s, *alim, *nlim;
-	uint8_t *buf = p->sha.buf;
+	uint8_t *buf = (uint8_t *)p->msg;
 	uint32_t grp = p->grp, ai = h->apt_i;
 	bool end64, tested = false;
 	ng_m0_run r;
@@ -415,7 +440,10 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 	r.a = h->apt_a;
 	r.dr = use_dr ? p->crc_dr : NULL;
 	r.reg = p->crc_reg;
-	r.m = buf + p->sha.fill;
+	r.h = h;
+	r.rb_at = s;
+	r.rb = h->rct_b;
+	r.m = buf + p->mfill;
 	if (grp == 0 && s < end) {
 		ng_pipe_header(p);
 		r.m = buf + 8;
@@ -423,7 +451,8 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 	alim = s + 4 * ng_pipe_free_groups(G, grp, end - s, ai);
 	nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
 	while (s < end) {
-		uint32_t k = (uint32_t)((alim < nlim ? alim : nlim) - s) / 4, b = (uint32_t)(buf + 64 - r.m) / 4;
+		uint32_t k = (uint32_t)((alim < nlim ? alim : nlim) - s) / 4,
+			 b = (uint32_t)(buf + NG_PIPE_MSG - r.m) / 4;
 		if (b < k)
 			k = b;
 		if (k) {
@@ -461,7 +490,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 				r.prev = s[j];
 		if (j < 4) {
 			/* sample j is not quiet: it and the rest of the group one by one */
-			ng_pipe_fast_commit(h, r.prev, an + j, (uint32_t)(s - qs) + j);
+			ng_pipe_fast_commit(h, r.prev, j ? 1u : ng_pipe_rb(&r, s), an + j, (uint32_t)(s - qs) + j);
 			uint32_t f = 0;
 			for (uint32_t i = j; i < 4; i++)
 				f |= ng_health_step(h, s[i]);
@@ -470,12 +499,14 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 				ng_pipe_neug_sync(t, &ns, s, r.v);
 				p->crc_reg = r.reg;
 				p->grp = grp + (uint32_t)(s - gs) / 4;
-				p->sha.fill = (uint32_t)(r.m - buf);
+				p->mfill = (uint32_t)(r.m - buf);
 				ng_pipe_status(p);
 				return (size_t)(s + 4 - s0);
 			}
 			r.prev = h->rct_a;
 			r.a = h->apt_a;
+			r.rb = h->rct_b;
+			r.rb_at = s + 4;
 			ai = h->apt_i;
 			qs = s + 4;
 			if (!at_alim && s < nlim) {
@@ -511,8 +542,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 		} else {
 			p->crc_reg = r.reg;
 			p->grp = grp;
-			p->sha.fill = (uint32_t)(r.m - buf);
-			p->sha.len = 8 + 4 * (uint64_t)(G - 1);
+			p->mfill = (uint32_t)(r.m - buf);
 			ng_pipe_m0_last(p, r.reg, dropped);
 			grp = 0;
 			r.m = buf;
@@ -524,11 +554,11 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 			nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
 		}
 	}
-	ng_pipe_fast_commit(h, r.prev, ng_pipe_pos(ai, qs, s), (uint32_t)(s - qs));
+	ng_pipe_fast_commit(h, r.prev, ng_pipe_rb(&r, s), ng_pipe_pos(ai, qs, s), (uint32_t)(s - qs));
 	ng_pipe_neug_sync(t, &ns, s, r.v);
 	p->crc_reg = r.reg;
 	p->grp = grp + (uint32_t)(s - gs) / 4;
-	p->sha.fill = (uint32_t)(r.m - buf);
+	p->mfill = (uint32_t)(r.m - buf);
 	return (size_t)(s - s0);
 }
 

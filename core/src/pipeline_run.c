@@ -17,8 +17,27 @@ uint32_t ng_m0_run_c(ng_m0_run *r, bool tested)
 		uint32_t x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3];
 		if (!tested && (x0 == prev || x0 == a || x1 == x0 || x1 == a || x2 == x1 || x2 == a ||
 				x3 == x2 || x3 == a)) {
-			st = NG_RUN_RAW;
-			break;
+			/* hits: the two B counts as ng_health_step moves them */
+			ng_health_ctx *h = r->h;
+			uint32_t b = r->rb_at == s ? r->rb : 1u, top = 0, ab = h->apt_b, p = prev;
+			for (int i = 0; i < 4; i++) {
+				b = s[i] == p ? b + 1 : 1;
+				if (b > top)
+					top = b;
+				ab += s[i] == a;
+				p = s[i];
+			}
+			if (top >= h->rct_cutoff || ab >= h->apt_cutoff) {
+				st = NG_RUN_RAW;
+				break;
+			}
+			if (top > h->rct_max)
+				h->rct_max = top;
+			if (ab > h->apt_max)
+				h->apt_max = ab;
+			h->apt_b = ab;
+			r->rb = b;
+			r->rb_at = s + 4;
 		}
 		tested = false;
 		if (dr) {
@@ -51,6 +70,16 @@ uint32_t ng_m0_run_c(ng_m0_run *r, bool tested)
 }
 
 #if NG_M0_RUN_HAVE_ARMV7M
+#include <stddef.h>
+/* The offsets the assembly uses. */
+_Static_assert(offsetof(ng_m0_run, s) == 32 && offsetof(ng_m0_run, h) == 40 &&
+		       offsetof(ng_m0_run, rb_at) == 44 && offsetof(ng_m0_run, rb) == 48,
+	       "ng_m0_run layout (pipeline_run.c assembly)");
+_Static_assert(offsetof(ng_health_ctx, rct_cutoff) == 0 && offsetof(ng_health_ctx, apt_cutoff) == 4 &&
+		       offsetof(ng_health_ctx, apt_b) == 24 && offsetof(ng_health_ctx, rct_max) == 32 &&
+		       offsetof(ng_health_ctx, apt_max) == 36,
+	       "ng_health_ctx layout (pipeline_run.c assembly)");
+
 /* 34 instructions per quiet group: one ldm for the samples, the eight
  * compares under two IT blocks, four stores into the data register and the
  * load of the CRC value, its store into the message, NeuG's word check
@@ -64,7 +93,11 @@ uint32_t ng_m0_run_c(ng_m0_run *r, bool tested)
  * the previous predecessor's register as scratch. An exit after A moves r3
  * and lr back to r4 and r8. Registers: r4 prev, r5 a, r6 dr, r7 m, r8 v,
  * r9 a64, r10 a4k, r11 n, r12 s (the struct's first nine fields, one ldm
- * and one stm), r0..r3 the samples and then scratch. */
+ * and one stm), r0..r3 the samples and then scratch.
+ * A group with hits (an equal compare) goes out of line to NG_HITS, about
+ * 80 instructions: its samples again from memory, the RCT's B and the
+ * largest it reaches, the APT's B; a stop when either reaches its cutoff,
+ * else the counts stored and back into the group with its samples. */
 __asm__(
 	"	.syntax unified\n"
 	"	.thumb\n"
@@ -73,11 +106,11 @@ __asm__(
 	"	.global ng_m0_run_armv7m\n"
 	"	.type ng_m0_run_armv7m, %function\n"
 	"	.thumb_func\n"
-	"@ One group: NG_CHECK, samples x0..x3 in \\x0..\\x3, predecessor \\pr; a raw\n"
-	"@ stop goes to \\raw. NG_REST: the CRC value into \\v (the previous one in\n"
+	"@ One group: NG_CHECK, samples x0..x3 in \\x0..\\x3, predecessor \\pr; a\n"
+	"@ group with hits goes to \\hit. NG_REST: the CRC value into \\v (the previous one in\n"
 	"@ \\vp), NeuG's check with \\t (the predecessor's register, free by then) as\n"
 	"@ scratch; a value that is not plain goes to \\neug.\n"
-	"	.macro NG_CHECK x0, x1, x2, x3, pr, raw\n"
+	"	.macro NG_CHECK x0, x1, x2, x3, pr, hit\n"
 	"	cmp \\x0, \\pr\n"
 	"	itttt ne\n"
 	"	cmpne \\x0, r5\n"
@@ -88,7 +121,67 @@ __asm__(
 	"	cmpne \\x2, r5\n"
 	"	cmpne \\x3, \\x2\n"
 	"	cmpne \\x3, r5\n"
-	"	beq \\raw\n"
+	"	beq \\hit\n"
+	"	.endm\n"
+	"@ NG_HITS: the group just loaded (at r12 - 16) has hits; \\pr is its\n"
+	"@ predecessor. Saves \\pr and lr, works in r0..r4 and lr, and goes to\n"
+	"@ \\raw with every register as it was, or to \\back with the samples\n"
+	"@ loaded again into \\l0..\\l3. r0: the predecessor, r1: the RCT's B,\n"
+	"@ r2: the sample, r3: the largest B in the group, r4: the APT's B.\n"
+	"	.macro NG_HIT1 off\n"
+	"	ldr r2, [r12, #\\off]\n"
+	"	cmp r2, r0\n"
+	"	ite eq\n"
+	"	addeq r1, r1, #1\n"
+	"	movne r1, #1\n"
+	"	cmp r3, r1\n"
+	"	it lo\n"
+	"	movlo r3, r1\n"
+	"	cmp r2, r5\n"
+	"	it eq\n"
+	"	addeq r4, r4, #1\n"
+	"	mov r0, r2\n"
+	"	.endm\n"
+	"	.macro NG_HITS pr, back, raw, l0, l1, l2, l3\n"
+	"	push {\\pr, lr}\n"
+	"	mov r0, \\pr\n"
+	"	ldr lr, [sp, #8]\n"       /* the struct (pushed at entry) */
+	"	sub r3, r12, #16\n"
+	"	ldr r2, [lr, #44]\n"      /* rb_at */
+	"	movs r1, #1\n"
+	"	cmp r2, r3\n"
+	"	it eq\n"
+	"	ldreq r1, [lr, #48]\n"    /* rb */
+	"	ldr lr, [lr, #40]\n"      /* the health context */
+	"	movs r3, #0\n"
+	"	ldr r4, [lr, #24]\n"      /* apt_b */
+	"	NG_HIT1 -16\n"
+	"	NG_HIT1 -12\n"
+	"	NG_HIT1 -8\n"
+	"	NG_HIT1 -4\n"
+	"	ldr r2, [lr, #0]\n"       /* rct_cutoff */
+	"	cmp r3, r2\n"
+	"	bhs 19f\n"
+	"	ldr r2, [lr, #4]\n"       /* apt_cutoff */
+	"	cmp r4, r2\n"
+	"	bhs 19f\n"
+	"	str r4, [lr, #24]\n"
+	"	ldr r2, [lr, #36]\n"      /* apt_max */
+	"	cmp r4, r2\n"
+	"	it hi\n"
+	"	strhi r4, [lr, #36]\n"
+	"	ldr r2, [lr, #32]\n"      /* rct_max */
+	"	cmp r3, r2\n"
+	"	it hi\n"
+	"	strhi r3, [lr, #32]\n"
+	"	ldr lr, [sp, #8]\n"
+	"	str r1, [lr, #48]\n"
+	"	str r12, [lr, #44]\n"
+	"	pop {\\pr, lr}\n"
+	"	ldmdb r12, {\\l0, \\l1, \\l2, \\l3}\n"
+	"	b \\back\n"
+	"19:	pop {\\pr, lr}\n"
+	"	b \\raw\n"
 	"	.endm\n"
 	"	.macro NG_REST x0, x1, x2, x3, v, vp, t, neug\n"
 	"	str \\x0, [r6]\n"
@@ -116,13 +209,13 @@ __asm__(
 	"	push {r0, r4-r11, lr}\n"
 	"	ldm r0, {r4-r12}\n"
 	"1:	ldmia r12!, {r0-r3}\n"
-	"	NG_CHECK r0, r1, r2, r3, r4, 3f\n"                     /* A */
+	"	NG_CHECK r0, r1, r2, r3, r4, 10f\n"                    /* A */
 	"2:	NG_REST r0, r1, r2, r3, lr, r8, r4, 6f\n"
 	"	subs r11, r11, #1\n"
 	"	beq 7f\n"
 	"	ldmia r12!, {r0, r1, r2, r4}\n"
-	"	NG_CHECK r0, r1, r2, r4, r3, 8f\n"                     /* B */
-	"	NG_REST r0, r1, r2, r4, r8, lr, r3, 9f\n"
+	"	NG_CHECK r0, r1, r2, r4, r3, 11f\n"                    /* B */
+	"12:	NG_REST r0, r1, r2, r4, r8, lr, r3, 9f\n"
 	"	subs r11, r11, #1\n"
 	"	bne 1b\n"
 	"	movs r1, #0\n"          /* NG_RUN_DONE after B */
@@ -145,6 +238,8 @@ __asm__(
 	"	stm r0, {r4-r12}\n"
 	"	mov r0, r1\n"
 	"	pop {r4-r11, pc}\n"
+	"10:	NG_HITS r4, 2b, 3b, r0, r1, r2, r3\n"     /* hits in A */
+	"11:	NG_HITS r3, 12b, 8b, r0, r1, r2, r4\n"    /* hits in B */
 	"	.size ng_m0_run_armv7m, .-ng_m0_run_armv7m\n"
 	"	.global ng_m0_run_armv7m_tested\n"
 	"	.type ng_m0_run_armv7m_tested, %function\n"
@@ -155,6 +250,8 @@ __asm__(
 	"	ldmia r12!, {r0-r3}\n"
 	"	b 2b\n"
 	"	.purgem NG_CHECK\n"
+	"	.purgem NG_HIT1\n"
+	"	.purgem NG_HITS\n"
 	"	.purgem NG_REST\n"
 	"	.size ng_m0_run_armv7m_tested, .-ng_m0_run_armv7m_tested\n"
 	"	.popsection\n");

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal to core/src: mode 0's group kernel (pipeline_run.c), the inner
- * loop of pipeline.c's fast path. It runs a stretch of "quiet" groups of 4
- * samples, where the raw-sample tests and NeuG's CRC-output tests only move
- * their window positions, doing per group what the per-sample path does:
+ * loop of pipeline.c's fast path. It runs a stretch of groups of 4 samples
+ * in which no test fires and no window of the raw-sample tests starts,
+ * doing per group what the per-sample path does:
  *
- *   - the raw-sample tests: no sample equals its predecessor (RCT) or the
- *     APT window's A (the caller guarantees that no APT window starts in
- *     these groups); else it stops before the group, touching nothing of it
- *     (a caller that has then tested the group itself runs the kernel on
- *     from it with `tested`);
+ *   - the raw-sample tests: in a quiet group (the common case) no sample
+ *     equals its predecessor (RCT) or the APT window's A, and the tests
+ *     only move on (the caller guarantees that no APT window starts in
+ *     these groups). A group with such hits goes through them as
+ *     ng_health_step would: the RCT's B (rb, valid at the sample rb_at; 1
+ *     elsewhere, as every quiet sample leaves it), the APT's B and the two
+ *     maxima in the health context h. If either test would fire in the
+ *     group, it stops before the group, touching nothing of it (a caller
+ *     that has then tested the group itself runs the kernel on from it
+ *     with `tested`);
  *   - the CRC: the 4 samples into the CRC unit's data register (or the
  *     software CRC), the CRC value read back;
  *   - the message: the CRC value stored at m, little endian;
@@ -25,6 +30,7 @@
 #define NG_PIPELINE_RUN_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "ng/health.h"
 
 /* The field order is the assembly's: one ldm/stm of r4..r12 moves the first
  * nine (32-bit pointers), so do not reorder them. */
@@ -40,10 +46,16 @@ typedef struct {
 	uint32_t n;               /* groups still to do; at least 1 on entry */
 	const uint32_t *s;        /* the next group's 4 samples */
 	uint32_t reg;             /* the software CRC register (dr == NULL) */
+	ng_health_ctx *h;         /* raw: cutoffs; apt_b, rct_max and apt_max
+				   * are updated (its rct_a, rct_b, apt_i and
+				   * samples are the caller's to bring up to date) */
+	const uint32_t *rb_at;    /* raw: the RCT's B is rb before this sample */
+	uint32_t rb;
 } ng_m0_run;
 
 #define NG_RUN_DONE 0u  /* n groups done */
-#define NG_RUN_RAW  1u  /* stopped before the group at s: not quiet */
+#define NG_RUN_RAW  1u  /* stopped before the group at s: a raw-sample test
+			 * would fire in it */
 #define NG_RUN_NEUG 2u  /* stopped after a group whose CRC value (m - 4) is not plain */
 
 /* The portable kernel: the reference, and the one hosts use. With

@@ -20,8 +20,7 @@ const uint32_t ng_sha256_k[64] = {
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-/* FIPS 180-4 5.3.3: the initial hash value H(0). */
-static const uint32_t ng_sha256_h0[8] = {
+const uint32_t ng_sha256_h0[8] = {
 	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 

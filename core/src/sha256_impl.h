@@ -8,6 +8,8 @@
 #include "ng/wipe.h"
 
 extern const uint32_t ng_sha256_k[64];
+/* FIPS 180-4 5.3.3: the initial hash value H(0). */
+extern const uint32_t ng_sha256_h0[8];
 
 /* The SHA-NI path exists only on x86-64 with GCC or Clang (function target
  * attributes); everywhere else (Cortex-M3, freestanding ARM) it is absent. */

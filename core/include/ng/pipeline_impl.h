@@ -8,6 +8,9 @@
 /* Released blocks waiting for ng_pipeline_take, and blocks held back while
  * the start-up test runs (at most NG_STARTUP_SAMPLES / 32 in mode 1). */
 #define NG_PIPELINE_QUEUE 40u
+/* Mode 0's message ring: 3 SHA-256 blocks, so that NeuG's whole 161-byte
+ * message, padded, is compressed in one call at the block's end. */
+#define NG_PIPE_MSG 192u
 
 struct ng_pipeline {
 	uint32_t mode;            /* NG_MODE_* */
@@ -26,7 +29,10 @@ struct ng_pipeline {
 	uint32_t grp;             /* groups of 4 samples done in this block */
 	uint32_t blk_fail;        /* NG_HEALTH_* bits that fired during it */
 	uint32_t skip;            /* samples to test but not use (raw-mode alignment) */
-	ng_sha256_ctx sha;        /* mode 0: the message so far */
+	uint32_t mh[8];           /* mode 0: SHA-256 chaining value before msg */
+	uint32_t mfill;           /* mode 0: bytes in msg (a multiple of 4) */
+	uint32_t msg[NG_PIPE_MSG / 4]; /* mode 0: the message's bytes not yet
+				   * compressed, in memory order */
 	uint8_t prev[16];         /* mode 0: first half of the previous output */
 	uint8_t blk[NG_BLOCK_BYTES]; /* modes 1 and 2: the block so far */
 	/* the output queue: ring of q_count blocks starting at q_head */

@@ -60,8 +60,10 @@ static void ng_test_vectors(void)
 	ng_sh_check(got == ng_vec_adc_words * 4, "pipeline mode 2 (raw) = adc.bin head");
 }
 
-/* A copy of the healthy head of adc.bin that a test then damages. */
-static uint32_t ng_work[3072];
+/* A copy of the healthy head of adc.bin that a test then damages (its
+ * size: what the 20 KiB RAM leaves beside two pipelines). */
+#define NG_WORK 2944u
+static uint32_t ng_work[NG_WORK];
 
 static void ng_expect(const char *what, uint32_t want_bit, uint32_t not_bit)
 {
@@ -105,7 +107,7 @@ static void ng_test_health(void)
 		ng_work[2100 + i] = 0x0FDC05D2u;
 	ng_pipeline_put_many(&ng_pipe, ng_work, 2100 + c - 1);
 	ng_expect("a run of cutoff-1 equal samples passes", 0, NG_HEALTH_RCT | NG_HEALTH_APT);
-	ng_pipeline_put_many(&ng_pipe, ng_work + 2100 + c - 1, 3072 - (2100 + c - 1));
+	ng_pipeline_put_many(&ng_pipe, ng_work + 2100 + c - 1, NG_WORK - (2100 + c - 1));
 	ng_expect("a run of cutoff equal samples trips the repetition count test only",
 		  NG_HEALTH_RCT, NG_HEALTH_APT);
 
@@ -117,7 +119,7 @@ static void ng_test_health(void)
 		ng_work[i] = (i & 1u) ? 0x0FDC05D2u : 0x0FDB05D3u;
 	ng_pipeline_put_many(&ng_pipe, ng_work, 1536);
 	ng_expect("healthy head passes the start-up test", 0, NG_HEALTH_RCT | NG_HEALTH_APT | NG_HEALTH_STARTUP_FAILED);
-	ng_pipeline_put_many(&ng_pipe, ng_work + 1536, 3072 - 1536);
+	ng_pipeline_put_many(&ng_pipe, ng_work + 1536, NG_WORK - 1536);
 	ng_expect("a value in half of a window trips the adaptive proportion test only",
 		  NG_HEALTH_APT, NG_HEALTH_RCT);
 }
@@ -286,17 +288,21 @@ static void ng_test_word_end(void)
  * the portable C (the reference) on 6000 runs of 1..24 groups (a quarter of
  * them through the entry whose first group is taken as tested), from streams
  * that stop it at every position: random words; repeats of the predecessor
- * or of the window's A from a small alphabet (raw stops); CRC values (here
- * the data register, a RAM word, reads back the last sample written) whose
- * bytes repeat or equal a NeuG window's A (NeuG stops). Both must return the
- * same, leave the same state, write the same message bytes (and none past
- * them) and leave the same word in the data register. */
+ * or of the window's A from a small alphabet (hits, which the kernel takes,
+ * with cutoffs low enough and counts near enough to them that some fire: raw
+ * stops); CRC values (here the data register, a RAM word, reads back the
+ * last sample written) whose bytes repeat or equal a NeuG window's A (NeuG
+ * stops). Both must return the same, leave the same state and health
+ * context, write the same message bytes (and none past them) and leave the
+ * same word in the data register. */
 static volatile uint32_t ng_dr_a, ng_dr_b;
 
 static void ng_test_run_kernel(void)
 {
 	/* the samples, then the two messages, in ng_work (the RAM is 20 KiB) */
 	uint32_t *s = ng_work, *msg_a = ng_work + 96, *msg_b = ng_work + 124, diff = 0, stops[3] = { 0, 0, 0 };
+	uint32_t hits = 0;
+	static ng_health_ctx ha, hb;
 	for (uint32_t trial = 0; trial < 6000; trial++) {
 		uint32_t ng = 1 + ng_rng() % 24, kind = ng_rng() % 3, ab = ng_rng() & 0xffu;
 		for (uint32_t i = 0; i < 4 * ng; i++) {
@@ -307,13 +313,21 @@ static void ng_test_run_kernel(void)
 				x = (x & ~0xffu) | (ng_rng() % 2 ? ab : (x >> 8) & 0xffu); /* a byte = A or its neighbour */
 			s[i] = x;
 		}
+		ng_health_init(&ha, 500 + ng_rng() % 7500, 2 + ng_rng() % 4, 0);
+		ha.apt_b = ng_rng() % ha.apt_cutoff;
+		ha.apt_cutoff = ha.apt_b + 1 + ng_rng() % 6;
+		ha.rct_max = ng_rng() % 5;
+		ha.apt_max = ha.apt_b + ng_rng() % 3;
+		hb = ha;
 		ng_m0_run ra = {
 			.prev = ng_rng() % 7 ? ng_rng() : s[0], .a = ng_rng() % 7 ? ng_rng() % 3 : s[1],
 			.dr = &ng_dr_a, .m = (uint8_t *)msg_a, .v = ng_rng(), .a64 = ab * 0x01010101u,
 			.a4k = (ng_rng() & 0xffu) * 0x01010101u, .n = ng, .s = s, .reg = 0,
+			.h = &ha, .rb_at = s + 4 * (ng_rng() % 3), .rb = 1 + ng_rng() % 3,
 		}, rb = ra;
 		rb.dr = &ng_dr_b;
 		rb.m = (uint8_t *)msg_b;
+		rb.h = &hb;
 		for (uint32_t i = 0; i < 28; i++)
 			msg_a[i] = msg_b[i] = 0xa5a5a5a5u;
 		ng_dr_a = ng_dr_b = 0;
@@ -323,12 +337,15 @@ static void ng_test_run_kernel(void)
 		diff += sa != sb || ra.prev != rb.prev || ra.a != rb.a || ra.v != rb.v || ra.n != rb.n ||
 			ra.s != rb.s || ra.m - (uint8_t *)msg_a != rb.m - (uint8_t *)msg_b ||
 			ra.a64 != rb.a64 || ra.a4k != rb.a4k || ra.dr != &ng_dr_a ||
+			ra.rb_at != rb.rb_at || ra.rb != rb.rb || ra.h != &ha ||
+			memcmp(&ha, &hb, sizeof ha) != 0 ||
 			memcmp(msg_a, msg_b, 28 * 4) != 0 || ng_dr_a != ng_dr_b;
+		hits += ra.rb_at > s + 4;
 		stops[sa < 3 ? sa : 0]++;
 	}
-	ng_sh_printf("# group kernel: %u differ; stops: %u done, %u raw, %u NeuG\n", diff, stops[0], stops[1],
-		     stops[2]);
-	ng_sh_check(!diff && stops[0] > 100 && stops[1] > 100 && stops[2] > 100,
+	ng_sh_printf("# group kernel: %u differ; stops: %u done, %u raw, %u NeuG; %u took hits\n", diff, stops[0],
+		     stops[1], stops[2], hits);
+	ng_sh_check(!diff && stops[0] > 100 && stops[1] > 100 && stops[2] > 100 && hits > 100,
 		    "group kernel: Thumb-2 = portable C (6000 runs, every kind of stop, a quarter from a tested group)");
 }
 
