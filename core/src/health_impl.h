@@ -211,4 +211,19 @@ static inline bool ng_neug_word_mid(ng_neug_tests_ctx *t, uint32_t v)
 	return false;
 }
 
+/* One byte, as ng_neug_tests_byte: in the common case (it equals neither
+ * the byte before it nor either window's A, and ends no window) only the
+ * positions move. */
+NG_HEALTH_INLINE bool ng_neug_byte(ng_neug_tests_ctx *t, uint8_t x)
+{
+	if (x == t->rc_a || x == t->p64_a || x == t->p4k_a || t->p64_i >= 63u || t->p4k_i >= 4095u ||
+	    !t->rc_max)
+		return ng_neug_tests_byte(t, x);
+	t->rc_a = x;
+	t->rc_b = 1;
+	t->p64_i++;
+	t->p4k_i++;
+	return false;
+}
+
 #endif

@@ -150,39 +150,72 @@ NG_HEALTH_INLINE void ng_pipe_msg_put(ng_pipeline *p, uint32_t *k, uint32_t w)
 	}
 }
 
+/* The digest h[0..7] as 32 bytes, big endian, at out, and its first half
+ * at half. */
+NG_HEALTH_INLINE void ng_pipe_digest(const uint32_t h[8], uint8_t *out, uint8_t *half)
+{
+	uint32_t x0 = ng_bswap32(h[0]), x1 = ng_bswap32(h[1]), x2 = ng_bswap32(h[2]), x3 = ng_bswap32(h[3]);
+	ng_put_le32(out, x0);
+	ng_put_le32(out + 4, x1);
+	ng_put_le32(out + 8, x2);
+	ng_put_le32(out + 12, x3);
+	ng_put_le32(half, x0);
+	ng_put_le32(half + 4, x1);
+	ng_put_le32(half + 8, x2);
+	ng_put_le32(half + 12, x3);
+	ng_put_le32(out + 16, ng_bswap32(h[4]));
+	ng_put_le32(out + 20, ng_bswap32(h[5]));
+	ng_put_le32(out + 24, ng_bswap32(h[6]));
+	ng_put_le32(out + 28, ng_bswap32(h[7]));
+}
+
 /* Mode 0: the block's last CRC value v: its low byte, the previous output's
  * first half, FIPS 180-4's padding (0x80, zeros, the length in bits as 64
  * bits big endian), the compression of what the ring holds, and the digest,
  * straight into the queue slot when the block is kept. The message is at a
  * word boundary (8 header bytes and 4-byte CRC values), so all of it goes
- * in as words. The ring's first block is wiped after: without it, what is
- * left cannot give the digest again (for NeuG's message it is the block
- * after H(0); the chaining value before it is gone for longer ones). */
+ * in as words: the 17 bytes and the 0x80 as 5 words, then z zero words.
+ * When that all fits in the ring (NeuG's message: k = 144, z = 5, 192
+ * bytes), the stores need no check of the ring's end. The ring's first
+ * block is wiped after: without it, what is left cannot give the digest
+ * again (for NeuG's message it is the block after H(0); the chaining value
+ * before it is gone for longer ones). */
 static void ng_pipe_m0_last(ng_pipeline *p, uint32_t v, bool *dropped)
 {
-	uint8_t tmp[32];
-	if (ng_neug_tests_byte(&p->neug, (uint8_t)v))
+	uint8_t tmp[32], *b = (uint8_t *)p->msg;
+	if (ng_neug_byte(&p->neug, (uint8_t)v))
 		ng_pipe_neug_fired(p);
 	uint32_t k = p->mfill, w0 = ng_get_le32(p->prev), w1 = ng_get_le32(p->prev + 4),
 		 w2 = ng_get_le32(p->prev + 8), w3 = ng_get_le32(p->prev + 12);
-	ng_pipe_msg_put(p, &k, (v & 0xffu) | w0 << 8);
-	ng_pipe_msg_put(p, &k, w0 >> 24 | w1 << 8);
-	ng_pipe_msg_put(p, &k, w1 >> 24 | w2 << 8);
-	ng_pipe_msg_put(p, &k, w2 >> 24 | w3 << 8);
-	ng_pipe_msg_put(p, &k, w3 >> 24 | 0x80u << 8);
-	while (k % 64 != 56)
-		ng_pipe_msg_put(p, &k, 0);
+	uint32_t z = ((56u - (k + 20u)) & 63u) / 4u;
 	uint64_t bits = 8 * ((uint64_t)p->spb + 21);
-	ng_pipe_msg_put(p, &k, ng_bswap32((uint32_t)(bits >> 32)));
-	ng_pipe_msg_put(p, &k, ng_bswap32((uint32_t)bits));
-	if (k)
-		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, k / 64);
-	uint8_t *slot = ng_pipe_block_slot(p, dropped), *out = slot ? slot : tmp;
-	for (int i = 0; i < 8; i++)
-		ng_put_be32(out + 4 * i, p->mh[i]);
-	for (int i = 0; i < 4; i++)
-		ng_put_be32(p->prev + 4 * i, p->mh[i]);
-	ng_wipe(p->msg, 64);
+	if (k + 28u + 4u * z <= NG_PIPE_MSG) {
+		ng_put_le32(b + k, (v & 0xffu) | w0 << 8);
+		ng_put_le32(b + k + 4, w0 >> 24 | w1 << 8);
+		ng_put_le32(b + k + 8, w1 >> 24 | w2 << 8);
+		ng_put_le32(b + k + 12, w2 >> 24 | w3 << 8);
+		ng_put_le32(b + k + 16, w3 >> 24 | 0x80u << 8);
+		for (k += 20; z; z--, k += 4)
+			ng_put_le32(b + k, 0);
+		ng_put_be32(b + k, (uint32_t)(bits >> 32));
+		ng_put_be32(b + k + 4, (uint32_t)bits);
+		ng_sha256_compress(p->mh, b, (k + 8) / 64);
+	} else {
+		ng_pipe_msg_put(p, &k, (v & 0xffu) | w0 << 8);
+		ng_pipe_msg_put(p, &k, w0 >> 24 | w1 << 8);
+		ng_pipe_msg_put(p, &k, w1 >> 24 | w2 << 8);
+		ng_pipe_msg_put(p, &k, w2 >> 24 | w3 << 8);
+		ng_pipe_msg_put(p, &k, w3 >> 24 | 0x80u << 8);
+		for (; z; z--)
+			ng_pipe_msg_put(p, &k, 0);
+		ng_pipe_msg_put(p, &k, ng_bswap32((uint32_t)(bits >> 32)));
+		ng_pipe_msg_put(p, &k, ng_bswap32((uint32_t)bits));
+		if (k)
+			ng_sha256_compress(p->mh, b, k / 64);
+	}
+	uint8_t *slot = ng_pipe_block_slot(p, dropped);
+	ng_pipe_digest(p->mh, slot ? slot : tmp, p->prev);
+	ng_wipe(b, 64);
 	ng_pipe_block_queued(p, slot);
 	if (!slot)
 		ng_wipe(tmp, sizeof tmp);
