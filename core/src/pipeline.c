@@ -364,21 +364,26 @@ NG_HEALTH_INLINE uint32_t ng_pipe_free_groups(uint32_t G, uint32_t grp, ptrdiff_
 	return (W - 4u - ai) / 4u + 1u < k ? (W - 4u - ai) / 4u + 1u : k;
 }
 
-/* Sets the kernel's NeuG fields from t and returns the words (groups) the
- * kernel may run as far as NeuG's windows go: up to and including the word
- * in which the 64-byte window ends (*end64 then set: a word at window
- * position i ends it when i + 4 >= 64), but not the word in which the
- * 4096-byte one ends (the general path takes that one); 0 before any byte
- * was tested (the word path then sets the state up). */
-NG_HEALTH_INLINE uint32_t ng_pipe_run_neug(ng_m0_run *r, const ng_neug_tests_ctx *t, bool *end64)
+/* Sets the kernel's NeuG fields from t and NeuG's limits on the kernel's
+ * runs from s: *wl is just past the next word in which the 64-byte window
+ * ends (a word at window position i ends it when i + 4 >= 64; r->wsh: 8 x
+ * its byte that is the next window's A), and the words after it end the
+ * windows after, every 16 words; *n4 is the start of the word in which the
+ * 4096-byte window ends (the general path takes that one). Both are s
+ * before any byte was tested (the word path then sets the state up). */
+NG_HEALTH_INLINE void ng_pipe_run_neug(ng_m0_run *r, const ng_neug_tests_ctx *t, const uint32_t *s,
+				       const uint32_t **wl, const uint32_t **n4)
 {
 	r->v = t->rc_a << 24;
 	r->a64 = t->p64_a * 0x01010101u;
 	r->a4k = t->p4k_a * 0x01010101u;
 	uint32_t k = t->p64_i < 60u ? (59u - t->p64_i) / 4u + 2u : 1u;
 	uint32_t k4 = t->p4k_i < 4092u ? (4091u - t->p4k_i) / 4u + 1u : 0u;
-	*end64 = k <= k4;
-	return !t->rc_max ? 0 : k <= k4 ? k : k4;
+	r->wsh = 8u * (63u - t->p64_i - 4u * (k - 1u));
+	if (!t->rc_max)
+		k = k4 = 0;
+	*wl = s + 4 * k;
+	*n4 = s + 4 * k4;
 }
 
 /* The group kernel: the Thumb-2 one with a data register on ARMv7-M, else
@@ -414,13 +419,21 @@ NG_HEALTH_INLINE uint32_t ng_pipe_pos(uint32_t ai, const uint32_t *qs, const uin
 
 /* NeuG's state brought up to the groups in [*ns, s), whose CRC values the
  * kernel found plain (each moves both windows by 4 and leaves a run of 1
- * ending in the top byte of the last one, v). */
+ * ending in the top byte of the last one, v). When 64-byte windows ended
+ * among them, the kernel took their ends (with B = 0): the last one's A is
+ * in a64. */
 NG_HEALTH_INLINE void ng_pipe_neug_sync(ng_neug_tests_ctx *t, const uint32_t **ns, const uint32_t *s,
-					uint32_t v)
+					uint32_t v, uint32_t a64)
 {
 	if (s != *ns) {
 		uint32_t b = (uint32_t)(s - *ns);   /* 4 samples a group, 4 bytes a word */
-		t->p64_i += b;
+		uint32_t i = t->p64_i + b;
+		if (i >= 64u) {
+			i &= 63u;
+			t->p64_a = a64 & 0xffu;
+			t->p64_b = 0;
+		}
+		t->p64_i = i;
 		t->p4k_i += b;
 		t->rc_a = v >> 24;
 		t->rc_b = 1;
@@ -431,10 +444,10 @@ NG_HEALTH_INLINE void ng_pipe_neug_sync(ng_neug_tests_ctx *t, const uint32_t **n
 /* Mode 0 past the start-up test, whole groups of 4 from a group boundary:
  * the raw-sample tests, the CRC, the message and NeuG's tests in one pass.
  * Stretches of groups go through the group kernel (pipeline_run.h) up to
- * two limits on the sample pointer: alim (before the block's last group,
- * the input's end or an APT window's start) and nlim (NeuG's windows: up to
- * and including the word that ends the 64-byte one, see ng_pipe_run_neug),
- * and to the message ring's end. The kernel takes the raw tests' hits (a
+ * three limits: alim (before the block's last group, the input's end or an
+ * APT window's start), n4 (before the word that ends NeuG's 4096-byte
+ * window) and the message ring's end; the kernel takes the ends of NeuG's
+ * 64-byte windows on the way (wl: just past the next one) when it can. The kernel takes the raw tests' hits (a
  * repeat of the predecessor or of the window's A) itself, and stops at a
  * group in which one of them would fire and after a group whose CRC value
  * is not plain for NeuG's tests; that value,
@@ -464,10 +477,10 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 	ng_neug_tests_ctx *t = &p->neug;
 	const uint32_t W = NG_APT_WINDOW, G = p->spb / 4;
 	const uint32_t *s0 = s, *end = s + (n & ~(size_t)3);
-	const uint32_t *qs = s, *ns = s, *gs = s, *alim, *nlim;
+	const uint32_t *qs = s, *ns = s, *gs = s, *alim, *wl, *n4;
 	uint8_t *buf = (uint8_t *)p->msg;
 	uint32_t grp = p->grp, ai = h->apt_i;
-	bool end64, tested = false;
+	bool tested = false;
 	ng_m0_run r;
 	r.prev = h->rct_a;
 	r.a = h->apt_a;
@@ -482,12 +495,17 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 		r.m = buf + 8;
 	}
 	alim = s + 4 * ng_pipe_free_groups(G, grp, end - s, ai);
-	nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
+	ng_pipe_run_neug(&r, t, s, &wl, &n4);
 	while (s < end) {
-		uint32_t k = (uint32_t)((alim < nlim ? alim : nlim) - s) / 4,
+		uint32_t k = (uint32_t)((alim < n4 ? alim : n4) - s) / 4,
 			 b = (uint32_t)(buf + NG_PIPE_MSG - r.m) / 4;
 		if (b < k)
 			k = b;
+		r.wrest = 0;
+		if (wl <= s + 4 * k) {   /* a 64-byte window ends in the run */
+			r.wrest = 1 + k - (uint32_t)(wl - s) / 4;
+			k = (uint32_t)(wl - s) / 4;
+		}
 		if (k) {
 			r.s = s;
 			r.n = k;
@@ -496,21 +514,23 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 			if (r.s != s) {
 				s = r.s;
 				r.reg = ng_get_le32(r.m - 4);
-				if (st == NG_RUN_NEUG || (s == nlim && end64)) {
-					/* the last value is not plain, or ends the 64-byte window */
-					ng_pipe_neug_sync(t, &ns, s - 4, r.v);
+				if (st == NG_RUN_NEUG || (st == NG_RUN_DONE && r.wrest)) {
+					/* the last value is not plain, or ends the 64-byte
+					 * window and the kernel left it */
+					ng_pipe_neug_sync(t, &ns, s - 4, r.v, r.a64);
 					if (st == NG_RUN_DONE)
 						ng_neug_word_end(t, r.reg);
 					else if (ng_neug_tests_word_mid(t, r.reg))
 						ng_pipe_neug_fired(p);
 					ns = s;
 					r.v = r.reg;
-					if (s == nlim)
-						nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
+					r.a64 = t->p64_a * 0x01010101u;
 				}
+				while (wl <= s)   /* the windows' ends move on 64 bytes */
+					wl += 64;
 				ng_pipe_full(p, buf, &r.m);
 			}
-			if (st != NG_RUN_RAW && s != alim && (s != nlim || end64))
+			if (st != NG_RUN_RAW && s != alim && s != n4)
 				continue;
 			if (s == end)
 				break;
@@ -529,7 +549,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 				f |= ng_health_step(h, s[i]);
 			p->blk_fail |= f;
 			if (h->status & NG_HEALTH_PERSISTENT) {
-				ng_pipe_neug_sync(t, &ns, s, r.v);
+				ng_pipe_neug_sync(t, &ns, s, r.v, r.a64);
 				p->crc_reg = r.reg;
 				p->grp = grp + (uint32_t)(s - gs) / 4;
 				p->mfill = (uint32_t)(r.m - buf);
@@ -542,7 +562,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 			r.rb_at = s + 4;
 			ai = h->apt_i;
 			qs = s + 4;
-			if (!at_alim && s < nlim) {
+			if (!at_alim && s < n4) {
 				tested = true;   /* the kernel does the rest of this group */
 				continue;
 			}
@@ -557,7 +577,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 		} else {
 			r.reg = ng_crc32_step4(r.reg, s);
 		}
-		ng_pipe_neug_sync(t, &ns, s, r.v);   /* before the word path */
+		ng_pipe_neug_sync(t, &ns, s, r.v, r.a64);   /* before the word path */
 		grp += (uint32_t)(s - gs) / 4 + 1;
 		s += 4;
 		gs = ns = s;
@@ -568,8 +588,8 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 				ng_pipe_neug_fired(p);
 			r.m += 4;
 			ng_pipe_full(p, buf, &r.m);
-			if (s >= nlim)   /* a NeuG window ended in it */
-				nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
+			if (s >= wl || s >= n4)   /* a NeuG window ended in it */
+				ng_pipe_run_neug(&r, t, s, &wl, &n4);
 			if (at_alim)
 				alim = s + 4 * ng_pipe_free_groups(G, grp, end - s, ng_pipe_pos(ai, qs, s));
 		} else {
@@ -584,11 +604,11 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 				r.m = buf + 8;
 			}
 			alim = s + 4 * ng_pipe_free_groups(G, grp, end - s, ng_pipe_pos(ai, qs, s));
-			nlim = s + 4 * ng_pipe_run_neug(&r, t, &end64);
+			ng_pipe_run_neug(&r, t, s, &wl, &n4);
 		}
 	}
 	ng_pipe_fast_commit(h, r.prev, ng_pipe_rb(&r, s), ng_pipe_pos(ai, qs, s), (uint32_t)(s - qs));
-	ng_pipe_neug_sync(t, &ns, s, r.v);
+	ng_pipe_neug_sync(t, &ns, s, r.v, r.a64);
 	p->crc_reg = r.reg;
 	p->grp = grp + (uint32_t)(s - gs) / 4;
 	p->mfill = (uint32_t)(r.m - buf);

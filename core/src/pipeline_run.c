@@ -59,6 +59,17 @@ uint32_t ng_m0_run_c(ng_m0_run *r, bool tested)
 			break;
 		}
 		v = reg;
+		if (!n && r->wrest >= 2) {
+			/* the value ends NeuG's 64-byte window: its byte wsh / 8 is
+			 * the next window's A, unless a byte after it equals it */
+			uint32_t a64 = ((reg >> r->wsh) & 0xffu) * 0x01010101u;
+			if (ng_zero_bytes(reg ^ a64) & (0xffffff00u << r->wsh))
+				break;
+			r->a64 = a64;
+			uint32_t rest = r->wrest - 1;
+			n = rest < 16 ? rest : 16;
+			r->wrest = rest >= 16 ? rest - 15 : 0;
+		}
 	}
 	r->s = s;
 	r->m = m;
@@ -73,7 +84,8 @@ uint32_t ng_m0_run_c(ng_m0_run *r, bool tested)
 #include <stddef.h>
 /* The offsets the assembly uses. */
 _Static_assert(offsetof(ng_m0_run, s) == 32 && offsetof(ng_m0_run, h) == 40 &&
-		       offsetof(ng_m0_run, rb_at) == 44 && offsetof(ng_m0_run, rb) == 48,
+		       offsetof(ng_m0_run, rb_at) == 44 && offsetof(ng_m0_run, rb) == 48 &&
+		       offsetof(ng_m0_run, wrest) == 52 && offsetof(ng_m0_run, wsh) == 56,
 	       "ng_m0_run layout (pipeline_run.c assembly)");
 _Static_assert(offsetof(ng_health_ctx, rct_cutoff) == 0 && offsetof(ng_health_ctx, apt_cutoff) == 4 &&
 		       offsetof(ng_health_ctx, apt_b) == 24 && offsetof(ng_health_ctx, rct_max) == 32 &&
@@ -97,7 +109,13 @@ _Static_assert(offsetof(ng_health_ctx, rct_cutoff) == 0 && offsetof(ng_health_ct
  * A group with hits (an equal compare) goes out of line to NG_HITS, about
  * 80 instructions: its samples again from memory, the RCT's B and the
  * largest it reaches, the APT's B; a stop when either reaches its cutoff,
- * else the counts stored and back into the group with its samples. */
+ * else the counts stored and back into the group with its samples.
+ * After the n-th group, when the caller has said that its value ends
+ * NeuG's 64-byte window and that groups follow (wrest >= 2), the kernel
+ * takes the window end itself, as ng_neug_word_end would when no byte after
+ * the new A equals it (else it returns, and the caller takes it): a64 is
+ * the new A, and it runs on to the next window end, 16 groups later, or
+ * to the caller's limit. */
 __asm__(
 	"	.syntax unified\n"
 	"	.thumb\n"
@@ -218,8 +236,7 @@ __asm__(
 	"12:	NG_REST r0, r1, r2, r4, r8, lr, r3, 9f\n"
 	"	subs r11, r11, #1\n"
 	"	bne 1b\n"
-	"	movs r1, #0\n"          /* NG_RUN_DONE after B */
-	"	b 5f\n"
+	"	b 13f\n"               /* n groups done after B */
 	"8:	mov r4, r3\n"           /* raw stop at B: A's state back in r4, r8 */
 	"	mov r8, lr\n"
 	"3:	sub r12, r12, #16\n"    /* the group is not quiet: back to it */
@@ -231,9 +248,38 @@ __asm__(
 	"4:	sub r11, r11, #1\n"     /* the group is done, its value not plain */
 	"	movs r1, #2\n"          /* NG_RUN_NEUG */
 	"	b 5f\n"
-	"7:	mov r4, r3\n"           /* NG_RUN_DONE after A */
+	"7:	mov r4, r3\n"           /* n groups done after A */
 	"	mov r8, lr\n"
-	"	movs r1, #0\n"
+	"13:	ldr r0, [sp]\n"         /* a window end to take, with groups after it? */
+	"	ldr r1, [r0, #52]\n"    /* wrest */
+	"	cmp r1, #2\n"
+	"	blo 14f\n"
+	"	ldr r2, [r0, #56]\n"    /* wsh */
+	"	lsr r3, r8, r2\n"
+	"	uxtb r3, r3\n"
+	"	add lr, r3, r3, lsl #8\n"
+	"	add lr, lr, lr, lsl #16\n"   /* the new A in every byte */
+	"	eor r3, r8, lr\n"
+	"	bic r0, r3, #0x80808080\n"
+	"	add r0, r0, #0x7f7f7f7f\n"
+	"	orr r0, r0, r3\n"       /* top bit clear in the bytes equal to A */
+	"	mvn r3, #0xff\n"
+	"	lsl r3, r3, r2\n"       /* the bytes after A */
+	"	bic r3, r3, r0\n"
+	"	tst r3, #0x80808080\n"
+	"	bne 14f\n"              /* one equals A: the caller's */
+	"	mov r9, lr\n"
+	"	subs r1, r1, #1\n"      /* the groups after this one */
+	"	movs r2, #0\n"
+	"	cmp r1, #16\n"
+	"	itte hs\n"
+	"	movhs r11, #16\n"       /* to the next window end */
+	"	subhs r2, r1, #15\n"
+	"	movlo r11, r1\n"        /* to the caller's limit */
+	"	ldr r0, [sp]\n"
+	"	str r2, [r0, #52]\n"
+	"	b 1b\n"
+	"14:	movs r1, #0\n"          /* NG_RUN_DONE */
 	"5:	pop {r0}\n"
 	"	stm r0, {r4-r12}\n"
 	"	mov r0, r1\n"

@@ -20,9 +20,15 @@
  *   - NeuG's tests: no byte of the CRC value equals the byte before it or
  *     either window's A (ng_neug_plain); else it stops after the group, whose
  *     CRC value (at m - 4) the caller then takes through NeuG's word path.
- *     The kernel knows nothing of NeuG's windows: the caller bounds a run
- *     so that a window can end only in its last word, and then takes that
- *     word through the word path (or ng_neug_word_end) itself.
+ *     The caller bounds a run so that a 64-byte window can end only in its
+ *     last word (and the 4096-byte one in none). With wrest >= 2, that last
+ *     word ends the window and wrest - 1 more groups may follow: the kernel
+ *     then takes the window's end itself when ng_neug_word_end would leave
+ *     B = 0 (the new A, byte wsh / 8 of the value, equals no byte after
+ *     it): a64 becomes the new A and it runs on, 16 groups to each next
+ *     window end, as far as the caller allowed. Otherwise (wrest < 2, or a
+ *     byte after the new A equals it) it returns NG_RUN_DONE with wrest
+ *     left as it was, and the caller takes that last word itself.
  *
  * The caller keeps the health and NeuG contexts and brings them up to date
  * from what the kernel did (pipeline.c, ng_pipe_m0_fast_impl). */
@@ -51,6 +57,9 @@ typedef struct {
 				   * samples are the caller's to bring up to date) */
 	const uint32_t *rb_at;    /* raw: the RCT's B is rb before this sample */
 	uint32_t rb;
+	uint32_t wrest;           /* NeuG: 0, or the n-th group ends the 64-byte
+				   * window and wrest - 1 groups may follow */
+	uint32_t wsh;             /* NeuG: 8 x the window's end byte in that value */
 } ng_m0_run;
 
 #define NG_RUN_DONE 0u  /* n groups done */

@@ -292,7 +292,10 @@ static void ng_test_word_end(void)
  * with cutoffs low enough and counts near enough to them that some fire: raw
  * stops); CRC values (here the data register, a RAM word, reads back the
  * last sample written) whose bytes repeat or equal a NeuG window's A (NeuG
- * stops). Both must return the same, leave the same state and health
+ * stops); NeuG's 64-byte window ending after the n-th group with groups to
+ * follow (which the kernel takes on, every 16 groups) or not, at each byte,
+ * sometimes with a later byte equal to the new A (which it leaves to the
+ * caller). Both must return the same, leave the same state and health
  * context, write the same message bytes (and none past them) and leave the
  * same word in the data register. */
 static volatile uint32_t ng_dr_a, ng_dr_b;
@@ -301,16 +304,22 @@ static void ng_test_run_kernel(void)
 {
 	/* the samples, then the two messages, in ng_work (the RAM is 20 KiB) */
 	uint32_t *s = ng_work, *msg_a = ng_work + 96, *msg_b = ng_work + 124, diff = 0, stops[3] = { 0, 0, 0 };
-	uint32_t hits = 0;
+	uint32_t hits = 0, ends = 0, left = 0;
 	static ng_health_ctx ha, hb;
 	for (uint32_t trial = 0; trial < 6000; trial++) {
 		uint32_t ng = 1 + ng_rng() % 24, kind = ng_rng() % 3, ab = ng_rng() & 0xffu;
+		/* the groups to the first window end, and the groups the caller
+		 * allows after it (within the ng of the stream) */
+		uint32_t wsh = 8 * (ng_rng() % 4), first = 1 + ng_rng() % ng;
+		uint32_t wrest = ng_rng() % 3 ? 1 + ng_rng() % (ng - first + 1) : 0;
 		for (uint32_t i = 0; i < 4 * ng; i++) {
 			uint32_t x = ng_rng();
 			if (kind == 1 && ng_rng() % 40 == 0)
 				x = ng_rng() % 3;                        /* repeats now and then */
 			if (kind == 2 && i % 4 == 3 && ng_rng() % 8 == 0)
 				x = (x & ~0xffu) | (ng_rng() % 2 ? ab : (x >> 8) & 0xffu); /* a byte = A or its neighbour */
+			if (i % 4 == 3 && wsh < 16 && ng_rng() % 12 == 0)   /* a byte two after A equal to it */
+				x = (x & ~(0xffu << (wsh + 16))) | ((x >> wsh) & 0xffu) << (wsh + 16);
 			s[i] = x;
 		}
 		ng_health_init(&ha, 500 + ng_rng() % 7500, 2 + ng_rng() % 4, 0);
@@ -324,7 +333,10 @@ static void ng_test_run_kernel(void)
 			.dr = &ng_dr_a, .m = (uint8_t *)msg_a, .v = ng_rng(), .a64 = ab * 0x01010101u,
 			.a4k = (ng_rng() & 0xffu) * 0x01010101u, .n = ng, .s = s, .reg = 0,
 			.h = &ha, .rb_at = s + 4 * (ng_rng() % 3), .rb = 1 + ng_rng() % 3,
+			.wrest = wrest, .wsh = wsh,
 		}, rb = ra;
+		if (wrest)
+			ra.n = rb.n = first;
 		rb.dr = &ng_dr_b;
 		rb.m = (uint8_t *)msg_b;
 		rb.h = &hb;
@@ -337,15 +349,19 @@ static void ng_test_run_kernel(void)
 		diff += sa != sb || ra.prev != rb.prev || ra.a != rb.a || ra.v != rb.v || ra.n != rb.n ||
 			ra.s != rb.s || ra.m - (uint8_t *)msg_a != rb.m - (uint8_t *)msg_b ||
 			ra.a64 != rb.a64 || ra.a4k != rb.a4k || ra.dr != &ng_dr_a ||
-			ra.rb_at != rb.rb_at || ra.rb != rb.rb || ra.h != &ha ||
+			ra.rb_at != rb.rb_at || ra.rb != rb.rb || ra.h != &ha || ra.wrest != rb.wrest ||
 			memcmp(&ha, &hb, sizeof ha) != 0 ||
 			memcmp(msg_a, msg_b, 28 * 4) != 0 || ng_dr_a != ng_dr_b;
 		hits += ra.rb_at > s + 4;
+		ends += ra.a64 != ab * 0x01010101u;
+		left += sa == NG_RUN_DONE && ra.wrest >= 2;
 		stops[sa < 3 ? sa : 0]++;
 	}
-	ng_sh_printf("# group kernel: %u differ; stops: %u done, %u raw, %u NeuG; %u took hits\n", diff, stops[0],
-		     stops[1], stops[2], hits);
-	ng_sh_check(!diff && stops[0] > 100 && stops[1] > 100 && stops[2] > 100 && hits > 100,
+	ng_sh_printf("# group kernel: %u differ; stops: %u done, %u raw, %u NeuG; %u took hits, %u took a "
+		     "window's end, %u left one\n",
+		     diff, stops[0], stops[1], stops[2], hits, ends, left);
+	ng_sh_check(!diff && stops[0] > 100 && stops[1] > 100 && stops[2] > 100 && hits > 100 && ends > 100 &&
+			    left > 20,
 		    "group kernel: Thumb-2 = portable C (6000 runs, every kind of stop, a quarter from a tested group)");
 }
 
