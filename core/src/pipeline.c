@@ -139,8 +139,8 @@ static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *droppe
 }
 
 /* Mode 0: the word w at byte k of the message ring, which is compressed
- * when full. */
-NG_HEALTH_INLINE void ng_pipe_msg_put(ng_pipeline *p, uint32_t *k, uint32_t w)
+ * when full (the general path's; the fast path keeps its own position). */
+static void ng_pipe_msg_put(ng_pipeline *p, uint32_t *k, uint32_t w)
 {
 	uint8_t *b = (uint8_t *)p->msg;
 	ng_put_le32(b + *k, w);
@@ -201,15 +201,15 @@ static void ng_pipe_m0_last(ng_pipeline *p, uint32_t v, bool *dropped)
 		ng_put_be32(b + k + 4, (uint32_t)bits);
 		ng_sha256_compress(p->mh, b, (k + 8) / 64);
 	} else {
-		ng_pipe_msg_put(p, &k, (v & 0xffu) | w0 << 8);
-		ng_pipe_msg_put(p, &k, w0 >> 24 | w1 << 8);
-		ng_pipe_msg_put(p, &k, w1 >> 24 | w2 << 8);
-		ng_pipe_msg_put(p, &k, w2 >> 24 | w3 << 8);
-		ng_pipe_msg_put(p, &k, w3 >> 24 | 0x80u << 8);
-		for (; z; z--)
-			ng_pipe_msg_put(p, &k, 0);
-		ng_pipe_msg_put(p, &k, ng_bswap32((uint32_t)(bits >> 32)));
-		ng_pipe_msg_put(p, &k, ng_bswap32((uint32_t)bits));
+		uint32_t t[7] = { (v & 0xffu) | w0 << 8, w0 >> 24 | w1 << 8, w1 >> 24 | w2 << 8,
+				  w2 >> 24 | w3 << 8, w3 >> 24 | 0x80u << 8,
+				  ng_bswap32((uint32_t)(bits >> 32)), ng_bswap32((uint32_t)bits) };
+		for (uint32_t i = 0; i < 7; i++) {
+			ng_pipe_msg_put(p, &k, t[i]);
+			if (i == 4)   /* after the 0x80, the zero words */
+				for (; z; z--)
+					ng_pipe_msg_put(p, &k, 0);
+		}
 		if (k)
 			ng_sha256_compress(p->mh, b, k / 64);
 	}

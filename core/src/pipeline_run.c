@@ -106,8 +106,8 @@ _Static_assert(offsetof(ng_health_ctx, rct_cutoff) == 0 && offsetof(ng_health_ct
  * and lr back to r4 and r8. Registers: r4 prev, r5 a, r6 dr, r7 m, r8 v,
  * r9 a64, r10 a4k, r11 n, r12 s (the struct's first nine fields, one ldm
  * and one stm), r0..r3 the samples and then scratch.
- * A group with hits (an equal compare) goes out of line to NG_HITS, about
- * 80 instructions: its samples again from memory, the RCT's B and the
+ * A group with hits (an equal compare) goes out of line to its stub and
+ * the shared routine after it, about 85 instructions: its samples again from memory, the RCT's B and the
  * largest it reaches, the APT's B; a stop when either reaches its cutoff,
  * else the counts stored and back into the group with its samples.
  * After the n-th group, when the caller has said that its value ends
@@ -141,11 +141,12 @@ __asm__(
 	"	cmpne \\x3, r5\n"
 	"	beq \\hit\n"
 	"	.endm\n"
-	"@ NG_HITS: the group just loaded (at r12 - 16) has hits; \\pr is its\n"
-	"@ predecessor. Saves \\pr and lr, works in r0..r4 and lr, and goes to\n"
-	"@ \\raw with every register as it was, or to \\back with the samples\n"
-	"@ loaded again into \\l0..\\l3. r0: the predecessor, r1: the RCT's B,\n"
-	"@ r2: the sample, r3: the largest B in the group, r4: the APT's B.\n"
+	"@ 15: the group just loaded (at r12 - 16) has hits; r0 is its predecessor.\n"
+	"@ Called from the group's stub (which saved r3, r4 and lr: the struct is at\n"
+	"@ sp + 16 once lr is pushed here); works in r0..r4 and lr; returns Z set\n"
+	"@ when a test would fire (nothing stored), else Z clear with the counts\n"
+	"@ stored. r0: the predecessor, r1: the RCT's B, r2: the sample, r3: the\n"
+	"@ largest B in the group, r4: the APT's B.\n"
 	"	.macro NG_HIT1 off\n"
 	"	ldr r2, [r12, #\\off]\n"
 	"	cmp r2, r0\n"
@@ -160,47 +161,7 @@ __asm__(
 	"	addeq r4, r4, #1\n"
 	"	mov r0, r2\n"
 	"	.endm\n"
-	"	.macro NG_HITS pr, back, raw, l0, l1, l2, l3\n"
-	"	push {\\pr, lr}\n"
-	"	mov r0, \\pr\n"
-	"	ldr lr, [sp, #8]\n"       /* the struct (pushed at entry) */
-	"	sub r3, r12, #16\n"
-	"	ldr r2, [lr, #44]\n"      /* rb_at */
-	"	movs r1, #1\n"
-	"	cmp r2, r3\n"
-	"	it eq\n"
-	"	ldreq r1, [lr, #48]\n"    /* rb */
-	"	ldr lr, [lr, #40]\n"      /* the health context */
-	"	movs r3, #0\n"
-	"	ldr r4, [lr, #24]\n"      /* apt_b */
-	"	NG_HIT1 -16\n"
-	"	NG_HIT1 -12\n"
-	"	NG_HIT1 -8\n"
-	"	NG_HIT1 -4\n"
-	"	ldr r2, [lr, #0]\n"       /* rct_cutoff */
-	"	cmp r3, r2\n"
-	"	bhs 19f\n"
-	"	ldr r2, [lr, #4]\n"       /* apt_cutoff */
-	"	cmp r4, r2\n"
-	"	bhs 19f\n"
-	"	str r4, [lr, #24]\n"
-	"	ldr r2, [lr, #36]\n"      /* apt_max */
-	"	cmp r4, r2\n"
-	"	it hi\n"
-	"	strhi r4, [lr, #36]\n"
-	"	ldr r2, [lr, #32]\n"      /* rct_max */
-	"	cmp r3, r2\n"
-	"	it hi\n"
-	"	strhi r3, [lr, #32]\n"
-	"	ldr lr, [sp, #8]\n"
-	"	str r1, [lr, #48]\n"
-	"	str r12, [lr, #44]\n"
-	"	pop {\\pr, lr}\n"
-	"	ldmdb r12, {\\l0, \\l1, \\l2, \\l3}\n"
-	"	b \\back\n"
-	"19:	pop {\\pr, lr}\n"
-	"	b \\raw\n"
-	"	.endm\n"
+
 	"	.macro NG_REST x0, x1, x2, x3, v, vp, t, neug\n"
 	"	str \\x0, [r6]\n"
 	"	str \\x1, [r6]\n"
@@ -284,8 +245,57 @@ __asm__(
 	"	stm r0, {r4-r12}\n"
 	"	mov r0, r1\n"
 	"	pop {r4-r11, pc}\n"
-	"10:	NG_HITS r4, 2b, 3b, r0, r1, r2, r3\n"     /* hits in A */
-	"11:	NG_HITS r3, 12b, 8b, r0, r1, r2, r4\n"    /* hits in B */
+	"10:	push {r3, r4, lr}\n"   /* hits in A: its predecessor is r4 */
+	"	mov r0, r4\n"
+	"	bl 15f\n"
+	"	pop {r3, r4, lr}\n"
+	"	beq 3b\n"
+	"	ldmdb r12, {r0-r3}\n"
+	"	b 2b\n"
+	"11:	push {r3, r4, lr}\n"   /* hits in B: its predecessor is r3 */
+	"	mov r0, r3\n"
+	"	bl 15f\n"
+	"	pop {r3, r4, lr}\n"
+	"	beq 8b\n"
+	"	ldmdb r12, {r0, r1, r2, r4}\n"
+	"	b 12b\n"
+	"15:	push {lr}\n"
+	"	ldr lr, [sp, #16]\n"      /* the struct (pushed at entry) */
+	"	sub r3, r12, #16\n"
+	"	ldr r2, [lr, #44]\n"      /* rb_at */
+	"	movs r1, #1\n"
+	"	cmp r2, r3\n"
+	"	it eq\n"
+	"	ldreq r1, [lr, #48]\n"    /* rb */
+	"	ldr lr, [lr, #40]\n"      /* the health context */
+	"	movs r3, #0\n"
+	"	ldr r4, [lr, #24]\n"      /* apt_b */
+	"	NG_HIT1 -16\n"
+	"	NG_HIT1 -12\n"
+	"	NG_HIT1 -8\n"
+	"	NG_HIT1 -4\n"
+	"	ldr r2, [lr, #0]\n"       /* rct_cutoff */
+	"	cmp r3, r2\n"
+	"	bhs 16f\n"
+	"	ldr r2, [lr, #4]\n"       /* apt_cutoff */
+	"	cmp r4, r2\n"
+	"	bhs 16f\n"
+	"	str r4, [lr, #24]\n"
+	"	ldr r2, [lr, #36]\n"      /* apt_max */
+	"	cmp r4, r2\n"
+	"	it hi\n"
+	"	strhi r4, [lr, #36]\n"
+	"	ldr r2, [lr, #32]\n"      /* rct_max */
+	"	cmp r3, r2\n"
+	"	it hi\n"
+	"	strhi r3, [lr, #32]\n"
+	"	ldr lr, [sp, #16]\n"
+	"	str r1, [lr, #48]\n"
+	"	str r12, [lr, #44]\n"
+	"	movs r0, #1\n"            /* Z clear: on with the group */
+	"	pop {pc}\n"
+	"16:	movs r0, #0\n"           /* Z set: a test would fire */
+	"	pop {pc}\n"
 	"	.size ng_m0_run_armv7m, .-ng_m0_run_armv7m\n"
 	"	.global ng_m0_run_armv7m_tested\n"
 	"	.type ng_m0_run_armv7m_tested, %function\n"
@@ -297,7 +307,6 @@ __asm__(
 	"	b 2b\n"
 	"	.purgem NG_CHECK\n"
 	"	.purgem NG_HIT1\n"
-	"	.purgem NG_HITS\n"
 	"	.purgem NG_REST\n"
 	"	.size ng_m0_run_armv7m_tested, .-ng_m0_run_armv7m_tested\n"
 	"	.popsection\n");
