@@ -140,7 +140,7 @@ static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *droppe
 
 /* Mode 0: the word w at byte k of the message ring, which is compressed
  * when full (the general path's; the fast path keeps its own position). */
-static void ng_pipe_msg_put(ng_pipeline *p, uint32_t *k, uint32_t w)
+NG_HEALTH_INLINE void ng_pipe_msg_word(ng_pipeline *p, uint32_t *k, uint32_t w)
 {
 	uint8_t *b = (uint8_t *)p->msg;
 	ng_put_le32(b + *k, w);
@@ -148,6 +148,12 @@ static void ng_pipe_msg_put(ng_pipeline *p, uint32_t *k, uint32_t w)
 		ng_sha256_compress(p->mh, b, NG_PIPE_MSG / 64);
 		*k = 0;
 	}
+}
+
+/* The same out of line, for the block end's general case. */
+static void ng_pipe_msg_put(ng_pipeline *p, uint32_t *k, uint32_t w)
+{
+	ng_pipe_msg_word(p, k, w);
 }
 
 /* The digest h[0..7] as 32 bytes, big endian, at out, and its first half
@@ -268,7 +274,7 @@ static void ng_pipe_m0(ng_pipeline *p, const uint32_t *w, size_t ng, bool *dropp
 		}
 		reg = ng_pipe_crc_group(p, reg, w);
 		if (++grp < G) {
-			ng_pipe_msg_put(p, &fill, reg);
+			ng_pipe_msg_word(p, &fill, reg);
 			if (ng_neug_word(&p->neug, reg))
 				ng_pipe_neug_fired(p);
 		} else {
