@@ -452,24 +452,25 @@ NG_HEALTH_INLINE void ng_pipe_neug_sync(ng_neug_tests_ctx *t, const uint32_t **n
  * Stretches of groups go through the group kernel (pipeline_run.h) up to
  * three limits: alim (before the block's last group, the input's end or an
  * APT window's start), n4 (before the word that ends NeuG's 4096-byte
- * window) and the message ring's end; the kernel takes the ends of NeuG's
- * 64-byte windows on the way (wl: just past the next one) when it can. The kernel takes the raw tests' hits (a
- * repeat of the predecessor or of the window's A) itself, and stops at a
- * group in which one of them would fire and after a group whose CRC value
- * is not plain for NeuG's tests; that value,
- * and the one that ends a 64-byte window, go through NeuG's word path (or
- * ng_neug_word_end when plain). Everything else takes one group the general
- * way: its quiet samples as the kernel would, from the first one that is
- * not, ng_health_step sample by sample; the CRC; the message or the block's
- * end; ng_neug_word. The limits are worked out again only when a group the
- * general path takes reaches them.
+ * window) and the message ring's end. On the way the kernel takes the raw
+ * tests' hits (a repeat of the predecessor or of the window's A) and the
+ * ends of NeuG's 64-byte windows (wl: just past the next one) itself when
+ * it can. It stops before a group in which a raw test would fire, after a
+ * group whose CRC value is not plain for NeuG's tests (that value goes
+ * through NeuG's word path) and after a window's end that it leaves (that
+ * one goes through ng_neug_word_end). Everything else takes one group the
+ * general way: its quiet samples as the kernel would, from the first one
+ * that is not, ng_health_step sample by sample; the CRC; the message or the
+ * block's end; ng_neug_word. The limits are worked out again when a group
+ * the general path takes reaches them (wl moves on 64 samples at a time
+ * past the window ends the kernel took).
  *
  * The contexts are brought up to date lazily, from sample pointers: the
  * samples in [qs, s) went through the kernel or were quiet (the raw tests'
  * context has their RCT state, window position and count not yet; ai is
  * the window position at qs; r.rb is the RCT's B at r.rb_at, and 1 at any
- * other sample), the groups in [ns, s) gave plain CRC
- * values (NeuG's context has them not yet), and grp counts the block's
+ * other sample), the groups in [ns, s) gave plain CRC values (NeuG's
+ * context has them not yet; ng_pipe_neug_sync), and grp counts the block's
  * groups before gs. Blocks may end and begin anywhere in s.
  *
  * Returns the samples consumed: all whole groups, or those up to and
