@@ -18,11 +18,23 @@ void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 	const uint8_t *s = src;
 	if ((((uintptr_t)d | (uintptr_t)s) & 3u) == 0) {
 #if defined(__ARM_ARCH_7M__) && defined(__GNUC__)
-		/* 16 bytes per ldm/stm pair on the Cortex-M3: about 5
-		 * instructions per 16 bytes instead of about 20 (the noise
-		 * source copies a 256-byte DMA half per 64 samples). Forward,
+		/* 32 bytes, then 16, per ldm/stm pair on the Cortex-M3: 4
+		 * instructions per 32 bytes instead of about 40 (the noise
+		 * source copies a 512-byte DMA half per 128 samples). Forward,
 		 * each chunk loaded before it is stored, so memmove's d < s
 		 * case stays correct. */
+		if (n >= 32) {
+			size_t k = n / 32;   /* the loop in the asm: 4 instructions a pass */
+			__asm__ volatile("1:\n\t"
+					 "ldmia %0!, {r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+					 "stmia %1!, {r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+					 "subs %2, %2, #1\n\t"
+					 "bne 1b"
+					 : "+r"(s), "+r"(d), "+r"(k)
+					 :
+					 : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "cc", "memory");
+			n %= 32;
+		}
 		for (; n >= 16; n -= 16)
 			__asm__ volatile("ldmia %0!, {r4, r5, r6, r7}\n\t"
 					 "stmia %1!, {r4, r5, r6, r7}"
