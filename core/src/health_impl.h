@@ -107,12 +107,6 @@ NG_HEALTH_INLINE uint32_t ng_bswap32(uint32_t v)
 #endif
 }
 
-/* v as 4 bytes at d, big endian. */
-NG_HEALTH_INLINE void ng_put_be32(uint8_t *d, uint32_t v)
-{
-	ng_put_le32(d, ng_bswap32(v));
-}
-
 /* The word path past the commonest case (health.c, out of line). */
 bool ng_neug_tests_word_mid(ng_neug_tests_ctx *t, uint32_t v);
 

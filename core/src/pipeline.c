@@ -195,21 +195,22 @@ static void ng_pipe_m0_last(ng_pipeline *p, uint32_t v, bool *dropped)
 		 w2 = ng_get_le32(p->prev + 8), w3 = ng_get_le32(p->prev + 12);
 	uint32_t z = ((56u - (k + 20u)) & 63u) / 4u;
 	uint64_t bits = 8 * ((uint64_t)p->spb + 21);
+	/* the 5 words, then (after the zeros) the length's two */
+	const uint32_t t[7] = { (v & 0xffu) | w0 << 8, w0 >> 24 | w1 << 8, w1 >> 24 | w2 << 8,
+				w2 >> 24 | w3 << 8, w3 >> 24 | 0x80u << 8,
+				ng_bswap32((uint32_t)(bits >> 32)), ng_bswap32((uint32_t)bits) };
 	if (k + 28u + 4u * z <= NG_PIPE_MSG) {
-		ng_put_le32(b + k, (v & 0xffu) | w0 << 8);
-		ng_put_le32(b + k + 4, w0 >> 24 | w1 << 8);
-		ng_put_le32(b + k + 8, w1 >> 24 | w2 << 8);
-		ng_put_le32(b + k + 12, w2 >> 24 | w3 << 8);
-		ng_put_le32(b + k + 16, w3 >> 24 | 0x80u << 8);
+		ng_put_le32(b + k, t[0]);
+		ng_put_le32(b + k + 4, t[1]);
+		ng_put_le32(b + k + 8, t[2]);
+		ng_put_le32(b + k + 12, t[3]);
+		ng_put_le32(b + k + 16, t[4]);
 		for (k += 20; z; z--, k += 4)
 			ng_put_le32(b + k, 0);
-		ng_put_be32(b + k, (uint32_t)(bits >> 32));
-		ng_put_be32(b + k + 4, (uint32_t)bits);
+		ng_put_le32(b + k, t[5]);
+		ng_put_le32(b + k + 4, t[6]);
 		ng_sha256_compress(p->mh, b, (k + 8) / 64);
 	} else {
-		uint32_t t[7] = { (v & 0xffu) | w0 << 8, w0 >> 24 | w1 << 8, w1 >> 24 | w2 << 8,
-				  w2 >> 24 | w3 << 8, w3 >> 24 | 0x80u << 8,
-				  ng_bswap32((uint32_t)(bits >> 32)), ng_bswap32((uint32_t)bits) };
 		for (uint32_t i = 0; i < 7; i++) {
 			ng_pipe_msg_put(p, &k, t[i]);
 			if (i == 4)   /* after the 0x80, the zero words */
