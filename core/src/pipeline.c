@@ -575,16 +575,7 @@ NG_HEALTH_INLINE size_t ng_pipe_m0_fast_impl(ng_pipeline *p, const uint32_t *s, 
 				continue;
 			}
 		}
-		if (use_dr) {
-			volatile uint32_t *dr = r.dr;
-			dr[0] = s[0];
-			dr[0] = s[1];
-			dr[0] = s[2];
-			dr[0] = s[3];
-			r.reg = dr[0];
-		} else {
-			r.reg = ng_crc32_step4(r.reg, s);
-		}
+		r.reg = ng_pipe_crc_group(p, r.reg, s);
 		ng_pipe_neug_sync(t, &ns, s, r.v, r.a64);   /* before the word path */
 		grp += (uint32_t)(s - gs) / 4 + 1;
 		s += 4;
