@@ -12,7 +12,16 @@ CLANG    := clang
 WARN     := -Wall -Wextra -Werror
 CSTD     := -std=c11
 OPT      := -O2 -g
-INC      := -Icore/include -Iusb -Ihost -Iassess -I$(B)/gen
+# Each layer compiles with its own include path and those of the layers below
+# it only (DESIGN.md), so an include the wrong way fails the build.
+INC_core   := -Icore/include
+INC_usb    := $(INC_core) -Iusb
+INC_assess := $(INC_core) -Iassess
+INC_host   := $(INC_usb) -Ihost
+INC_cli    := $(INC_host) -Iassess -Icli
+INC_$(B)   := $(INC_usb)
+INC        := $(INC_cli)
+inc_of      = $(or $(INC_$(firstword $(subst /, ,$(1)))),$(INC))
 CPPFLAGS := -D_GNU_SOURCE
 CFLAGS   := $(CSTD) $(OPT) $(WARN)
 LDLIBS   := -lusb-1.0 -lpthread -lm
@@ -26,13 +35,14 @@ DESTDIR  ?=
 CORE_SRC   = $(wildcard core/src/*.c)
 USB_SRC    = $(wildcard usb/*.c)
 ASSESS_SRC = $(wildcard assess/*.c)
-HOST_SRC   = $(filter-out host/main.c,$(wildcard host/*.c))
+HOST_SRC   = $(wildcard host/*.c)
+CLI_SRC    = $(filter-out cli/main.c,$(wildcard cli/*.c))
 GEN_SRC    :=
 CHECK_DEPS :=
 BENCH_DEPS :=
 include $(sort $(wildcard */module.mk */*/module.mk))
 
-LIB_SRC    = $(CORE_SRC) $(USB_SRC) $(ASSESS_SRC) $(HOST_SRC) $(GEN_SRC)
+LIB_SRC    = $(CORE_SRC) $(USB_SRC) $(ASSESS_SRC) $(HOST_SRC) $(CLI_SRC) $(GEN_SRC)
 LIB_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRC))
 ASAN_OBJ   = $(patsubst %.c,$(B)/asan/obj/%.o,$(LIB_SRC))
 UNIT_SRC   = $(wildcard tests/unit/test_*.c)
@@ -56,15 +66,15 @@ deps-check:
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(INC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(call inc_of,$<) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/asan/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(INC) $(CSTD) $(WARN) $(ASAN) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(call inc_of,$<) $(CSTD) $(WARN) $(ASAN) -MMD -MP -c $< -o $@
 
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CLANG) $(CPPFLAGS) $(INC) $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
+	$(CLANG) $(CPPFLAGS) $(call inc_of,$<) $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
 
 $(B)/libneug.a: $(LIB_OBJ)
 	@rm -f $@
@@ -74,7 +84,7 @@ $(B)/asan/libneug.a: $(ASAN_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/neug: $(B)/obj/host/main.o $(B)/libneug.a
+$(B)/neug: $(B)/obj/cli/main.o $(B)/libneug.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libneug.a tests/check.h

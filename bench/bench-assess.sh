@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `make bench-assess`: wall time and peak memory of neug assess on 1,000,000
 # 8-bit samples (non-IID, IID, restart) next to NIST's reference tool
-# (figures from ../shared/reference/sp800-90b/README.md, same machine kind),
+# (figures from tests/data/sp800-90b/README.md, same machine kind),
 # and neug fips against rngtest on 100 MB.
 set -u
 cd "$(dirname "$0")/.."
-ref=${NG_REFERENCE:-../shared/reference/sp800-90b}
+ref=${NG_REFERENCE:-tests/data/sp800-90b}
 neug=build/neug
 d=$ref/data/rand8-1M.bin
 if [ ! -f "$d" ]; then echo "bench-assess: $d missing, skipped"; exit 0; fi

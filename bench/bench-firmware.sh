@@ -8,7 +8,7 @@
 # whole per-output path about 11,200). Figures, not tests.
 set -u
 cd "$(dirname "$0")/.."
-vec=${NG_VECTORS:-../shared/vectors}
+vec=${NG_VECTORS:-tests/data}
 command -v qemu-system-arm >/dev/null || { echo "   skipped: qemu-system-arm not installed"; exit 0; }
 command -v arm-none-eabi-gcc >/dev/null || { echo "   skipped: arm-none-eabi-gcc not installed"; exit 0; }
 [ -r "$vec/neug-1.0.6/adc.bin" ] || { echo "   skipped: no vectors in $vec"; exit 0; }

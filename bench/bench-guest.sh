@@ -9,7 +9,7 @@
 # Under TCG every guest instruction is emulated: the figures are a floor.
 set -u
 cd "$(dirname "$0")/.."
-v=${NG_VECTORS:-../shared/vectors}/neug-1.0.6
+v=${NG_VECTORS:-tests/data}/neug-1.0.6
 
 # 1. Host, no kernel, no QEMU: neug emulate + usbip-client (cdc_acm's URB
 #    pattern: 16 x 128-byte bulk-IN URBs) over TCP on 127.0.0.1.

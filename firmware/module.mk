@@ -18,7 +18,7 @@ FW_CFLAGS  := -std=c11 -Wall -Wextra -Werror -Os -g $(FW_ARCH) -ffreestanding \
 FW_INC     := -Icore/include -Iusb -I$(FW_DIR)
 FW_LDFLAGS := $(FW_ARCH) -nostdlib -nostartfiles -Wl,--gc-sections -L$(FW_DIR)
 FW_LIBS    := -lgcc
-NG_VECTORS ?= ../shared/vectors
+NG_VECTORS ?= tests/data
 
 # Portable code shared by every board (compiled once); the board-specific
 # firmware files are compiled per board with its header.

@@ -12,7 +12,7 @@
 #include "dcd_usbip.h"
 #include "neug_device.h"
 #include "source.h"
-#include "version.h"
+#include "ng/version.h"
 
 #define CHUNK 1024u /* samples read from the source at a time, at most */
 

@@ -7,15 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "ng/pipeline.h"
+#include "exit.h"
 #include "source.h"
 
-/* Exit statuses of every neug command (DESIGN.md). */
-enum {
-	NG_EXIT_OK = 0,
-	NG_EXIT_USAGE = 2,
-	NG_EXIT_IO = 3,     /* input or I/O error: the message names the file and reason */
-	NG_EXIT_HEALTH = 4  /* health-test failure: the message names the test, index, counts */
-};
 
 typedef struct {
 	const char *source;  /* "jitter" (NULL = default), "file:PATH", "device", "device:TTY" */

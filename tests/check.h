@@ -53,11 +53,11 @@ static inline uint64_t ng_test_seed(void)
 	return s;
 }
 
-/* The shared golden vectors: NG_VECTORS, else ../shared/vectors next to the repo. */
+/* The shared golden vectors: NG_VECTORS, else tests/data (in the repository; provenance in its README.md files). */
 static inline const char *ng_vectors_dir(void)
 {
 	const char *e = getenv("NG_VECTORS");
-	return e ? e : "../shared/vectors";
+	return e ? e : "tests/data";
 }
 
 /* Reads a whole file into a malloc'd buffer (one spare byte); *n = its size.

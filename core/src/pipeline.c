@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The NeuG noise pipeline (doc/pipeline.md; ../shared/vectors/neug-1.0.6/README.md).
+/* The NeuG noise pipeline (doc/pipeline.md; tests/data/neug-1.0.6/README.md).
  *
  * Samples are consumed in groups of 4 (one CRC value per group). Every
  * sample goes through the raw-sample health tests as it arrives; a group is

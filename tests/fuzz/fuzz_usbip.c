@@ -23,7 +23,7 @@ static void init(void)
 {
 	char err[512], src[600];
 	const char *v = getenv("NG_VECTORS");
-	snprintf(src, sizeof src, "file:%s/neug-1.0.6/adc.bin", v ? v : "../shared/vectors");
+	snprintf(src, sizeof src, "file:%s/neug-1.0.6/adc.bin", v ? v : "tests/data");
 	ng_emu_opts o = {.source = src, .uid = {0x12345678, 0x9abcdef0, 0x0fedcba9}};
 	emu = ng_emu_new(&o, err, sizeof err);
 	if (!emu) {

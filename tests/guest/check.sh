@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")/../.."
 out=build/guest
 mkdir -p "$out"
-vectors=${NG_VECTORS:-../shared/vectors}/neug-1.0.6
+vectors=${NG_VECTORS:-tests/data}/neug-1.0.6
 
 qemu=$(command -v qemu-system-x86_64) || { echo "SKIP: guest (qemu-system-x86_64 not installed: apt-get install qemu-system-x86)"; exit 0; }
 if [ -z "${KVER:-}" ]; then

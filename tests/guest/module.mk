@@ -6,7 +6,7 @@ STATIC_LDLIBS = $(filter-out -lusb-1.0,$(LDLIBS))
 # A static neug: the same main and library. libusb's static archive needs a
 # static libudev, which Debian does not ship, so the static build replaces the
 # only libusb user (`neug info`) with tests/guest/static_stubs.c.
-$(B)/static/neug: $(B)/obj/host/main.o $(B)/obj/tests/guest/static_stubs.o $(B)/libneug.a
+$(B)/static/neug: $(B)/obj/cli/main.o $(B)/obj/tests/guest/static_stubs.o $(B)/libneug.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LDLIBS)
 

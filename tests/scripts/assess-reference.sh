@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # neug assess against NIST's reference tool (EntropyAssessment 1.1.7): runs our
-# tool on every data set in ../shared/reference/sp800-90b/data and compares
+# tool on every data set in tests/data/sp800-90b/data and compares
 # each estimator's figure with the reference's -o JSON output (non-IID track,
 # -c, IID track MCV and verdicts, restart sanity check). Figures must agree to
 # 1e-13 relative (the reference prints 17 digits; the report says how many
 # agree exactly).
 set -u
 cd "$(dirname "$0")/../.."
-ref=${NG_REFERENCE:-../shared/reference/sp800-90b}
+ref=${NG_REFERENCE:-tests/data/sp800-90b}
 neug=build/neug
-if [ ! -d "$ref/data" ]; then echo "SKIP: assess-reference (no $ref/data)"; exit 0; fi
+if [ ! -d "$ref/data" ]; then echo "FAIL: assess-reference (no $ref/data: tests/data is part of the repository)"; exit 1; fi
 if ! command -v python3 >/dev/null; then echo "SKIP: assess-reference (python3 missing)"; exit 0; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 run() { # name args...

@@ -7,14 +7,14 @@
 # clients in detail: tests/unit/test_egd.c.
 set -u
 cd "$(dirname "$0")/../.."
-V=${NG_VECTORS:-../shared/vectors}/neug-1.0.6
+V=${NG_VECTORS:-tests/data}/neug-1.0.6
 N=$PWD/build/neug
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ng-egd.XXXXXX")
 pids=()
 trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
-[ -f "$V/adc.bin" ] || { echo "SKIP: egd: no vectors in $V"; exit 0; }
+[ -f "$V/adc.bin" ] || { echo "FAIL: egd: no vectors in $V"; exit 1; }
 port=$((20000 + RANDOM % 20000))
 
 $N generate --source="file:$V/adc.bin" -n 6400 -o "$tmp/gen" 2>/dev/null

@@ -6,7 +6,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 neug=build/neug client=build/guest/usbip-client
-v=${NG_VECTORS:-../shared/vectors}/neug-1.0.6
+v=${NG_VECTORS:-tests/data}/neug-1.0.6
 uid=12345678:9abcdef0:0fedcba9
 tmp=$(mktemp -d)
 pids=()

@@ -54,7 +54,7 @@ if command -v openssl >/dev/null; then
 	openssl enc -aes-128-ctr -nosalt -K 000102030405060708090a0b0c0d0e0f -iv 00000000000000000000000000000000 \
 		</dev/zero 2>/dev/null | head -c 20000004 >"$tmp/random-20m.bin"
 fi
-cp "${NG_VECTORS:-../shared/vectors}/neug-1.0.6/adc.bin" "$tmp/adc.bin" 2>/dev/null
+cp "${NG_VECTORS:-tests/data}/neug-1.0.6/adc.bin" "$tmp/adc.bin" 2>/dev/null
 for f in "$tmp"/*.bin; do
 	n=$(basename "$f")
 	want=$(rngtest <"$f" 2>&1 | sed -n 's/^rngtest: \(bits received.*\|FIPS 140-2.*\)$/\1/p')

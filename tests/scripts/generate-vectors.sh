@@ -5,7 +5,7 @@
 # sources in modes 0 and 1. Run from the repo root after `make`.
 set -u
 N=${NEUG:-build/neug}
-V=${NG_VECTORS:-../shared/vectors}/neug-1.0.6
+V=${NG_VECTORS:-tests/data}/neug-1.0.6
 UID_ARG=--uid=12345678:9abcdef0:0fedcba9
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -13,7 +13,7 @@ pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
 ok() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
 [ -x "$N" ] || { echo "FAIL: $N not built"; exit 1; }
-[ -f "$V/adc.bin" ] || { echo "SKIP: vectors not found in $V"; exit 77; }
+[ -f "$V/adc.bin" ] || { echo "FAIL: vectors not found in $V"; exit 1; }
 
 sha() { sha256sum <"$1" | cut -d' ' -f1; }
 for m in raw:2:adc.bin conditioned:0:out-adc-m0.bin crc32:1:out-adc-m1.bin; do

@@ -13,7 +13,7 @@ top=$(cd "$here/../.." && pwd)
 cd "$top"
 base=$(bash tests/system/mkbase.sh)
 mods=/lib/modules/$kver
-vectors=${NG_VECTORS:-../shared/vectors}
+vectors=${NG_VECTORS:-tests/data}
 # Staging outside build/ (the top Makefile includes every *.d under build/).
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ng-sysimg.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The NeuG composite device (usb/neug_fn.c) through the fake dcd: the
  * descriptors parsed back, strings, DTR gating, modes from line coding
- * (checked bit for bit against ../shared/vectors/neug-1.0.6), discarding on
+ * (checked bit for bit against tests/data/neug-1.0.6), discarding on
  * a mode change, ZLP, GET_INFO, a dead source, and the mass storage
  * interface of the composite. */
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The NeuG noise pipeline: raw samples in, health-tested 32-byte blocks out.
  * Bit-exact with NeuG 1.0.x for H >= 3.66 bits/sample (140 samples per
- * conditioned block); see ../shared/vectors/neug-1.0.6/README.md. */
+ * conditioned block); see tests/data/neug-1.0.6/README.md. */
 #ifndef NG_PIPELINE_H
 #define NG_PIPELINE_H
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Embeds the head of the golden vectors (../shared/vectors, never committed)
+/* Embeds the head of the golden vectors (tests/data, in the repository)
  * at build time. NG_VEC_DIR is the quoted directory neug-1.0.6 lives in;
  * NG_VEC_WORDS the number of adc.bin words (a multiple of 140 and of 32);
  * mode 1 gives one byte per word, mode 0 32 bytes per 140 words. */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
-#include "version.h"
+#include "ng/version.h"
 
 static const struct {
 	const char *name;
