@@ -32,7 +32,7 @@ $(B)/firmware/obj/%.o: %.c
 
 # SHA-256 at -O2: 7% fewer instructions per block and smaller than at -Os
 # on the Cortex-M3 (doc/firmware.md, "Size and speed").
-FW_HOT_OBJ := $(B)/firmware/obj/core/src/sha256.o
+FW_HOT_OBJ := $(addprefix $(B)/firmware/obj/core/src/,sha256.o health.o pipeline.o)
 $(FW_HOT_OBJ): FW_CFLAGS += -O2
 
 define FW_BOARD_RULES

@@ -6,6 +6,13 @@
 #include <string.h>
 #include "ng/health.h"
 
+/* The per-sample steps are inlined into their loops (-Os would call them). */
+#if defined(__GNUC__) || defined(__clang__)
+#define NG_STEP static inline __attribute__((always_inline))
+#else
+#define NG_STEP static inline
+#endif
+
 /* ---- Cutoffs (SP 800-90B 4.4.1 and 4.4.2, alpha = 2^-30) ---------------- */
 
 /* 2^-x for 0 <= x <= 32, without libm: 2^-floor(x) exactly, times
@@ -106,7 +113,7 @@ ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_mill
 /* SP 800-90B 4.4.1 and 4.4.2 on the sample x of one stream, at position i
  * of the APT window. Returns the NG_HEALTH_RCT / NG_HEALTH_APT bits of the
  * tests whose B reached their cutoff C at x (the sample fails). */
-static inline uint32_t ng_health_stream_step(ng_health_stream *t, uint32_t x, uint32_t i)
+NG_STEP uint32_t ng_health_stream_step(ng_health_stream *t, uint32_t x, uint32_t i)
 {
 	uint32_t fired = 0;
 	/* 4.4.1 step 2: if x = A, B = B + 1, and B >= C is a failure;
@@ -177,35 +184,51 @@ static void ng_health_failed(ng_health_ctx *h, uint32_t k, uint32_t bits, uint32
 	}
 }
 
-/* The loop works on a copy in locals, so that the compiler keeps the state
- * in registers (the samples could otherwise alias it). */
+/* The start-up test passes with its last sample, unless latched. */
+static void ng_health_startup_check(ng_health_ctx *h)
+{
+	if (h->samples >= NG_STARTUP_SAMPLES && !(h->status & NG_HEALTH_PERSISTENT))
+		h->status &= ~NG_HEALTH_STARTUP;
+}
+
+/* The loop works on copies of the streams in locals, whose address it
+ * never takes, so that the compiler can keep them in registers (the samples
+ * could otherwise alias the context). */
 size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired)
 {
-	ng_health_ctx c = *h;
+	ng_health_stream w = h->st[0], a1 = h->st[1], a2 = h->st[2];
+	uint32_t i = h->apt_i, f0 = 0, f1 = 0, f2 = 0;
+	const bool adc = h->nstreams > 1;
 	size_t j;
-	*fired = 0;
-	for (j = 0; j < n; j++) {
-		const uint32_t x = s[j], i = c.apt_i;
-		uint32_t f[NG_STREAMS] = { ng_health_stream_step(&c.st[0], x, i), 0, 0 };
-		if (c.nstreams > 1) {
-			f[1] = ng_health_stream_step(&c.st[1], x & 0xffffu, i);
-			f[2] = ng_health_stream_step(&c.st[2], x >> 16, i);
+	for (j = 0; j < n && !(f0 | f1 | f2); j++) {
+		const uint32_t x = s[j];
+		f0 = ng_health_stream_step(&w, x, i);
+		if (adc) {
+			f1 = ng_health_stream_step(&a1, x & 0xffffu, i);
+			f2 = ng_health_stream_step(&a2, x >> 16, i);
 		}
-		c.apt_i = i + 1 == NG_APT_WINDOW ? 0 : i + 1;
-		if (f[0] | f[1] | f[2]) {
-			const uint32_t xs[NG_STREAMS] = { x, x & 0xffffu, x >> 16 };
-			for (uint32_t k = 0; k < NG_STREAMS; k++)
-				if (f[k])
-					ng_health_failed(&c, k, f[k], xs[k]);
-			*fired = f[0] | f[1] | f[2];
-		}
-		/* The start-up test passes with its last sample, unless latched. */
-		if (++c.samples == NG_STARTUP_SAMPLES && !(c.status & NG_HEALTH_PERSISTENT))
-			c.status &= ~NG_HEALTH_STARTUP;
-		if (*fired)
-			break;
+		i = i + 1 == NG_APT_WINDOW ? 0 : i + 1;
 	}
-	*h = c;
+	h->st[0] = w;
+	h->st[1] = a1;
+	h->st[2] = a2;
+	h->apt_i = i;
+	*fired = f0 | f1 | f2;
+	if (*fired) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
+		const uint32_t x = s[--j];
+		h->samples += j;
+		ng_health_startup_check(h);
+		if (f0)
+			ng_health_failed(h, NG_STREAM_WORD, f0, x);
+		if (f1)
+			ng_health_failed(h, NG_STREAM_ADC1, f1, x & 0xffffu);
+		if (f2)
+			ng_health_failed(h, NG_STREAM_ADC2, f2, x >> 16);
+		h->samples++;
+	} else {
+		h->samples += j;
+	}
+	ng_health_startup_check(h);
 	return j;
 }
 
@@ -240,7 +263,7 @@ static inline void ng_neug_inc(uint16_t *c)
 }
 
 /* One adaptive proportion test of window w; true when it fired. */
-static inline bool ng_neug_apt(uint32_t *a, uint32_t *b, uint32_t *s, uint16_t *max,
+NG_STEP bool ng_neug_apt(uint32_t *a, uint32_t *b, uint32_t *s, uint16_t *max,
 			       uint16_t *err, uint32_t w, uint32_t cutoff, uint8_t x)
 {
 	if (*s >= w - 1) {
@@ -261,7 +284,7 @@ static inline bool ng_neug_apt(uint32_t *a, uint32_t *b, uint32_t *s, uint16_t *
 	return false;
 }
 
-static inline bool ng_neug_byte(ng_neug_tests_ctx *t, uint8_t x)
+NG_STEP bool ng_neug_byte(ng_neug_tests_ctx *t, uint8_t x)
 {
 	bool fired = false;
 	/* repetition count, cutoff 9 */
