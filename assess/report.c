@@ -380,12 +380,14 @@ static int plot_heatmap(FILE *f, const ng_report_data *d)
 	fprintf(f, "<text x=\"%u\" y=\"%u\">count of %u (0x%02x)</text>", lx, top + 10, mcv, mcv);
 	fprintf(f, "<text x=\"%u\" y=\"%u\">per block of %u</text>", lx, top + 26, per);
 	for (unsigned q = 0; q < 8; q++) {
-		unsigned a = lo + q * (hi - lo + 1) / 8, b = lo + (q + 1) * (hi - lo + 1) / 8;
-		if (b <= a && q)
+		/* the counts c with (c - lo) * 8 / span == q, as the cells are coloured */
+		unsigned span = hi - lo + 1, a = lo + (q * span + 7) / 8, b = lo + ((q + 1) * span + 7) / 8;
+		b = b > hi + 1 ? hi + 1 : b;
+		if (b <= a)
 			continue;
-		fprintf(f, "<rect class=\"h%u key\" x=\"%u\" y=\"%u\" width=\"18\" height=\"18\"/>"
+		fprintf(f, "<rect class=\"key h%u\" x=\"%u\" y=\"%u\" width=\"18\" height=\"18\"/>"
 			   "<text x=\"%u\" y=\"%u\">%u..%u</text>", q, lx, top + 40 + q * 24, lx + 26,
-			top + 54 + q * 24, a, b > a ? b - 1 : a);
+			top + 54 + q * 24, a, b - 1);
 	}
 	fputs("</g></svg>\n", f);
 	char cap[600];
@@ -552,6 +554,7 @@ static const char style[] =
 	"h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:1.6em}"
 	"h3{font-size:1em;margin:.2em 0}table{border-collapse:collapse;margin:.5em 0}"
 	"th,td{padding:.2em .8em;text-align:left;border-bottom:1px solid #eee;vertical-align:top}"
+	".kv th{white-space:nowrap}"
 	"td{font-variant-numeric:tabular-nums}.na{color:#777}.good{color:#17663a}.bad{color:#b00020}"
 	".verdict{font-size:1.15em;font-weight:600;padding:.5em .8em;border-left:5px solid}"
 	".verdict.good{background:#eaf6ee}.verdict.bad{background:#fdecee}"
