@@ -172,7 +172,7 @@ int main(void)
 	rr->x_cutoff = 27;
 	d = (ng_report_data){.input = "'m.bin'", .kind = "file", .s = m, .n = nm, .bits = 8, .restart = rr};
 	page = render(&d, &len, &rc);
-	CHECK(rc == 0 && count_svg(page, "restart-heatmap", "<rect class=\"h") == 1600 &&
+	CHECK(rc == 0 && count_svg(page, "restart-heatmap", "<rect class=\"cell ") == 1600 &&
 	      strstr(page, "Restart Sanity Check Failed") && strstr(page, "X_max = 650"),
 	      "restart: 1600 heat-map cells, the failed sanity check shown");
 	CHECK(len < 200000, "restart page of 1,000,000 samples: %zu bytes < 200 KB", len);
