@@ -360,7 +360,7 @@ static int plot_heatmap(FILE *f, const ng_report_data *d)
 	for (unsigned r = 0; r < NG_REPORT_GRID; r++) {
 		for (unsigned c = 0; c < NG_REPORT_GRID; c++) {
 			unsigned q = hi > lo ? (g[r][c] - lo) * 8 / (hi - lo + 1) : 0;
-			fprintf(f, "<rect class=\"h%u\" x=\"%u\" y=\"%u\" width=\"1\" height=\"1\"/>", q, c, r);
+			fprintf(f, "<rect class=\"cell h%u\" x=\"%u\" y=\"%u\" width=\"1\" height=\"1\"/>", q, c, r);
 		}
 		fputc('\n', f);
 	}

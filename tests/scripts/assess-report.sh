@@ -132,4 +132,4 @@ check_dom "IID track" "$tmp/iid.html" "$tmp/iid.json" "{('histogram','rect','bar
 	('running-mcv','circle'): 100, 'text': ['excursion', 'compression', 'Chi square independence', '50 permutations']}"
 shot assess-report "$tmp/r.html" 2300
 shot assess-report-words "$tmp/words.html" 3100
-shot assess-report-restart "$tmp/restart.html" 2900
+shot assess-report-restart "$tmp/restart.html" 3100
