@@ -60,6 +60,9 @@ typedef struct {
  * for every context, not only the repeating ones). */
 extern bool ng_assess_general;
 void ng_est_mcv(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
+/* The MCV estimate from the mode count of n >= 2 samples (fills mode,
+ * p_hat, p_u, h): what ng_est_mcv ends with, for running estimates. */
+void ng_est_mcv_finish(uint64_t mode, size_t n, ng_est_result *r);
 void ng_est_collision(const uint8_t *s, size_t n, ng_est_result *r);   /* binary */
 void ng_est_markov(const uint8_t *s, size_t n, ng_est_result *r);      /* binary */
 void ng_est_compression(const uint8_t *s, size_t n, ng_est_result *r); /* binary */
@@ -168,6 +171,9 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
 		  unsigned long rounds, uint64_t seed, ng_iid_report *rep);
 /* The 19 permutation statistics of one sequence (s: translated symbols,
  * raw: values, median: of the values). */
+/* A permutation statistic's verdict from its counts C[i][0..2] (5.1):
+ * true when the unshuffled value is among the 0.1% most extreme. */
+bool ng_perm_failed(const unsigned c[3]);
 void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary,
 		   double median, double out[NG_PERM_STATS]);
 
@@ -182,7 +188,10 @@ double ng_perm_excursion(const uint8_t *x, size_t n);
 double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total,
 				 double stop_above);
 
-/* Restart tests (3.1.4) on a 1000 x 1000 matrix (n must be 1,000,000). */
+/* Restart tests (3.1.4) on a 1000 x 1000 matrix (n must be 1,000,000):
+ * row r holds the first 1000 samples after restart r. */
+#define NG_RESTART_ROWS 1000u
+#define NG_RESTART_COLS 1000u
 typedef struct {
 	double h_i, alpha;
 	unsigned x_cutoff, x_max;
@@ -195,6 +204,11 @@ typedef struct {
 } ng_restart_report;
 int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o,
 		      bool iid, unsigned long rounds, uint64_t seed, ng_restart_report *rep);
+
+/* The IID and restart reports on stdout: the reference tool's wording, or
+ * one JSON object. */
+void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool conditioned);
+void ng_assess_print_restart(const ng_restart_report *r, bool json, int verbose, unsigned bits);
 
 /* Simple worker pool: runs fn(i, arg) for i in [0, count) on up to threads. */
 void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, void *), void *arg);

@@ -59,6 +59,12 @@ void ng_est_mcv(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	for (unsigned i = 0; i < 256; i++)
 		if (cnt[i] > mode)
 			mode = cnt[i];
+	ng_est_mcv_finish(mode, n, r);
+}
+
+/* 6.3.1 steps 2-4: from the mode count of n >= 2 samples. */
+void ng_est_mcv_finish(uint64_t mode, size_t n, ng_est_result *r)
+{
 	double p = (double)mode / (double)n;
 	double pu = p + NG_ASSESS_Z * sqrt(p * (1.0 - p) / ((double)n - 1.0));
 	if (pu > 1.0)

@@ -699,13 +699,17 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 	r->permutations = done;
 	r->perm_pass = true;
 	for (int i = 0; i < NG_PERM_STATS; i++) {
-		unsigned *cc = r->perm_c[i];
-		if (cc[0] + cc[1] <= 5 || cc[1] + cc[2] <= 5)
+		if (ng_perm_failed(r->perm_c[i]))
 			r->perm_pass = false;
 	}
 	r->iid = r->chi_pass && r->lrs_pass && r->perm_pass;
 	free(sym);
 	return 0;
+}
+
+bool ng_perm_failed(const unsigned c[3])
+{
+	return c[0] + c[1] <= 5 || c[1] + c[2] <= 5;
 }
 
 /* ---- report ---- */
@@ -794,8 +798,7 @@ void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool co
 	printf("----------------------------------------------------\n");
 	for (int i = 0; i < NG_PERM_STATS; i++) {
 		const unsigned *cc = r->perm_c[i];
-		bool bad = cc[0] + cc[1] <= 5 || cc[1] + cc[2] <= 5;
-		printf("%24s%s %7u %7u %7u\n", ng_perm_name[i], bad ? "*" : " ", cc[0], cc[1], cc[2]);
+		printf("%24s%s %7u %7u %7u\n", ng_perm_name[i], ng_perm_failed(cc) ? "*" : " ", cc[0], cc[1], cc[2]);
 	}
 	printf("(* denotes failed test; %lu permutations)\n\n", r->permutations);
 	printf("IID permutation tests: %s\n", r->perm_pass ? "Passed" : "Failed");

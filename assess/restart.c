@@ -7,7 +7,8 @@
 #include <string.h>
 #include "assess.h"
 
-#define RS 1000 /* restarts = samples per restart */
+#define RS NG_RESTART_ROWS /* restarts = samples per restart (a square matrix) */
+_Static_assert(NG_RESTART_ROWS == NG_RESTART_COLS, "restart.c assumes a square matrix");
 
 /* The sanity check's worst case (the model the reference tool simulates):
  * of the k distinct sample values, as many as possible, kp = floor(1/p),

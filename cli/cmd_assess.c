@@ -10,11 +10,9 @@
 #include <unistd.h>
 #include "assess.h"
 #include "commands.h"
+#include "exit.h"
+#include "report.h"
 #include "source.h"
-
-/* The restart matrix of SP 800-90B 3.1.4: 1000 restarts x 1000 samples. */
-#define NG_RESTART_ROWS 1000u
-#define NG_RESTART_COLS 1000u
 
 static void usage(FILE *f)
 {
@@ -40,6 +38,9 @@ static void usage(FILE *f)
 	      "  --seed=N         seed the permutation PRNG (default: from /dev/urandom)\n"
 	      "  --permutations=N permutation rounds of the IID track (default 10000)\n"
 	      "  --json           one JSON object on stdout\n"
+	      "  --report=FILE    also write the results and plots (histogram, autocorrelation,\n"
+	      "                   running MCV estimate; each ADC's histogram for raw-mode\n"
+	      "                   words; the restart matrix) as one self-contained HTML page\n"
 	      "  -v, --verbose    every estimator's intermediate figures\n"
 	      "  --threads=N      worker threads (default: online CPUs)\n"
 	      "  -h, --help       this text\n", f);
@@ -52,7 +53,7 @@ typedef struct {
 	unsigned threads;
 	double h_initial;
 	bool h_initial_given;
-	const char *source, *save, *file;
+	const char *source, *save, *file, *report;
 	size_t samples;
 	uint64_t seed;
 	bool seed_given;
@@ -70,7 +71,8 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 	return 0;
 }
 
-/* Reads the file (or "-") into memory. */
+/* Reads the file (or "-") into memory; NULL (message printed) when it
+ * cannot be opened or read. */
 static uint8_t *read_all(const char *path, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
@@ -109,7 +111,7 @@ static uint8_t *read_all(const char *path, size_t *len)
 	return b;
 }
 
-/* Checks the widths; picks bits when not given. Returns 0 or an exit code. */
+/* Checks the widths; picks bits when not given. Returns 0 or an exit status. */
 static int check_bits(const char *what, const uint8_t *s, size_t n, opts *o)
 {
 	unsigned or_ = 0;
@@ -119,18 +121,18 @@ static int check_bits(const char *what, const uint8_t *s, size_t n, opts *o)
 		o->bits = 1;
 		while (o->bits < 8 && (or_ >> o->bits))
 			o->bits++;
-		return 0;
+		return NG_EXIT_OK;
 	}
 	if (o->bits >= 8)
-		return 0;
+		return NG_EXIT_OK;
 	for (size_t i = 0; i < n; i++)
 		if (s[i] >> o->bits) {
 			fprintf(stderr, "neug assess: %s: sample %zu (offset %zu) is 0x%02x, wider than "
 				"--bits=%u; give a larger --bits or mask the data\n",
 				what, i, o->words ? i * 4 : i, s[i], o->bits);
-			return 1;
+			return NG_EXIT_IO;
 		}
-	return 0;
+	return NG_EXIT_OK;
 }
 
 static void jnum(double v)
@@ -260,8 +262,6 @@ static void print_noniid_text(const ng_noniid_report *r, const opts *o)
 	printf("\nAssessed min-entropy: %.17g bits per %u-bit sample\n", r->h_assessed, r->bits);
 }
 
-int ng_assess_iid_main(const uint8_t *s, size_t n, const opts *o);
-
 static const struct option longopts[] = {
 	{"bits", required_argument, NULL, 'b'},
 	{"iid", no_argument, NULL, 'I'},
@@ -277,14 +277,72 @@ static const struct option longopts[] = {
 	{"seed", required_argument, NULL, 'r'},
 	{"permutations", required_argument, NULL, 'P'},
 	{"json", no_argument, NULL, 'j'},
+	{"report", required_argument, NULL, 'F'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"threads", required_argument, NULL, 't'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
 
-/* assess/assess_cli.c */
-int ng_assess_run(const uint8_t *s, size_t n, opts *o);
+/* What was assessed, for the messages and the report. */
+typedef struct {
+	char what[400];        /* "'x.bin'", a source's description */
+	char kind[160];        /* how the samples were read */
+	uint32_t *words;       /* a device's raw-mode words, or NULL */
+	char command[1024];    /* the command line */
+} input_desc;
+
+static int assess_run(const uint8_t *s, size_t n, opts *o, const input_desc *in);
+
+/* Writes a file through a temporary beside it, renamed only when whole:
+ * a failed run leaves no file that looks complete. fn writes the content
+ * and returns 0, or -1 with errno set. */
+static int write_atomic(const char *path, int (*fn)(FILE *, const void *), const void *arg)
+{
+	char tmp[4096];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+		fprintf(stderr, "neug assess: '%s': file name too long\n", path);
+		return NG_EXIT_IO;
+	}
+	FILE *f = fopen(tmp, "wb");
+	if (!f) {
+		fprintf(stderr, "neug assess: cannot create '%s': %s\n", tmp, strerror(errno));
+		return NG_EXIT_IO;
+	}
+	errno = 0;
+	int bad = fn(f, arg) || ferror(f);
+	int e = errno ? errno : EIO;
+	if (fclose(f) && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad && rename(tmp, path)) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		fprintf(stderr, "neug assess: cannot write '%s': %s\n", path, strerror(e));
+		remove(tmp);
+		return NG_EXIT_IO;
+	}
+	return NG_EXIT_OK;
+}
+
+typedef struct {
+	const uint8_t *s;
+	size_t n;
+} byte_span;
+
+static int write_bytes(FILE *f, const void *arg)
+{
+	const byte_span *b = arg;
+	return fwrite(b->s, 1, b->n, f) == b->n ? 0 : -1;
+}
+
+static int write_report(FILE *f, const void *arg)
+{
+	return ng_report_html(f, arg);
+}
 
 /* Reads want raw samples from src into w; false (message printed) on a
  * source error. *got is how many arrived (fewer if the source ended). */
@@ -308,10 +366,17 @@ static bool read_source(ng_source *src, uint32_t *w, size_t want, size_t *got)
 /* --source: o->samples raw samples from the source, reduced to the low
  * --bits (default 8) of each word; with --restart, 1000 restarts (the
  * source closed and opened again each time, start-up test included) of
- * 1000 samples each, row after row. --save writes what was collected. */
-static int collect(opts *o, uint8_t **out, size_t *nout, char *what, size_t whatlen)
+ * 1000 samples each, row after row. --save writes what was collected.
+ * A device's or a raw-mode file's words are kept in in->words for the
+ * report. Returns 0 or an exit status. */
+static int collect(opts *o, uint8_t **out, size_t *nout, input_desc *in)
 {
-	char err[512];
+	char err[512], *what = in->what;
+	size_t whatlen = sizeof in->what;
+	if (!ng_source_spec_known(o->source)) {
+		fprintf(stderr, "neug assess: --source=%s: give jitter, device[:TTY] or file:PATH\n", o->source);
+		return NG_EXIT_USAGE;
+	}
 	size_t rows = o->restart ? NG_RESTART_ROWS : 1, per = o->restart ? NG_RESTART_COLS : o->samples;
 	uint32_t *w = malloc(rows * per * sizeof *w);
 	uint8_t *s = malloc(rows * per);
@@ -320,7 +385,7 @@ static int collect(opts *o, uint8_t **out, size_t *nout, char *what, size_t what
 		fprintf(stderr, "neug assess: out of memory for %zu samples\n", rows * per);
 		free(w);
 		free(s);
-		return 1;
+		return NG_EXIT_IO;
 	}
 	if (o->restart)
 		ng_progress_start(true, "restarts", (unsigned)rows);
@@ -335,7 +400,7 @@ static int collect(opts *o, uint8_t **out, size_t *nout, char *what, size_t what
 				fprintf(stderr, "neug assess: source '%s': %s\n", o->source, err);
 			free(w);
 			free(s);
-			return 1;
+			return NG_EXIT_IO;
 		}
 		size_t got;
 		bool ok = read_source(src, w + n, per, &got);
@@ -349,7 +414,7 @@ static int collect(opts *o, uint8_t **out, size_t *nout, char *what, size_t what
 					got, per, r + 1);
 			free(w);
 			free(s);
-			return 1;
+			return NG_EXIT_IO;
 		}
 		if (o->restart)
 			ng_progress_step();
@@ -363,34 +428,43 @@ static int collect(opts *o, uint8_t **out, size_t *nout, char *what, size_t what
 	unsigned b = o->bits_given ? o->bits : 8;
 	for (size_t i = 0; i < n; i++)
 		s[i] = (uint8_t)(w[i] & ((1u << b) - 1));
-	free(w);
+	if (strncmp(o->source, "jitter", 6) != 0) {
+		in->words = w;  /* a device's raw-mode words, or a file of them */
+		snprintf(in->kind, sizeof in->kind, "raw-mode 32-bit words from the source, the low %u bits "
+			 "of each", b);
+	} else {
+		free(w);
+		snprintf(in->kind, sizeof in->kind, "samples from the jitter source, the low %u bits of each "
+			 "32-bit word%s", b, o->restart ? ", 1000 restarts x 1000 samples" : "");
+	}
 	if (!o->bits_given) {
 		o->bits = 8;
 		o->bits_given = true;
 	}
 	if (n < o->samples)
 		fprintf(stderr, "neug assess: %s ended after %zu of %zu samples\n", what, n, o->samples);
-	if (o->save) { /* through a temporary file: never a partial FILE */
-		char tmp[4096];
-		snprintf(tmp, sizeof tmp, "%s.tmp.%ld", o->save, (long)getpid());
-		FILE *f = fopen(tmp, "wb");
-		bool ok = f && fwrite(s, 1, n, f) == n;
-		ok = f && !fclose(f) && ok;
-		if (!ok || rename(tmp, o->save)) {
-			fprintf(stderr, "neug assess: cannot write '%s': %s\n", o->save, strerror(errno));
-			remove(tmp);
+	if (o->save) {
+		byte_span b = {s, n};
+		int rc = write_atomic(o->save, write_bytes, &b);
+		if (rc) {
 			free(s);
-			return 1;
+			return rc;
 		}
 	}
 	*out = s;
 	*nout = n;
-	return 0;
+	return NG_EXIT_OK;
 }
 
 int ng_cmd_assess(int argc, char **argv)
 {
 	opts o = {.samples = 1000000, .rounds = 10000};
+	/* the command line as given, for the report (getopt reorders argv) */
+	char cmdline[1024] = "neug";
+	for (int i = 0; i < argc; i++) {
+		size_t l = strlen(cmdline);
+		snprintf(cmdline + l, sizeof cmdline - l, " %s", argv[i]);
+	}
 	long nc = sysconf(_SC_NPROCESSORS_ONLN);
 	o.threads = nc > 0 ? (unsigned)nc : 1;
 	optind = 1;
@@ -401,7 +475,7 @@ int ng_cmd_assess(int argc, char **argv)
 		case 'b':
 			if (parse_uint(optarg, 8, &v) || v < 1) {
 				fprintf(stderr, "neug assess: --bits=%s: give 1..8\n", optarg);
-				return 2;
+				return NG_EXIT_USAGE;
 			}
 			o.bits = (unsigned)v;
 			o.bits_given = true;
@@ -416,7 +490,7 @@ int ng_cmd_assess(int argc, char **argv)
 			o.h_initial = strtod(optarg, &e);
 			if (e == optarg || *e || !(o.h_initial > 0) || o.h_initial > 8) {
 				fprintf(stderr, "neug assess: --h-initial=%s: give a number in (0, 8]\n", optarg);
-				return 2;
+				return NG_EXIT_USAGE;
 			}
 			o.h_initial_given = true;
 			break;
@@ -426,7 +500,7 @@ int ng_cmd_assess(int argc, char **argv)
 		case 'n':
 			if (parse_uint(optarg, 1ull << 31, &v) || v < 1) {
 				fprintf(stderr, "neug assess: --samples=%s: give a positive count\n", optarg);
-				return 2;
+				return NG_EXIT_USAGE;
 			}
 			o.samples = (size_t)v;
 			break;
@@ -434,7 +508,7 @@ int ng_cmd_assess(int argc, char **argv)
 		case 'r':
 			if (parse_uint(optarg, UINT64_MAX, &v)) {
 				fprintf(stderr, "neug assess: --seed=%s: not a number\n", optarg);
-				return 2;
+				return NG_EXIT_USAGE;
 			}
 			o.seed = v;
 			o.seed_given = true;
@@ -442,101 +516,125 @@ int ng_cmd_assess(int argc, char **argv)
 		case 'P':
 			if (parse_uint(optarg, 10000000, &v)) {
 				fprintf(stderr, "neug assess: --permutations=%s: give 0..10000000\n", optarg);
-				return 2;
+				return NG_EXIT_USAGE;
 			}
 			o.rounds = (unsigned long)v;
 			break;
 		case 'j': o.json = true; break;
+		case 'F': o.report = optarg; break;
 		case 'v': o.verbose++; break;
 		case 't':
 			if (parse_uint(optarg, 256, &v) || v < 1) {
 				fprintf(stderr, "neug assess: --threads=%s: give 1..256\n", optarg);
-				return 2;
+				return NG_EXIT_USAGE;
 			}
 			o.threads = (unsigned)v;
 			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h': usage(stdout); return NG_EXIT_OK;
+		default: usage(stderr); return NG_EXIT_USAGE;
 		}
 	}
 	if (o.source ? optind != argc : optind + 1 != argc) {
 		fprintf(stderr, o.source ? "neug assess: --source takes no FILE\n"
 					 : "neug assess: give one FILE (or --source=...)\n");
 		usage(stderr);
-		return 2;
+		return NG_EXIT_USAGE;
 	}
 	if (o.restart && !o.h_initial_given) {
 		fprintf(stderr, "neug assess: --restart needs --h-initial=H (the initial entropy estimate)\n");
-		return 2;
+		return NG_EXIT_USAGE;
+	}
+	if (o.source && o.restart && strncmp(o.source, "jitter", 6) != 0) {
+		fprintf(stderr, "neug assess: --restart --source works with the jitter source only: "
+			"a device keeps running when its tty is reopened, and a file replays the same "
+			"samples; restart a device 1000 times yourself and assess the file with "
+			"--restart FILE\n");
+		return NG_EXIT_USAGE;
 	}
 	o.file = o.source ? NULL : argv[optind];
 	uint8_t *s = NULL;
 	size_t n = 0;
-	char what[400];
+	input_desc *in = calloc(1, sizeof *in);
+	if (!in) {
+		fprintf(stderr, "neug assess: out of memory\n");
+		return NG_EXIT_IO;
+	}
+	snprintf(in->command, sizeof in->command, "%s", cmdline);
+	int rc = 0;
 	if (o.source) {
-		if (o.restart && strncmp(o.source, "jitter", 6) != 0) {
-			fprintf(stderr, "neug assess: --restart --source works with the jitter source only: "
-				"a device keeps running when its tty is reopened, and a file replays the same "
-				"samples; restart a device 1000 times yourself and assess the file with "
-				"--restart FILE\n");
-			return 2;
-		}
 		if (o.restart)
 			o.samples = NG_RESTART_ROWS * NG_RESTART_COLS;
-		int rc = collect(&o, &s, &n, what, sizeof what);
-		if (rc)
-			return rc;
+		rc = collect(&o, &s, &n, in);
 	} else {
-		snprintf(what, sizeof what, "'%s'", o.file);
+		snprintf(in->what, sizeof in->what, "'%s'", o.file);
 		size_t len;
 		uint8_t *b = read_all(o.file, &len);
 		if (!b)
-			return 1;
-		if (o.words) {
-			if (len % 4) {
-				fprintf(stderr, "neug assess: %s: %zu bytes is not a whole number of 32-bit words\n",
-					what, len);
-				free(b);
-				return 1;
-			}
+			rc = NG_EXIT_IO;
+		else if (o.words && len % 4) {
+			fprintf(stderr, "neug assess: %s: %zu bytes is not a whole number of 32-bit words\n",
+				in->what, len);
+			free(b);
+			rc = NG_EXIT_IO;
+		} else if (o.words) {
 			n = len / 4;
 			s = malloc(n ? n : 1);
+			in->words = malloc(n ? n * sizeof *in->words : 1);
 			unsigned bw = o.bits_given ? o.bits : 8;
-			for (size_t i = 0; s && i < n; i++) {
+			for (size_t i = 0; s && in->words && i < n; i++) {
 				uint32_t x = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
 					     (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+				in->words[i] = x;
 				s[i] = (uint8_t)(x & ((1u << bw) - 1));
 			}
 			free(b);
-			if (!s) {
-				fprintf(stderr, "neug assess: out of memory\n");
-				return 1;
+			if (!s || !in->words) {
+				fprintf(stderr, "neug assess: out of memory for %zu words\n", n);
+				rc = NG_EXIT_IO;
 			}
+			snprintf(in->kind, sizeof in->kind, "file of little-endian 32-bit raw-mode words, "
+				 "the low %u bits of each", bw);
 		} else {
 			s = b;
 			n = len;
+			snprintf(in->kind, sizeof in->kind, "file, one sample per byte");
 		}
 	}
-	if (n == 0) {
-		fprintf(stderr, "neug assess: %s holds no samples\n", what);
-		free(s);
-		return 1;
+	if (!rc && n == 0) {
+		fprintf(stderr, "neug assess: %s holds no samples%s\n", in->what,
+			o.source ? ": the source ended at once" : " (it is empty)");
+		rc = NG_EXIT_IO;
 	}
-	int rc = check_bits(what, s, n, &o);
-	if (rc) {
-		free(s);
-		return rc;
-	}
-	rc = ng_assess_run(s, n, &o);
+	if (!rc)
+		rc = check_bits(in->what, s, n, &o);
+	if (!rc)
+		rc = assess_run(s, n, &o, in);
 	free(s);
+	free(in->words);
+	free(in);
 	return rc;
 }
 
 /* ---- the tracks ---- */
-void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool conditioned);
-void ng_assess_print_restart(const ng_restart_report *r, bool json, int verbose, unsigned bits);
+/* Writes --report when asked; returns rc, or the write's exit status. */
+static int report(const opts *o, const input_desc *in, const uint8_t *s, size_t n,
+		  ng_report_data d, int rc)
+{
+	if (!o->report)
+		return rc;
+	d.input = in->what;
+	d.kind = in->kind;
+	d.command = in->command;
+	d.s = s;
+	d.n = n;
+	d.bits = o->bits;
+	d.conditioned = o->conditioned;
+	d.words = in->words;
+	int wrc = write_atomic(o->report, write_report, &d);
+	return wrc ? wrc : rc;
+}
 
-int ng_assess_run(const uint8_t *s, size_t n, opts *o)
+static int assess_run(const uint8_t *s, size_t n, opts *o, const input_desc *in)
 {
 	ng_assess_opts ao = {.bits = o->bits, .conditioned = o->conditioned,
 			     .threads = o->threads, .progress = !o->json || isatty(2)};
@@ -547,24 +645,25 @@ int ng_assess_run(const uint8_t *s, size_t n, opts *o)
 			fprintf(stderr, "neug assess: cannot read /dev/urandom for a seed: %s\n", strerror(errno));
 			if (f)
 				fclose(f);
-			return 1;
+			return NG_EXIT_IO;
 		}
 		fclose(f);
 	}
 	if (o->restart) {
-		if (n != 1000000) {
-			fprintf(stderr, "neug assess: --restart needs exactly 1000000 samples "
-				"(1000 restarts x 1000 samples), the file has %zu\n", n);
-			return 1;
+		if (n != (size_t)NG_RESTART_ROWS * NG_RESTART_COLS) {
+			fprintf(stderr, "neug assess: %s: --restart needs exactly 1000000 samples "
+				"(1000 restarts x 1000 samples), the file has %zu\n", in->what, n);
+			return NG_EXIT_IO;
 		}
 		ng_restart_report *rr = calloc(1, sizeof *rr);
 		if (!rr || ng_assess_restart(s, n, o->h_initial, &ao, o->iid, o->rounds, seed, rr)) {
 			fprintf(stderr, "neug assess: out of memory\n");
 			free(rr);
-			return 1;
+			return NG_EXIT_IO;
 		}
 		ng_assess_print_restart(rr, o->json, o->verbose, o->bits);
-		int rc = rr->sanity_pass && rr->valid ? 0 : 3;
+		int rc = report(o, in, s, n, (ng_report_data){.restart = rr},
+				rr->sanity_pass && rr->valid ? NG_EXIT_OK : NG_EXIT_FAIL);
 		free(rr);
 		return rc;
 	}
@@ -573,22 +672,24 @@ int ng_assess_run(const uint8_t *s, size_t n, opts *o)
 		if (!ir || ng_assess_iid(s, n, &ao, o->rounds, seed, ir)) {
 			fprintf(stderr, "neug assess: out of memory\n");
 			free(ir);
-			return 1;
+			return NG_EXIT_IO;
 		}
 		ng_assess_print_iid(ir, o->json, o->verbose, o->conditioned);
+		int rc = report(o, in, s, n, (ng_report_data){.iid = ir}, NG_EXIT_OK);
 		free(ir);
-		return 0;
+		return rc;
 	}
 	ng_noniid_report *r = calloc(1, sizeof *r);
 	if (!r || ng_assess_noniid(s, n, &ao, r)) {
 		fprintf(stderr, "neug assess: out of memory\n");
 		free(r);
-		return 1;
+		return NG_EXIT_IO;
 	}
 	if (o->json)
 		print_noniid_json(r, o->conditioned);
 	else
 		print_noniid_text(r, o);
+	int rc = report(o, in, s, n, (ng_report_data){.noniid = r}, NG_EXIT_OK);
 	free(r);
-	return 0;
+	return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "exit.h"
 #include "cutoffs.h"
 
 static void usage(FILE *f)
@@ -58,36 +59,36 @@ int ng_cmd_cutoffs(int argc, char **argv)
 			h = strtod(optarg, &e);
 			if (e == optarg || *e || !(h > 0) || h > 32) {
 				fprintf(stderr, "neug cutoffs: --min-entropy=%s: give a number in (0, 32]\n", optarg);
-				return 2;
+				return NG_EXIT_USAGE;
 			}
 			break;
 		case 'a':
 			if (parse_alpha(optarg, &a)) {
 				fprintf(stderr, "neug cutoffs: --alpha=%s: give 2^-N or a probability in (0, 1)\n", optarg);
-				return 2;
+				return NG_EXIT_USAGE;
 			}
 			break;
 		case 'w':
 			w = strtoul(optarg, &e, 0);
 			if (e == optarg || *e || w < 2 || w > (1u << 20)) {
 				fprintf(stderr, "neug cutoffs: --window=%s: give 2..1048576\n", optarg);
-				return 2;
+				return NG_EXIT_USAGE;
 			}
 			break;
 		case 'j': json = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h': usage(stdout); return NG_EXIT_OK;
+		default: usage(stderr); return NG_EXIT_USAGE;
 		}
 	}
 	if (h < 0 || optind != argc) {
 		fprintf(stderr, "neug cutoffs: give --min-entropy=H (and no other arguments)\n");
 		usage(stderr);
-		return 2;
+		return NG_EXIT_USAGE;
 	}
 	uint32_t rct, apt;
 	if (ng_cutoffs_compute(h, a, (uint32_t)w, &rct, &apt)) {
 		fprintf(stderr, "neug cutoffs: arguments out of range\n");
-		return 2;
+		return NG_EXIT_USAGE;
 	}
 	if (json)
 		printf("{\"min_entropy\": %.17g, \"alpha_log2\": %.17g, \"window\": %lu, \"rct_cutoff\": %u, \"apt_cutoff\": %u}\n",
@@ -97,5 +98,5 @@ int ng_cmd_cutoffs(int argc, char **argv)
 		printf("repetition count test cutoff C = %u  (1 + ceil(%g / %g))\n", rct, a, h);
 		printf("adaptive proportion test cutoff C = %u  (1 + CRITBINOM(%lu, 2^-%g, 1 - 2^-%g))\n", apt, w, h, a);
 	}
-	return 0;
+	return NG_EXIT_OK;
 }

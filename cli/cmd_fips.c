@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "exit.h"
 #include "fips.h"
 
 static void usage(FILE *f)
@@ -17,7 +18,9 @@ static void usage(FILE *f)
 	      "FIPS 140-2 (2001-10-10) monobit, poker, runs and long-run tests and the\n"
 	      "continuous run test on consecutive 20,000-bit blocks, counted as rngtest\n"
 	      "counts them (the first 32 bits prime the continuous run test; a trailing\n"
-	      "partial block is not tested). Exit status 1 if any block failed or no\nblock was tested, 2 on a usage or read error.\n\n"
+	      "partial block is not tested). Exit status 0 if every block passed, 1 if\n"
+	      "any block failed or no block was tested, 2 on a usage error, 3 when FILE\n"
+	      "is missing, unreadable or empty.\n\n"
 	      "  --json      one JSON object on stdout\n"
 	      "  -h, --help  this text\n", f);
 }
@@ -37,22 +40,22 @@ int ng_cmd_fips(int argc, char **argv)
 			json = true;
 		else if (c == 'h') {
 			usage(stdout);
-			return 0;
+			return NG_EXIT_OK;
 		} else {
 			usage(stderr);
-			return 2;
+			return NG_EXIT_USAGE;
 		}
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "neug fips: give one FILE (or - for standard input)\n");
 		usage(stderr);
-		return 2;
+		return NG_EXIT_USAGE;
 	}
 	const char *path = argv[optind];
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
 	if (fd < 0) {
 		fprintf(stderr, "neug fips: cannot open '%s': %s\n", path, strerror(errno));
-		return 2;
+		return NG_EXIT_IO;
 	}
 	ng_fips_ctx *ctx = malloc(sizeof *ctx);
 	size_t bsz = 1 << 20;
@@ -60,7 +63,9 @@ int ng_cmd_fips(int argc, char **argv)
 	if (!ctx || !buf) {
 		fprintf(stderr, "neug fips: out of memory\n");
 		free(ctx); free(buf);
-		return 2;
+		if (fd)
+			close(fd);
+		return NG_EXIT_IO;
 	}
 	ng_fips_init(ctx);
 	for (;;) {
@@ -72,7 +77,7 @@ int ng_cmd_fips(int argc, char **argv)
 			free(ctx); free(buf);
 			if (fd)
 				close(fd);
-			return 2;
+			return NG_EXIT_IO;
 		}
 		if (r == 0)
 			break;
@@ -81,12 +86,17 @@ int ng_cmd_fips(int argc, char **argv)
 	if (fd)
 		close(fd);
 	free(buf);
+	if (ctx->bits == 0) {
+		fprintf(stderr, "neug fips: '%s' is empty: no bits to test\n", path);
+		free(ctx);
+		return NG_EXIT_IO;
+	}
 	if (ctx->bits < 32) {
 		/* like rngtest: nothing to report */
 		fprintf(stderr, "neug fips: '%s': only %llu bits, fewer than the 32 that prime the "
 			"continuous run test\n", path, (unsigned long long)ctx->bits);
 		free(ctx);
-		return 1;
+		return NG_EXIT_FAIL;
 	}
 	if (ctx->ok + ctx->failed == 0)
 		fprintf(stderr, "neug fips: '%s': no whole 20000-bit block after the first 32 bits\n", path);
@@ -106,7 +116,7 @@ int ng_cmd_fips(int argc, char **argv)
 			printf("neug fips: FIPS 140-2(2001-10-10) %s: %llu\n", ng_fips_name[t],
 			       (unsigned long long)ctx->fail[t]);
 	}
-	int rc = ctx->failed || ctx->ok == 0 ? 1 : 0;
+	int rc = ctx->failed || ctx->ok == 0 ? NG_EXIT_FAIL : NG_EXIT_OK;
 	free(ctx);
 	return rc;
 }

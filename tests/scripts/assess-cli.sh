@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# neug assess / cutoffs on bad and awkward input: empty file, unreadable
-# file, --bits too small (names the first offending sample and its offset),
-# too few samples for some estimators (skipped with a reason), --words.
+# neug assess / fips / cutoffs on bad and awkward input: a missing, a
+# directory and an empty input (exit 3 with the file and the reason),
+# --bits too small (names the first offending sample and its offset), too
+# few samples for some estimators (skipped with a reason), --words, a
+# restart matrix that fails the sanity check (exit 1).
 set -u
 cd "$(dirname "$0")/../.."
 neug=build/neug
@@ -10,16 +12,29 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ok() { echo "PASS: assess-cli $1"; }
 no() { echo "FAIL: assess-cli $1"; }
 : >"$tmp/empty.bin"
-"$neug" assess "$tmp/empty.bin" 2>"$tmp/e"; rc=$?
-[ "$rc" != 0 ] && grep -q "empty.bin.*no samples" "$tmp/e" && ok "empty file: exit $rc, '$(cat "$tmp/e")'" || no "empty file (exit $rc: $(cat "$tmp/e"))"
-"$neug" assess "$tmp/nonexistent.bin" 2>"$tmp/e"; rc=$?
-[ "$rc" != 0 ] && grep -q "nonexistent.bin.*No such file" "$tmp/e" && ok "missing file: exit $rc" || no "missing file (exit $rc: $(cat "$tmp/e"))"
 mkdir "$tmp/dir"
-"$neug" assess "$tmp/dir" 2>"$tmp/e"; rc=$?
-[ "$rc" != 0 ] && grep -q "dir" "$tmp/e" && ok "directory: exit $rc, '$(cat "$tmp/e")'" || no "directory (exit $rc: $(cat "$tmp/e"))"
+# a missing, a directory and an empty input: exit 3 (NG_EXIT_IO) and a
+# message naming the file and the reason, for assess and for fips
+for cmd in assess fips; do
+	"$neug" $cmd "$tmp/empty.bin" 2>"$tmp/e"; rc=$?
+	[ "$rc" = 3 ] && grep -q "empty.bin.*empty" "$tmp/e" \
+		&& ok "$cmd empty file: exit 3, '$(cat "$tmp/e")'" || no "$cmd empty file (exit $rc: $(cat "$tmp/e"))"
+	"$neug" $cmd /dev/null 2>"$tmp/e"; rc=$?
+	[ "$rc" = 3 ] && grep -q "/dev/null.*empty" "$tmp/e" && ok "$cmd /dev/null: exit 3" || no "$cmd /dev/null (exit $rc: $(cat "$tmp/e"))"
+	"$neug" $cmd "$tmp/nonexistent.bin" 2>"$tmp/e"; rc=$?
+	[ "$rc" = 3 ] && grep -q "nonexistent.bin.*No such file" "$tmp/e" && ok "$cmd missing file: exit 3, '$(cat "$tmp/e")'" \
+		|| no "$cmd missing file (exit $rc: $(cat "$tmp/e"))"
+	"$neug" $cmd "$tmp/dir" 2>"$tmp/e"; rc=$?
+	[ "$rc" = 3 ] && grep -q "dir.*Is a directory" "$tmp/e" && ok "$cmd directory: exit 3, '$(cat "$tmp/e")'" \
+		|| no "$cmd directory (exit $rc: $(cat "$tmp/e"))"
+done
+"$neug" fips - </dev/null 2>"$tmp/e"; rc=$?
+[ "$rc" = 3 ] && grep -q "empty" "$tmp/e" && ok "fips on an empty standard input: exit 3" || no "fips empty stdin (exit $rc: $(cat "$tmp/e"))"
+"$neug" assess --bogus-option 2>/dev/null; a=$?; "$neug" fips 2>/dev/null; b=$?; "$neug" cutoffs 2>/dev/null; c=$?
+[ "$a$b$c" = 222 ] && ok "usage errors of assess, fips, cutoffs: exit 2" || no "usage errors: exit $a, $b, $c"
 printf '\x01\x02\x03\x01\x35\x02' >"$tmp/wide.bin"
 "$neug" assess --bits=4 "$tmp/wide.bin" 2>"$tmp/e"; rc=$?
-[ "$rc" != 0 ] && grep -q "sample 4 (offset 4) is 0x35, wider than --bits=4" "$tmp/e" && ok "--bits too small names sample 4" || no "--bits too small (exit $rc: $(cat "$tmp/e"))"
+[ "$rc" = 3 ] && grep -q "sample 4 (offset 4) is 0x35, wider than --bits=4" "$tmp/e" && ok "--bits too small names sample 4, exit 3" || no "--bits too small (exit $rc: $(cat "$tmp/e"))"
 head -c 50 /dev/urandom >"$tmp/short.bin"
 "$neug" assess --json "$tmp/short.bin" >"$tmp/o" 2>"$tmp/e"; rc=$?
 if [ "$rc" = 0 ] && python3 -c '
@@ -39,7 +54,12 @@ printf '\x01\x02\x03' >"$tmp/odd.bin"
 "$neug" assess --restart "$tmp/b.bin" 2>"$tmp/e"; rc=$?
 [ "$rc" = 2 ] && grep -q "h-initial" "$tmp/e" && ok "--restart without --h-initial: usage error" || no "--restart without H (exit $rc)"
 "$neug" assess --restart --h-initial=7 "$tmp/b.bin" 2>"$tmp/e"; rc=$?
-[ "$rc" != 0 ] && grep -q "exactly 1000000 samples" "$tmp/e" && ok "--restart on 20000 samples rejected" || no "--restart size (exit $rc)"
+[ "$rc" = 3 ] && grep -q "exactly 1000000 samples" "$tmp/e" && ok "--restart on 20000 samples rejected (exit 3)" || no "--restart size (exit $rc)"
+# restart 17 stuck at 0: its row's count (1000) is far above X_cutoff, a failed verdict
+python3 -c 'import random,sys; r=random.Random(7); d=bytearray(r.getrandbits(8) for _ in range(10**6)); d[17000:18000]=bytes(1000); open(sys.argv[1],"wb").write(d)' "$tmp/stuckrow.bin"
+"$neug" assess --restart --h-initial=7 "$tmp/stuckrow.bin" >"$tmp/o" 2>"$tmp/e"; rc=$?
+[ "$rc" = 1 ] && grep -q "Restart Sanity Check Failed" "$tmp/o" && grep -q "X_max: 1000" "$tmp/o" \
+	&& ok "--restart with a stuck restart: sanity check failed, exit 1" || no "--restart stuck row (exit $rc: $(cat "$tmp/o" "$tmp/e"))"
 "$neug" assess --help | grep -q -- "--conditioned" && "$neug" fips --help | grep -q rngtest && "$neug" cutoffs --help | grep -q CRITBINOM \
 	&& ok "--help of assess, fips, cutoffs" || no "--help"
 "$neug" cutoffs --min-entropy=0 2>/dev/null; rc=$?

@@ -74,5 +74,5 @@ j=$("$neug" fips --json "$tmp/stuck.bin")
 python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["failures"]==4 and d["blocks"]==4 and d["continuous_run"]==4' "$j" \
 	&& echo "PASS: fips-rngtest --json" || echo "FAIL: fips-rngtest --json: $j"
 "$neug" fips "$tmp/missing.bin" 2>"$tmp/err"; rc=$?
-[ "$rc" = 2 ] && grep -q "missing.bin" "$tmp/err" && echo "PASS: fips-rngtest unreadable file: exit 2, names the file" \
+[ "$rc" = 3 ] && grep -q "missing.bin" "$tmp/err" && echo "PASS: fips-rngtest unreadable file: exit 3, names the file" \
 	|| echo "FAIL: fips-rngtest unreadable file (exit $rc: $(cat "$tmp/err"))"
