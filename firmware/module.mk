@@ -22,7 +22,7 @@ NG_VECTORS ?= tests/data
 
 # Portable code shared by every board (compiled once); the board-specific
 # firmware files are compiled per board with its header.
-FW_COMMON_SRC := $(CORE_SRC) $(filter-out $(FW_USB_EXCLUDE),$(USB_SRC)) $(B)/gen/disk_image.c
+FW_COMMON_SRC := $(CORE_SRC) $(BOOT_SRC) $(filter-out $(FW_USB_EXCLUDE),$(USB_SRC)) $(B)/gen/disk_image.c
 FW_BOARD_SRC  := $(wildcard $(FW_DIR)/*.c)
 FW_COMMON_OBJ  = $(patsubst %.c,$(B)/firmware/obj/%.o,$(FW_COMMON_SRC))
 
