@@ -109,10 +109,13 @@ uint8_t ng_update_block(ng_update *up, uint16_t blk, const uint8_t *data, uint16
 		up->erased_to = 1;
 		memset(up->page0, 0xFF, sizeof up->page0);
 	} else if (!up->active || blk != up->next_blk || up->odd) {
+		up->active = false; /* the download is over: start again from block 0 */
 		return ST_ADDRESS;
 	}
-	if (len == 0 || len > region_len(&up->t) - up->received)
+	if (len == 0 || len > region_len(&up->t) - up->received) {
+		up->active = false;
 		return ST_ADDRESS;
+	}
 	if (ng_fpec_unlock(up->t.bus) != NG_FPEC_OK)
 		return ST_WRITE;
 	uint8_t st = ST_OK;
