@@ -50,7 +50,7 @@ void ng_boot_info_fill(ng_boot_info *b, const ng_boot_target *t, ng_status st, c
 		b->image_len = info->image_len + NG_IMAGE_TRAILER_LEN;
 		memcpy(b->digest, info->digest, sizeof b->digest);
 	}
-	if (t->bus && (ng_fpec_protected(t->bus) & 3u) == 3u) /* pages 0..7: WRP0 bits 0, 1 */
+	if (t->bus && (ng_fpec_protected(t->bus) & NG_LOADER_WRP_MASK) == NG_LOADER_WRP_MASK)
 		b->status |= NG_BOOT_WRP;
 }
 

@@ -28,10 +28,12 @@
 #include "image.h"
 #include "ng/status.h"
 
-#define NG_APP_BASE    0x08002000u /* the application: the loader has pages 0..7 */
+#define NG_APP_BASE    0x08004000u /* the application: the loader has pages 0..15 */
 #define NG_LOADER_SIZE (NG_APP_BASE - NG_FLASH_MEM)
 #define NG_KEYSLOT_ADDR (NG_APP_BASE - 64u) /* the owner key slot: last 64 bytes of the loader */
 #define NG_KEYSLOT_MAGIC "NGKEY1\0\0"       /* 8 bytes, then the 32-byte public key */
+/* The WRP option bits that guard the loader (PM0075 §2.4.2: 4 pages each). */
+#define NG_LOADER_WRP_MASK ((1u << (NG_LOADER_SIZE / NG_FLASH_PAGE / NG_OPT_WRP_PAGES)) - 1u)
 
 /* Where the flash is and what the board is. */
 typedef struct {

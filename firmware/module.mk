@@ -88,7 +88,58 @@ $(B)/firmware/%/neug.img: $(B)/firmware/%/neug.bin $(B)/firmware/%/neug.elf $(FW
 
 $(B)/firmware/%/neug.dfu: $(B)/firmware/%/neug.img ;
 
-FW_IMAGES := $(foreach b,$(FW_BOARDS),$(addprefix $(B)/firmware/$(b)/neug.,elf bin hex img dfu))
+# ---- the boot loader (firmware/stm32f103/loader/, doc/firmware.md
+# "Updates over USB"): pages 0..15, with the owner key slot at 0x08003FC0
+# filled from OWNER_KEY's public key when it is given (else left erased, for
+# the first flash). loader.bin is padded to 16 KiB; neug-full.bin is the
+# loader and neug.img together, for the first flash by SWD or serial.
+FW_LOADER_BOARD := loader/main.c loader/startup.c clock.c board.c led.c dcd_stm32f1.c libc.c
+LOADER_WRP ?= 1
+FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
+# The loader's SHA-256 is built for size (NG_SHA256_SMALL: portable, eight
+# rounds per pass), not the application's unrolled and Thumb-2 ones.
+FW_LOADER_SHA := $(B)/firmware/loader-obj/sha256.o
+FW_LOADER_COMMON = $(FW_LOADER_SHA) $(filter-out %/core/src/sha256.o %/core/src/sha256_armv7m.o,$(FW_COMMON_OBJ))
+
+$(FW_LOADER_SHA): core/src/sha256.c
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -DNG_SHA256_SMALL -MMD -MP -c $< -o $@
+
+$(B)/firmware/owner.pub: $(FW_SIGN_CFG) $(FW_SIGN_TOOL)
+	@mkdir -p $(@D)
+	$(FW_SIGN_TOOL) keygen --public -o $@ $(OWNER_KEY) >/dev/null
+
+$(B)/firmware/keyslot.bin: $(B)/firmware/owner.pub
+	{ printf 'NGKEY1\0\0'; cat $<; } > $@
+
+$(B)/firmware/keyslot.o: $(B)/firmware/keyslot.bin
+	cd $(@D) && $(FW_OBJCOPY) -I binary -O elf32-littlearm -B arm --rename-section .data=.keyslot,alloc,load,readonly,data,contents \
+		keyslot.bin keyslot.o
+
+define FW_LOADER_RULES
+$(B)/firmware/$(1)/loader.ld: $(FW_DIR)/loader/loader.ld.in $(FW_DIR)/boards/$(1).h
+	@mkdir -p $$(@D)
+	$(FW_CC) -E -P -x c -include $(FW_DIR)/boards/$(1).h $$< -o $$@
+
+$(B)/firmware/$(1)/obj/loader/main.o: FW_CFLAGS += -DNG_LOADER_WRP=$(LOADER_WRP)
+
+$(B)/firmware/$(1)/loader.elf: $(patsubst %.c,$(B)/firmware/$(1)/obj/%.o,$(FW_LOADER_BOARD)) \
+		$(FW_LOADER_COMMON) $(FW_KEYSLOT) $(FW_SIGN_CFG) $(B)/firmware/$(1)/loader.ld $(FW_DIR)/neug.ld
+	$(FW_CC) $(FW_LDFLAGS) -Wl,-e,ng_loader_reset -T$(B)/firmware/$(1)/loader.ld \
+		-Wl,-Map=$(B)/firmware/$(1)/loader.map -o $$@ $$(filter %.o,$$^) $(FW_LIBS)
+endef
+FW_LOADER_BOARDS := $(foreach b,$(FW_BOARDS),$(if $(shell awk '$$2 == "NG_BOARD_FLASH_KB" && $$3 >= 128' $(FW_DIR)/boards/$(b).h),$(b)))
+$(foreach b,$(FW_LOADER_BOARDS),$(eval $(call FW_LOADER_RULES,$(b))))
+
+$(B)/firmware/%/loader.bin: $(B)/firmware/%/loader.elf
+	$(FW_OBJCOPY) -O binary -j .text -j .keyslot --gap-fill 0xFF --pad-to 0x08004000 $< $@
+
+$(B)/firmware/%/neug-full.bin: $(B)/firmware/%/loader.bin $(B)/firmware/%/neug.img
+	cat $^ > $@.tmp && mv $@.tmp $@
+
+
+FW_IMAGES := $(foreach b,$(FW_BOARDS),$(addprefix $(B)/firmware/$(b)/neug.,elf bin hex img dfu)) \
+	$(foreach b,$(FW_LOADER_BOARDS),$(addprefix $(B)/firmware/$(b)/,loader.elf loader.bin neug-full.bin))
 
 firmware: $(FW_IMAGES)
 	@bash $(FW_DIR)/size.sh $(FW_BOARDS)

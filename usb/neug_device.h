@@ -90,6 +90,9 @@
 #define NG_INFO_SOURCE_ERRORS 33u  /* u32 noise-source errors: samples lost (firmware: ADC/DMA overruns, DMA errors) */
 #define NG_INFO_SELFTEST      34u  /* u32 power-up self-test: 0 passed, else failed (no output) */
 
+/* The configuration descriptor's length with the DFU run-time interface. */
+#define NG_NEUG_CONFIG_LEN 116u
+
 /* Bulk IN output buffer (multiple of 64 and of 32). */
 #define NG_NEUG_OUT_BUF 512u
 
@@ -121,6 +124,7 @@ typedef struct {
 	ng_neug_config cfg;
 	ng_usbd_class neug_cls; /* vendor requests */
 	ng_dfu_ctx dfu;         /* the DFU run-time interface */
+	uint8_t config[NG_NEUG_CONFIG_LEN]; /* with the DFU interface or without */
 	char serial[25];
 	bool dtr, configured;
 	uint64_t bytes_sent;

@@ -26,6 +26,7 @@ static const uint8_t neug_device_desc[18] = {
 
 #define CFG_LEN (9 + 8 + 9 + 5 + 5 + 4 + 5 + 7 + 9 + 7 + 7 + 9 + 7 + 7 + 9 + NG_DFU_FUNC_LEN)
 
+_Static_assert(CFG_LEN == NG_NEUG_CONFIG_LEN, "neug_device.h's configuration length");
 static const uint8_t neug_config_desc[CFG_LEN] = {
 	/* configuration (§9.6.3) */
 	9, 2, (uint8_t)CFG_LEN, (uint8_t)(CFG_LEN >> 8),
@@ -52,8 +53,10 @@ static const uint8_t neug_config_desc[CFG_LEN] = {
 	9, 4, NG_NEUG_IF_MSC, 0, 2, 0x08, 0x06, 0x50, 0,
 	7, 5, NG_NEUG_EP_MSC_IN, NG_EP_BULK, NG_FS_BULK_SIZE, 0, 0,
 	7, 5, NG_NEUG_EP_MSC_OUT, NG_EP_BULK, NG_FS_BULK_SIZE, 0, 0,
-	/* DFU run-time interface (DFU 1.1 §4.1.2): no endpoints, then the
-	 * functional descriptor (§4.1.3, the same as the loader's) */
+	/* DFU run-time interface (DFU 1.1 §4.1.2), only behind a boot loader
+	 * (cfg.boot): no endpoints, then the functional descriptor (§4.1.3,
+	 * the same as the loader's). It must stay last: without a loader the
+	 * configuration ends before it. */
 	9, 4, NG_DFU_RT_IFACE, 0, 0, NG_DFU_CLASS, NG_DFU_SUBCLASS, NG_DFU_PROTO_RT, 0,
 	NG_DFU_FUNC_LEN, NG_DFU_DESC_FUNCTIONAL, NG_DFU_ATTRIBUTES,
 	(uint8_t)NG_DFU_DETACH_TIMEOUT, (uint8_t)(NG_DFU_DETACH_TIMEOUT >> 8),
@@ -330,7 +333,13 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	d->neug_cls.ctx = d;
 	d->neug_cls.control = neug_control;
 	d->desc.device = neug_device_desc;
-	d->desc.config = neug_config_desc;
+	/* without a loader: the configuration without its last interface */
+	memcpy(d->config, neug_config_desc, sizeof d->config);
+	if (!cfg->boot) {
+		ng_put_le16(d->config + 2, (uint16_t)(CFG_LEN - 9 - NG_DFU_FUNC_LEN));
+		d->config[4] = 3;
+	}
+	d->desc.config = d->config;
 	d->desc.string = neug_string;
 	d->desc.string_ctx = d;
 	ng_dfu_init_runtime(&d->dfu, NG_DFU_RT_IFACE);

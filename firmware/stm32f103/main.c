@@ -11,12 +11,15 @@
  *      (a half the DMA had to overwrite) stops the source; it is counted
  *      (GET_INFO 33) and the source restarted; a failed power-up self-test
  *      (GET_INFO 34) means no output at all
- *   3. the LED shows the state (fw.h, doc/firmware.md). */
+ *   3. the LED shows the state (fw.h, doc/firmware.md).
+ * The boot loader left its boot record at the start of RAM (GET_INFO
+ * 40..45); DFU_DETACH from the host asks it for DFU mode and resets. */
 #include <string.h>
 #include "fw.h"
 #include "board.h"
 #include "dcd_stm32f1.h"
 #include "neug_device.h"
+#include "stm32f103.h"
 #include "ng/crc32.h"
 #include "ng/selftest.h"
 
@@ -25,6 +28,12 @@
 #endif
 
 static ng_neug_dev ng_dev;
+#ifdef NG_FW_HOST_MODEL
+static ng_boot_info ng_boot_rec;
+#define NG_BOOT_RECORD (&ng_boot_rec)
+#else
+#define NG_BOOT_RECORD ((ng_boot_info *)0x20000000u) /* boot/bootinfo.h */
+#endif
 static uint32_t ng_half[NG_NOISE_HALF];
 _Static_assert(sizeof ng_half == NG_NOISE_HALF * 4u, "one DMA half");
 
@@ -76,6 +85,8 @@ void ng_fw_init(void)
 	ng_neug_config cfg = { .crc = ng_crc_hw_word, .crc4 = ng_crc_hw_words4, .board = NG_BOARD_NAME, .revision = NG_FW_REVISION,
 			       .app_info = ng_fw_app_info };
 	cfg.crc_dr = ng_crc_hw_dr(); /* the pipeline's hot loop writes it itself */
+	if (NG_BOOT_RECORD->magic == NG_BOOTINFO_MAGIC)
+		cfg.boot = NG_BOOT_RECORD;
 	ng_uid_read(cfg.uid);
 	ng_crc_hw_init(); /* reset once; the pipeline feeds the unique ID, then it runs on */
 	if (ng_neug_init(&ng_dev, &cfg, &ng_stm32_dcd_ops, NULL) != NG_OK)
@@ -89,6 +100,16 @@ void ng_fw_init(void)
 void ng_fw_poll(void)
 {
 	ng_neug_task(&ng_dev);
+	if (ng_neug_dfu_detach(&ng_dev)) { /* DFU 1.1 bitWillDetach: we go ourselves */
+		NG_BOOT_RECORD->magic = NG_BOOTINFO_MAGIC;
+		NG_BOOT_RECORD->request = NG_BOOT_REQ_DFU;
+		ng_noise_stop();
+		ng_neug_connect(&ng_dev, false);
+		ng_delay_us(20000);
+		NG_WR(NG_SCB_AIRCR, NG_SCB_AIRCR_SYSRESETREQ);
+		for (;;)
+			;
+	}
 
 	size_t want = ng_fw_selftest_ok ? ng_neug_wants_samples(&ng_dev) : 0;
 	if (want && (!ng_fw_running || ng_noise_stopped())) {

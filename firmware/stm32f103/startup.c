@@ -7,6 +7,8 @@
  * the clocks and calls main; nothing runs before the copy. */
 #include <stdint.h>
 #include "fw.h"
+#include "stm32f103.h"
+typedef void (*ng_vector_fn)(void);
 
 extern uint32_t ng_ld_data_load[], ng_ld_data_start[], ng_ld_data_end[];
 extern uint32_t ng_ld_bss_start[], ng_ld_bss_end[], ng_ld_stack_top[];
@@ -16,8 +18,11 @@ void ng_default_handler(void);
 void ng_systick_isr(void);
 void ng_stm32_usb_isr(void);
 
+extern const ng_vector_fn ng_vectors[];
+
 void ng_reset_handler(void)
 {
+	NG_WR(NG_SCB_VTOR, (uint32_t)(uintptr_t)ng_vectors); /* the loader did too; a debugger may not */
 	const uint32_t *src = ng_ld_data_load;
 	for (uint32_t *dst = ng_ld_data_start; dst < ng_ld_data_end;)
 		*dst++ = *src++;

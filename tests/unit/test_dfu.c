@@ -204,8 +204,12 @@ static void test_runtime(void)
 	fk_bus_reset(&G);
 	fk_control(&G, 0x00, 5, 3, 0, 0, NULL, NULL);
 	fk_control(&G, 0x00, 9, 1, 0, 0, NULL, NULL);
-	uint8_t st[6], b[64];
+	uint8_t st[6], b[256];
 	uint16_t n;
+	CHECK(fk_control(&G, 0x80, 6, 0x0200, 0, 255, b, &n) == FK_OK && n == 116 && b[4] == 4 && b[98 + 2] == 3 &&
+	      b[98 + 5] == 0xFE && b[98 + 6] == 1 && b[98 + 7] == 1 && b[107] == 9 && b[108] == 0x21 && b[109] == 0x0D &&
+	      ng_get_le16(b + 112) == 256 && ng_get_le16(b + 114) == 0x0110,
+	      "behind a loader the application's configuration ends with interface 3, FE/01/01, and the functional descriptor");
 	CHECK(fk_control(&G, 0xA1, NG_DFU_GETSTATUS, 0, 3, 6, st, &n) == FK_OK && n == 6 && st[4] == NG_DFU_APP_IDLE,
 	      "run-time GETSTATUS on interface 3: appIDLE");
 	CHECK(fk_control(&G, 0xA1, NG_DFU_GETSTATUS, 0, 2, 6, st, &n) == FK_STALL, "not on interface 2 (mass storage)");

@@ -64,7 +64,7 @@ int main(void)
 	B.mem[100] = 0x5A;
 	CHECK(ng_fpec_erase_page(b, NG_FLASH_MEM) == NG_FPEC_ERR_WRP && B.mem[100] == 0x5A, "erase of page 0: WRPRTERR, untouched");
 	CHECK(ng_fpec_program(b, NG_FLASH_MEM + 7u * NG_FLASH_PAGE, data, 2) == NG_FPEC_ERR_WRP, "program in page 7: WRPRTERR");
-	CHECK(ng_fpec_erase_page(b, p8) == NG_FPEC_OK, "page 8 (the application's first) is not protected");
+	CHECK(ng_fpec_erase_page(b, p8) == NG_FPEC_OK, "page 8 (the next group) is not protected");
 	CHECK(ng_fpec_protect(b, 1u << 4) == NG_FPEC_OK, "protecting more keeps what was protected");
 	ng_fpec_model_reset(&B.m);
 	CHECK(ng_fpec_protected(b) == (3u | 1u << 4), "pages 0-7 and 16-19 protected");
