@@ -20,11 +20,21 @@ key=tests/data/keys/test-owner.key
 for d in a/neug b/other/name; do
 	mkdir -p "$T/$d"
 	git ls-files -co --exclude-standard -z | tar --null -T - -cf - 2>/dev/null | tar -C "$T/$d" -xf -
-	targets=$(for b in $boards; do for f in bin img dfu; do printf 'build/firmware/%s/neug.%s ' "$b" "$f"; done; done)
+	targets="$(for b in $boards; do for f in bin img dfu; do printf 'build/firmware/%s/neug.%s ' "$b" "$f"; done; done)
+		build/firmware/fst-01/loader.bin build/firmware/fst-01/neug-full.bin"
 	if ! make -C "$T/$d" --no-print-directory -j2 FW_SIGN_TOOL="$N" OWNER_KEY="$key" $targets \
 		>"$T/build.log" 2>&1; then
 		fail "make firmware images in $T/$d"; tail -n 20 "$T/build.log" | sed 's/^/# /'
 		exit 1
+	fi
+done
+# the boot loader (with the owner key in its key slot) and the full image
+for f in loader.bin neug-full.bin; do
+	x=$T/a/neug/build/firmware/fst-01/$f y=$T/b/other/name/build/firmware/fst-01/$f
+	if [ -s "$x" ] && cmp -s "$x" "$y"; then
+		pass "fst-01: $f identical from two trees at different paths ($(sha256sum <"$x" | cut -c1-16)...)"
+	else
+		fail "fst-01: $f differs between the two builds"
 	fi
 done
 for b in $boards; do
