@@ -93,7 +93,7 @@ $(B)/firmware/%/neug.dfu: $(B)/firmware/%/neug.img ;
 # filled from OWNER_KEY's public key when it is given (else left erased, for
 # the first flash). loader.bin is padded to 16 KiB; neug-full.bin is the
 # loader and neug.img together, for the first flash by SWD or serial.
-FW_LOADER_BOARD := loader/main.c loader/startup.c clock.c board.c led.c dcd_stm32f1.c libc.c
+FW_LOADER_BOARD := loader/main.c loader/startup.c crt.c clock.c board.c led.c dcd_stm32f1.c libc.c
 LOADER_WRP ?= 1
 FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 # The loader's SHA-256 is built for size (NG_SHA256_SMALL: portable, eight
@@ -125,7 +125,7 @@ $(B)/firmware/$(1)/obj/loader/main.o: FW_CFLAGS += -DNG_LOADER_WRP=$(LOADER_WRP)
 
 $(B)/firmware/$(1)/loader.elf: $(patsubst %.c,$(B)/firmware/$(1)/obj/%.o,$(FW_LOADER_BOARD)) \
 		$(FW_LOADER_COMMON) $(FW_KEYSLOT) $(FW_SIGN_CFG) $(B)/firmware/$(1)/loader.ld $(FW_DIR)/neug.ld
-	$(FW_CC) $(FW_LDFLAGS) -Wl,-e,ng_loader_reset -T$(B)/firmware/$(1)/loader.ld \
+	$(FW_CC) $(FW_LDFLAGS) -Wl,-e,ng_crt_start -T$(B)/firmware/$(1)/loader.ld \
 		-Wl,-Map=$(B)/firmware/$(1)/loader.map -o $$@ $$(filter %.o,$$^) $(FW_LIBS)
 endef
 FW_LOADER_BOARDS := $(foreach b,$(FW_BOARDS),$(if $(shell awk '$$2 == "NG_BOARD_FLASH_KB" && $$3 >= 128' $(FW_DIR)/boards/$(b).h),$(b)))

@@ -24,36 +24,17 @@ static const uint8_t dfu_config_desc[DFU_CFG_LEN] = {
 	(uint8_t)NG_DFU_VERSION, (uint8_t)(NG_DFU_VERSION >> 8),
 };
 
-static uint16_t put_ascii(const char *s, uint8_t *out, uint16_t cap)
-{
-	uint16_t n = 0;
-	while (s[n] && n < 126 && 2u + 2u * (n + 1u) <= cap)
-		n++;
-	out[0] = (uint8_t)(2 + 2 * n);
-	out[1] = 3;
-	for (uint16_t i = 0; i < n; i++) {
-		out[2 + 2 * i] = (uint8_t)s[i];
-		out[3 + 2 * i] = 0;
-	}
-	return out[0];
-}
-
 static uint16_t dfu_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
 {
 	ng_dfu_dev *d = ctx;
 	(void)langid;
 	switch (index) {
-	case 0:
-		out[0] = 4;
-		out[1] = 3;
-		out[2] = 0x09;
-		out[3] = 0x04;
-		return 4;
-	case NG_NEUG_STR_MANUFACTURER: return put_ascii("Free Software Initiative of Japan", out, cap);
-	case NG_NEUG_STR_PRODUCT: return put_ascii("NeuG boot loader (DFU)", out, cap);
-	case NG_NEUG_STR_SERIAL: return put_ascii(d->serial, out, cap);
-	case NG_DFU_STR_LOADER: return put_ascii(d->cfg.loader ? d->cfg.loader : "unknown", out, cap);
-	case NG_DFU_STR_ALT0: return put_ascii("NeuG application", out, cap);
+	case 0: return ng_usbd_string_langid(out);
+	case NG_NEUG_STR_MANUFACTURER: return ng_usbd_string_ascii("Free Software Initiative of Japan", out, cap);
+	case NG_NEUG_STR_PRODUCT: return ng_usbd_string_ascii("NeuG boot loader (DFU)", out, cap);
+	case NG_NEUG_STR_SERIAL: return ng_usbd_string_ascii(d->serial, out, cap);
+	case NG_DFU_STR_LOADER: return ng_usbd_string_ascii(d->cfg.loader ? d->cfg.loader : "unknown", out, cap);
+	case NG_DFU_STR_ALT0: return ng_usbd_string_ascii("NeuG application", out, cap);
 	default: return 0;
 	}
 }

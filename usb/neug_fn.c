@@ -72,41 +72,17 @@ _Static_assert(NG_NEUG_OUT_BUF <= 0x8000u, "ring indices are mod 2*size in 16 bi
 static const char neug_manufacturer[] = "Free Software Initiative of Japan";
 static const char neug_product[] = "NeuG True RNG";
 
-/* String descriptor (§9.6.7): ASCII -> UTF-16LE. */
-static uint16_t put_string(const char *s, uint8_t *out, uint16_t cap)
-{
-	size_t n = 0;
-	while (s && s[n])
-		n++;
-	if (n > 126)
-		n = 126;
-	if (2 + 2 * n > cap)
-		n = (size_t)(cap - 2) / 2;
-	out[0] = (uint8_t)(2 + 2 * n);
-	out[1] = 3;
-	for (size_t i = 0; i < n; i++) {
-		out[2 + 2 * i] = (uint8_t)s[i];
-		out[3 + 2 * i] = 0;
-	}
-	return out[0];
-}
-
 static uint16_t neug_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
 {
 	ng_neug_dev *d = ctx;
 	(void)langid; /* one language: answered whatever LANGID is asked */
 	switch (index) {
-	case 0:
-		out[0] = 4;
-		out[1] = 3;
-		out[2] = 0x09; /* LANGID 0x0409 English (US) */
-		out[3] = 0x04;
-		return 4;
-	case NG_NEUG_STR_MANUFACTURER: return put_string(neug_manufacturer, out, cap);
-	case NG_NEUG_STR_PRODUCT: return put_string(neug_product, out, cap);
-	case NG_NEUG_STR_SERIAL: return put_string(d->serial, out, cap);
-	case NG_NEUG_STR_REVISION: return put_string(d->cfg.revision ? d->cfg.revision : "unknown", out, cap);
-	case NG_NEUG_STR_BOARD: return put_string(d->cfg.board ? d->cfg.board : "unknown", out, cap);
+	case 0: return ng_usbd_string_langid(out);
+	case NG_NEUG_STR_MANUFACTURER: return ng_usbd_string_ascii(neug_manufacturer, out, cap);
+	case NG_NEUG_STR_PRODUCT: return ng_usbd_string_ascii(neug_product, out, cap);
+	case NG_NEUG_STR_SERIAL: return ng_usbd_string_ascii(d->serial, out, cap);
+	case NG_NEUG_STR_REVISION: return ng_usbd_string_ascii(d->cfg.revision ? d->cfg.revision : "unknown", out, cap);
+	case NG_NEUG_STR_BOARD: return ng_usbd_string_ascii(d->cfg.board ? d->cfg.board : "unknown", out, cap);
 	default: return 0;
 	}
 }

@@ -163,6 +163,12 @@ bool ng_usbd_halted(const ng_usbd_ctx *u, uint8_t ep_addr);
  * and to NG_USBD_CTRL_BUF). Only inside control() at NG_CTRL_SETUP. */
 void ng_usbd_control_reply(ng_usbd_ctx *u, const void *data, uint16_t len);
 
+/* String descriptors (§9.6.7) for ng_usbd_desc.string: ASCII s as UTF-16LE
+ * (at most 126 characters, cut to cap); index 0's LANGID list, 0x0409
+ * English (US). Both return the descriptor's length. */
+uint16_t ng_usbd_string_ascii(const char *s, uint8_t *out, uint16_t cap);
+uint16_t ng_usbd_string_langid(uint8_t *out);
+
 /* Little-endian helpers for descriptors and replies. */
 static inline void ng_put_le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 static inline void ng_put_le32(uint8_t *p, uint32_t v)

@@ -9,6 +9,11 @@
 #include <stdint.h>
 #include "ng/status.h"
 
+/* crt.c: .data, .bss, clocks, then main (the reset vector's work), and
+ * the handler of every unexpected exception (a loop). */
+void ng_crt_start(void);
+void ng_default_handler(void);
+
 /* main.c: power-up, and one pass of the main loop (main() runs them). */
 void ng_fw_init(void);
 void ng_fw_poll(void);
