@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include "dcd_usbip.h"
 #include "neug_device.h"
 #include "source.h"
@@ -24,6 +25,7 @@ struct ng_emu {
 	bool src_done;
 	bool noted;
 	char note[600];
+	char config[64], system[64]; /* string descriptors 5 and 6 */
 	uint64_t samples;
 	uint32_t buf[CHUNK];
 	ng_neug_dev dev; /* large */
@@ -91,11 +93,18 @@ ng_emu *ng_emu_new(const ng_emu_opts *o, char *err, size_t errlen)
 	e->drv.task = emu_task;
 	e->drv.service = emu_service;
 	e->drv.task_user = e;
+	struct utsname un;
+	if (uname(&un) != 0)
+		snprintf(un.release, sizeof un.release, "?");
+	snprintf(e->config, sizeof e->config, "emulate:source=%s", e->src->kind);
+	snprintf(e->system, sizeof e->system, "Linux %.30s, core %s", un.release, NG_VERSION);
 	ng_neug_config nc = {
 		.uid = {o->uid[0], o->uid[1], o->uid[2]},
 		.h_milli = o->h_milli ? o->h_milli : e->src->h_milli,
 		.board = "USB/IP emulation",
 		.revision = NG_VERSION,
+		.config = e->config,
+		.system = e->system,
 	};
 	if (ng_neug_init(&e->dev, &nc, &ng_dcd_usbip_ops, &e->drv) != NG_OK) {
 		snprintf(err, errlen, "the device refused min-entropy %u.%03u bits per sample",

@@ -168,6 +168,8 @@ void ng_info_print(const ng_info *inf, FILE *f)
 	fprintf(f, "serial        %s\n", inf->serial[0] ? inf->serial : "?");
 	fprintf(f, "revision      %s\n", inf->revision[0] ? inf->revision : "?");
 	fprintf(f, "board         %s\n", inf->board[0] ? inf->board : "?");
+	fprintf(f, "build         %s\n", inf->config[0] ? inf->config : "?");
+	fprintf(f, "system        %s\n", inf->system[0] ? inf->system : "?");
 	if (inf->have[NG_INFO_MODE])
 		fprintf(f, "mode          %s (%u)\n", ng_info_mode_name(inf->mode), inf->mode);
 	else
@@ -229,6 +231,8 @@ void ng_info_print_json(const ng_info *inf, FILE *f)
 	json_str(f, "serial", inf->serial), fputc(',', f);
 	json_str(f, "revision", inf->revision), fputc(',', f);
 	json_str(f, "board", inf->board), fputc(',', f);
+	json_str(f, "config", inf->config), fputc(',', f);
+	json_str(f, "system", inf->system), fputc(',', f);
 	fprintf(f, "\"mode\":%u,\"mode_name\":\"%s\",\"health\":\"%s\",", inf->mode,
 		ng_info_mode_name(inf->mode), level == 0 ? "ok" : level == 1 ? "warning" : "failed");
 	json_str(f, "reason", h);

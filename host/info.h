@@ -20,7 +20,9 @@ typedef struct {
 	char tty[64];
 	int bus, addr;
 	uint16_t vid, pid, bcd_device;
-	char manufacturer[128], product[128], serial[128], revision[128], board[128];
+	/* strings 1..7 at NeuG's indices (usb/neug_device.h) */
+	char manufacturer[128], product[128], serial[128], revision[128], config[128], system[128],
+		board[128];
 	/* GET_INFO: which indices answered */
 	bool have[NG_INFO_EXT_LAST + 1];
 	uint32_t mode;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ng_info_query: the USB side of `neug info` (libusb). Apart from info.c so
- * that a build without libusb (the guest rig's static neug) can leave it out:
- * host/device.c references it weakly. */
+/* ng_info_query: the USB side of `neug info` (libusb); info.c is the pure
+ * decoding, tested without a device. */
 #include <dirent.h>
 #include <errno.h>
 #include <libusb-1.0/libusb.h>
@@ -114,6 +113,8 @@ int ng_info_query(const char *tty, ng_info *inf, char *err, size_t errlen)
 	get_string(h, dd.iProduct, inf->product, sizeof inf->product);
 	get_string(h, dd.iSerialNumber, inf->serial, sizeof inf->serial);
 	get_string(h, NG_NEUG_STR_REVISION, inf->revision, sizeof inf->revision);
+	get_string(h, NG_NEUG_STR_CONFIG, inf->config, sizeof inf->config);
+	get_string(h, NG_NEUG_STR_SYSTEM, inf->system, sizeof inf->system);
 	get_string(h, NG_NEUG_STR_BOARD, inf->board, sizeof inf->board);
 	/* GET_INFO: a vendor request to the device; usbfs lets it through
 	 * without claiming an interface. Our indices STALL on NeuG 1.0.x. */

@@ -96,6 +96,8 @@ static uint16_t neug_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *
 	case NG_NEUG_STR_PRODUCT: return put_string(neug_product, out, cap);
 	case NG_NEUG_STR_SERIAL: return put_string(d->serial, out, cap);
 	case NG_NEUG_STR_REVISION: return put_string(d->cfg.revision ? d->cfg.revision : "unknown", out, cap);
+	case NG_NEUG_STR_CONFIG: return put_string(d->cfg.config ? d->cfg.config : "unknown", out, cap);
+	case NG_NEUG_STR_SYSTEM: return put_string(d->cfg.system ? d->cfg.system : "unknown", out, cap);
 	case NG_NEUG_STR_BOARD: return put_string(d->cfg.board ? d->cfg.board : "unknown", out, cap);
 	default: return 0;
 	}

@@ -20,9 +20,18 @@
 #include "ng/crc32.h"
 #include "ng/selftest.h"
 
+#include "ng/version.h"
+
 #ifndef NG_FW_REVISION
 #define NG_FW_REVISION "NeuG-ng 0.1"
 #endif
+/* String descriptors 5 and 6 (doc/usb.md): what this image was built for,
+ * and what runs it (NeuG reports its Chopstx version there). */
+#define NG_FW_STR_(x) #x
+#define NG_FW_STR(x) NG_FW_STR_(x)
+#define NG_FW_CONFIG NG_BOARD_NAME ":hse=" NG_FW_STR(NG_BOARD_HSE_HZ) ":flash=" \
+	NG_FW_STR(NG_BOARD_FLASH_KB) "K:ram=" NG_FW_STR(NG_BOARD_RAM_KB) "K"
+#define NG_FW_SYSTEM "bare metal, core " NG_VERSION
 
 static ng_neug_dev ng_dev;
 static uint32_t ng_half[NG_NOISE_HALF];
@@ -74,7 +83,7 @@ void ng_fw_init(void)
 	bool ok = ng_selftest() == NG_OK && ng_crc_hw_selftest();
 
 	ng_neug_config cfg = { .crc = ng_crc_hw_word, .crc4 = ng_crc_hw_words4, .board = NG_BOARD_NAME, .revision = NG_FW_REVISION,
-			       .app_info = ng_fw_app_info };
+			       .config = NG_FW_CONFIG, .system = NG_FW_SYSTEM, .app_info = ng_fw_app_info };
 	cfg.crc_dr = ng_crc_hw_dr(); /* the pipeline's hot loop writes it itself */
 	ng_uid_read(cfg.uid);
 	ng_crc_hw_init(); /* reset once; the pipeline feeds the unique ID, then it runs on */

@@ -6,7 +6,7 @@
 # the guest's loopback). The checks run inside the guest (tests/guest/init.sh);
 # this script builds the initramfs (cached under build/guest/), boots, and
 # relays the guest's PASS/FAIL lines. SKIP when QEMU or a kernel is missing.
-#   env: KVER (default: newest /boot/vmlinuz-*), NG_CHECKS ("1 2 3 4 5 6 7"),
+#   env: KVER (default: newest /boot/vmlinuz-*), NG_CHECKS ("1 2 3 4 5 6 7 8"),
 #        NG_VECTORS, GUEST_TIMEOUT (seconds, default 420), ACCEL (tcg|kvm)
 set -u
 cd "$(dirname "$0")/../.."
@@ -28,10 +28,11 @@ done
 file /bin/busybox 2>/dev/null | grep -q 'dynamically' && { echo "SKIP: guest (/bin/busybox is not static: apt-get install busybox-static)"; exit 0; }
 [ -f "$vectors/adc.bin" ] || { echo "FAIL: guest: no golden vectors in $vectors (set NG_VECTORS)"; exit 1; }
 
-neug=${NG_GUEST_NEUG:-build/static/neug}
-make --no-print-directory -s "$neug" build/guest/ngctl >"$out/make.log" 2>&1 || {
-	echo "FAIL: guest: building $neug and build/guest/ngctl"; tail -20 "$out/make.log"; exit 1; }
-bash tests/guest/mkinitramfs.sh "$KVER" "$neug" build/guest/ngctl "$vectors" "$out/initramfs.cpio.gz" || {
+neug=${NG_GUEST_NEUG:-build/neug}
+make --no-print-directory -s "$neug" build/guest/ngctl build/guest/neug-check >"$out/make.log" 2>&1 || {
+	echo "FAIL: guest: building $neug, build/guest/ngctl and build/guest/neug-check"; tail -20 "$out/make.log"; exit 1; }
+bash tests/guest/mkinitramfs.sh "$KVER" "$neug" build/guest/ngctl "$vectors" "$out/initramfs.cpio.gz" \
+	build/guest/neug-check || {
 	echo "FAIL: guest: building the initramfs"; exit 1; }
 
 # KVM only where it is real hardware virtualisation (kvm_intel/kvm_amd, not
@@ -53,7 +54,7 @@ t0=$(date +%s.%N)
 timeout "${GUEST_TIMEOUT:-420}" "$qemu" "${acc[@]}" -m 512 -smp 2 -kernel "$kernel" \
 	-initrd "$out/initramfs.cpio.gz" -display none -monitor none -nic none -no-reboot \
 	-serial "file:$out/console.txt" -serial "file:$out/results.txt" \
-	-append "console=ttyS0 quiet panic=-1 NG_CHECKS=\"${NG_CHECKS:-1 2 3 4 5 6 7}\"" </dev/null
+	-append "console=ttyS0 quiet panic=-1 NG_CHECKS=\"${NG_CHECKS:-1 2 3 4 5 6 7 8}\"" </dev/null
 rc=$?
 t1=$(date +%s.%N)
 tr -d '\r' <"$out/results.txt" 2>/dev/null | grep -E '^(PASS|FAIL|SKIP|#)' || true

@@ -139,12 +139,15 @@ int main(void)
 	CHECK(lvl == 2 && strstr(h, "self-test failed (code 5)"), "a failed power-up self-test (GET_INFO 34): '%s'", h);
 	put(&full, NG_INFO_SELFTEST, 0, 4);
 	snprintf(full.serial, sizeof full.serial, "a\"b\\c");
+	snprintf(full.config, sizeof full.config, "FST-01:hse=12000000");
+	snprintf(full.system, sizeof full.system, "bare metal, core 0.1.0");
 	f = open_memstream(&js, &jl);
 	ng_info_print_json(&full, f);
 	fclose(f);
 	CHECK(strstr(js, "\"serial\":\"a\\\"b\\\\c\"") && strstr(js, "\"apt_failures\":2") &&
 	      strstr(js, "\"mode_name\":\"raw\"") && strstr(js, "\"samples\":4295002308") &&
-	      strstr(js, "\"source_errors\":3"),
+	      strstr(js, "\"source_errors\":3") && strstr(js, "\"config\":\"FST-01:hse=12000000\"") &&
+	      strstr(js, "\"system\":\"bare metal, core 0.1.0\""),
 	      "full JSON: escaped strings, counters, mode name");
 	free(js);
 
