@@ -15,14 +15,14 @@ FW_OBJCOPY := arm-none-eabi-objcopy
 FW_ARCH    := -mcpu=cortex-m3 -mthumb
 FW_CFLAGS  := -std=c11 -Wall -Wextra -Werror -Os -g $(FW_ARCH) -ffreestanding \
 	-ffunction-sections -fdata-sections -fno-common -fno-tree-loop-distribute-patterns
-FW_INC     := -Icore/include -Iusb -I$(FW_DIR)
+FW_INC     := -Icore/include -Iboot -Iusb -I$(FW_DIR)
 FW_LDFLAGS := $(FW_ARCH) -nostdlib -nostartfiles -Wl,--gc-sections -L$(FW_DIR)
 FW_LIBS    := -lgcc
 NG_VECTORS ?= tests/data
 
 # Portable code shared by every board (compiled once); the board-specific
 # firmware files are compiled per board with its header.
-FW_COMMON_SRC := $(CORE_SRC) $(filter-out $(FW_USB_EXCLUDE),$(USB_SRC)) $(B)/gen/disk_image.c
+FW_COMMON_SRC := $(CORE_SRC) $(BOOT_SRC) $(filter-out $(FW_USB_EXCLUDE),$(USB_SRC)) $(B)/gen/disk_image.c
 FW_BOARD_SRC  := $(wildcard $(FW_DIR)/*.c)
 FW_COMMON_OBJ  = $(patsubst %.c,$(B)/firmware/obj/%.o,$(FW_COMMON_SRC))
 
