@@ -18,6 +18,7 @@ static const struct {
 	{"feed",     ng_cmd_feed,     "keep the kernel entropy pool topped up (daemon)"},
 	{"egd",      ng_cmd_egd,      "serve the EGD protocol (QEMU rng-egd)"},
 	{"emulate",  ng_cmd_emulate,  "the NeuG USB device over USB/IP"},
+	{"upgrade",  ng_cmd_upgrade,  "put a firmware image onto a board over USB DFU"},
 };
 
 static void usage(FILE *f)

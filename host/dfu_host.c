@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* USB DFU 1.1, the host's pure part (dfu_host.h): descriptors, status,
+ * file suffix, the progress line, image files against a board. */
+#include "dfu_host.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "exit.h"
+#include "neug_device.h"
+
+static uint16_t le16(const uint8_t *b) { return (uint16_t)(b[0] | b[1] << 8); }
+
+int ng_dfu_parse_func(const uint8_t *extra, size_t len, ng_dfu_func *out)
+{
+	size_t off = 0;
+	while (off + 2 <= len) {
+		uint8_t bl = extra[off], type = extra[off + 1];
+		if (bl < 2 || off + bl > len)
+			return -1;
+		if (type == NG_DFU_DESC_FUNCTIONAL) {
+			/* DFU 1.0 devices sent 7 bytes (no bcdDFUVersion) */
+			if (bl < 7)
+				return -1;
+			out->attributes = extra[off + 2];
+			out->detach_timeout_ms = le16(extra + off + 3);
+			out->transfer_size = le16(extra + off + 5);
+			out->bcd_dfu = bl >= 9 ? le16(extra + off + 7) : 0x0100u;
+			return 0;
+		}
+		off += bl;
+	}
+	return -1;
+}
+
+void ng_dfu_parse_status(const uint8_t b[6], ng_dfu_status_reply *out)
+{
+	out->status = b[0];
+	out->poll_ms = (uint32_t)b[1] | (uint32_t)b[2] << 8 | (uint32_t)b[3] << 16;
+	out->state = b[4];
+	out->istring = b[5];
+}
+
+const char *ng_dfu_state_name(unsigned state)
+{
+	static const char *const names[] = {
+		"appIDLE", "appDETACH", "dfuIDLE", "dfuDNLOAD-SYNC", "dfuDNBUSY", "dfuDNLOAD-IDLE",
+		"dfuMANIFEST-SYNC", "dfuMANIFEST", "dfuMANIFEST-WAIT-RESET", "dfuUPLOAD-IDLE", "dfuERROR",
+	};
+	return state < sizeof names / sizeof names[0] ? names[state] : "unknown";
+}
+
+const char *ng_dfu_status_text(unsigned status)
+{
+	/* DFU 1.1 §6.1.2, Table 6.1 */
+	static const char *const text[] = {
+		"OK: no error",
+		"errTARGET: the file is not targeted for this device",
+		"errFILE: the file is for this device but fails a verification test",
+		"errWRITE: the device cannot write memory",
+		"errERASE: memory erase failed",
+		"errCHECK_ERASED: memory erase check failed",
+		"errPROG: program memory failed",
+		"errVERIFY: the programmed memory does not match",
+		"errADDRESS: an address out of range",
+		"errNOTDONE: the download ended before the device had all of the data",
+		"errFIRMWARE: the device's firmware is corrupt; it cannot return to run-time operation",
+		"errVENDOR: a vendor-specific error",
+		"errUSBR: an unexpected USB reset",
+		"errPOR: an unexpected power-on reset",
+		"errUNKNOWN: an unknown error",
+		"errSTALLEDPKT: the device stalled an unexpected request",
+	};
+	return status < sizeof text / sizeof text[0] ? text[status] : "an undefined status code";
+}
+
+uint32_t ng_dfu_crc(const uint8_t *data, size_t len)
+{
+	uint32_t crc = 0xFFFFFFFFu;
+	for (size_t i = 0; i < len; i++) {
+		crc ^= data[i];
+		for (int k = 0; k < 8; k++)
+			crc = crc & 1u ? crc >> 1 ^ 0xEDB88320u : crc >> 1;
+	}
+	return crc;
+}
+
+int ng_dfu_suffix_parse(const uint8_t *data, size_t len, ng_dfu_suffix *out)
+{
+	if (len < NG_DFU_SUFFIX_LEN)
+		return 0;
+	const uint8_t *s = data + len - NG_DFU_SUFFIX_LEN;
+	/* ucDfuSignature is "UFD" stored at increasing addresses, then bLength */
+	if (s[8] != 'U' || s[9] != 'F' || s[10] != 'D' || s[11] != NG_DFU_SUFFIX_LEN)
+		return 0;
+	out->bcd_device = le16(s);
+	out->pid = le16(s + 2);
+	out->vid = le16(s + 4);
+	out->bcd_dfu = le16(s + 6);
+	out->crc = (uint32_t)s[12] | (uint32_t)s[13] << 8 | (uint32_t)s[14] << 16 | (uint32_t)s[15] << 24;
+	return ng_dfu_crc(data, len - 4) == out->crc ? 1 : -1;
+}
+
+const char *ng_dfu_progress(char *buf, size_t len, size_t done, size_t total, bool tty, int *last)
+{
+	int pct = total ? (int)(done * 100 / total) : 100;
+	buf[0] = 0;
+	if (tty) {
+		if (pct == *last && done != total)
+			return buf;
+		char bar[41];
+		int fill = pct * 40 / 100;
+		for (int i = 0; i < 40; i++)
+			bar[i] = i < fill ? '#' : '.';
+		bar[40] = 0;
+		snprintf(buf, len, "\rdownloading [%s] %3d%% %zu/%zu bytes%s", bar, pct, done, total,
+			 done == total ? "\n" : "");
+		*last = pct;
+		return buf;
+	}
+	int quarter = pct / 25;
+	if (quarter == *last)
+		return buf;
+	*last = quarter;
+	snprintf(buf, len, "downloaded %zu of %zu bytes (%d%%)\n", done, total, pct);
+	return buf;
+}
+
+void ng_hex(char *out, const uint8_t *b, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = hx[b[i] >> 4];
+		out[2 * i + 1] = hx[b[i] & 15];
+	}
+	out[2 * n] = 0;
+}
+
+int ng_update_image_from(uint8_t *buf, size_t len, const char *name, ng_update_image *img,
+			 char *err, size_t errlen)
+{
+	memset(img, 0, sizeof *img);
+	int sfx = ng_dfu_suffix_parse(buf, len, &img->suffix);
+	if (sfx < 0) {
+		snprintf(err, errlen, "%s: its DFU suffix's CRC does not match the file (0x%08x, the file "
+			 "gives 0x%08x): the file is damaged; make or download it again", name,
+			 img->suffix.crc, ng_dfu_crc(buf, len - 4));
+		free(buf);
+		return -1;
+	}
+	if (sfx > 0) {
+		const ng_dfu_suffix *x = &img->suffix;
+		if ((x->vid != NG_NEUG_VID && x->vid != 0xFFFFu) || (x->pid != NG_NEUG_PID && x->pid != 0xFFFFu)) {
+			snprintf(err, errlen, "%s: its DFU suffix is for USB %04x:%04x, not a NeuG board "
+				 "(%04x:%04x)", name, x->vid, x->pid, NG_NEUG_VID, NG_NEUG_PID);
+			free(buf);
+			return -1;
+		}
+		img->had_suffix = true;
+		len -= NG_DFU_SUFFIX_LEN;
+	}
+	ng_status st = ng_image_check(buf, len, NULL, &img->info);
+	if (st != NG_OK) {
+		snprintf(err, errlen, "%s: not a NeuG firmware image: %s (make firmware writes "
+			 "neug.img and neug.dfu)", name, ng_image_strerror(st));
+		free(buf);
+		return -1;
+	}
+	/* a region scan skips trailing 0xFF bytes: send exactly the image */
+	img->data = buf;
+	img->len = (size_t)img->info.image_len + NG_IMAGE_TRAILER_LEN;
+	return 0;
+}
+
+int ng_update_image_load(const char *path, ng_update_image *img, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	memset(img, 0, sizeof *img);
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NG_EXIT_IO;
+	}
+	size_t cap = 1u << 16, len = 0;
+	uint8_t *buf = malloc(cap);
+	for (;;) {
+		if (!buf) {
+			fclose(f);
+			snprintf(err, errlen, "%s: out of memory", path);
+			return NG_EXIT_IO;
+		}
+		len += fread(buf + len, 1, cap - len, f);
+		if (len < cap)
+			break;
+		if (cap >= (1u << 24)) {
+			fclose(f);
+			free(buf);
+			snprintf(err, errlen, "%s: larger than 16 MiB: not a firmware image", path);
+			return NG_EXIT_IMAGE;
+		}
+		uint8_t *nb = realloc(buf, cap * 2);
+		if (!nb)
+			free(buf);
+		buf = nb;
+		cap *= 2;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		snprintf(err, errlen, "%s: read error", path);
+		return NG_EXIT_IO;
+	}
+	return ng_update_image_from(buf, len, path, img, err, errlen) == 0 ? NG_EXIT_OK : NG_EXIT_IMAGE;
+}
+
+void ng_update_image_free(ng_update_image *img)
+{
+	free(img->data);
+	img->data = NULL;
+}
+
+int ng_update_fits(const ng_image_info *ii, size_t img_len, const char *board, uint32_t region_len,
+		   char *err, size_t errlen)
+{
+	if (board && board[0] && strcasecmp(ii->board, board) != 0) {
+		snprintf(err, errlen, "the image is for board '%s', this board is '%s': use the image "
+			 "built for it (build/firmware/BOARD/neug.dfu)", ii->board, board);
+		return -1;
+	}
+	if (region_len && img_len > region_len) {
+		snprintf(err, errlen, "the image is %zu bytes, this board's application flash holds %u: "
+			 "it does not fit", img_len, region_len);
+		return -1;
+	}
+	return 0;
+}
