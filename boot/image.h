@@ -83,8 +83,10 @@ typedef struct {
  *   NG_ERR_IMAGE_UNSIGNED   a key was given and the image is unsigned
  *   NG_ERR_IMAGE_KEY        signed by another key
  *   NG_ERR_IMAGE_SIGNATURE  the signature does not verify
- * out (may be NULL) gets the trailer's fields from NG_ERR_IMAGE_TRAILER
- * on (for FORMAT and NONE, only out->trailer, NULL for NONE). */
+ * out (may be NULL) gets the trailer's fields once its magic, format and
+ * size are right (strings cut to stay NUL-terminated), whatever the result
+ * after that; out->trailer is NULL only for NG_ERR_IMAGE_NONE. Public data
+ * only: nothing here needs to run in constant time. */
 ng_status ng_image_check(const uint8_t *region, size_t region_len, const uint8_t *owner_key,
 			 ng_image_info *out);
 
