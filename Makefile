@@ -16,9 +16,9 @@ OPT      := -O2 -g
 # it only (DESIGN.md), so an include the wrong way fails the build.
 INC_core   := -Icore/include
 INC_boot   := $(INC_core) -Iboot
-INC_usb    := $(INC_core) -Iusb
+INC_usb    := $(INC_boot) -Iusb
 INC_assess := $(INC_core) -Iassess
-INC_host   := $(INC_usb) -Iboot -Ihost
+INC_host   := $(INC_usb) -Ihost
 INC_cli    := $(INC_host) -Iassess -Icli
 INC_$(B)   := $(INC_usb)
 INC        := $(INC_cli)

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include "cdc_acm.h"
 #include "dcd.h"
+#include "dfu.h"
 #include "msc.h"
 #include "ng/pipeline.h"
 #include "ng/status.h"
@@ -41,6 +42,7 @@
 #define NG_NEUG_IF_CDC_COMM  0u
 #define NG_NEUG_IF_CDC_DATA  1u
 #define NG_NEUG_IF_MSC       2u
+#define NG_NEUG_IF_DFU       NG_DFU_RT_IFACE /* DFU run-time (usb/dfu.h) */
 #define NG_NEUG_EP_DATA_IN   0x81u /* CDC data, bulk IN, 64 */
 #define NG_NEUG_EP_DATA_OUT  0x01u /* CDC data, bulk OUT, 64 (ignored) */
 #define NG_NEUG_EP_NOTIFY    0x82u /* CDC notifications, interrupt IN, 16 */
@@ -111,6 +113,9 @@ typedef struct {
 	 * NG_INFO_SELFTEST (called from ng_neug_task, main loop only). */
 	uint32_t (*app_info)(void *user, uint16_t index);
 	void *app_user;
+	/* What the boot loader found (GET_INFO 40..45, usb/dfu.h); NULL: no
+	 * loader (those indices STALL). Static: read at each request. */
+	const ng_boot_info *boot;
 } ng_neug_config;
 
 /* Do not rely on the layout of this type; the caller owns it (static). */
@@ -122,6 +127,7 @@ typedef struct {
 	ng_usbd_desc desc;
 	ng_neug_config cfg;
 	ng_usbd_class neug_cls; /* vendor requests */
+	ng_dfu_ctx dfu;         /* the DFU run-time interface */
 	char serial[25];
 	bool dtr, configured;
 	uint64_t bytes_sent;
@@ -137,6 +143,9 @@ typedef struct {
 ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_ops *ops, void *drv);
 /* Attaches to (true) or detaches from the bus. */
 void ng_neug_connect(ng_neug_dev *d, bool on);
+/* True once, after the host's DFU_DETACH completed: the application then
+ * drops off the bus and restarts in the boot loader's DFU mode. */
+bool ng_neug_dfu_detach(ng_neug_dev *d);
 /* Where the driver reports its events. */
 static inline ng_usbd_ctx *ng_neug_usbd(ng_neug_dev *d) { return &d->usbd; }
 /* Processes USB events and moves released blocks to bulk IN. */

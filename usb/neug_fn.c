@@ -24,12 +24,12 @@ static const uint8_t neug_device_desc[18] = {
 	1,                             /* bNumConfigurations */
 };
 
-#define CFG_LEN (9 + 8 + 9 + 5 + 5 + 4 + 5 + 7 + 9 + 7 + 7 + 9 + 7 + 7)
+#define CFG_LEN (9 + 8 + 9 + 5 + 5 + 4 + 5 + 7 + 9 + 7 + 7 + 9 + 7 + 7 + 9 + NG_DFU_FUNC_LEN)
 
 static const uint8_t neug_config_desc[CFG_LEN] = {
 	/* configuration (§9.6.3) */
 	9, 2, (uint8_t)CFG_LEN, (uint8_t)(CFG_LEN >> 8),
-	3,                             /* bNumInterfaces */
+	4,                             /* bNumInterfaces */
 	1,                             /* bConfigurationValue */
 	0,                             /* iConfiguration */
 	0x80,                          /* bus powered, no remote wakeup */
@@ -52,6 +52,13 @@ static const uint8_t neug_config_desc[CFG_LEN] = {
 	9, 4, NG_NEUG_IF_MSC, 0, 2, 0x08, 0x06, 0x50, 0,
 	7, 5, NG_NEUG_EP_MSC_IN, NG_EP_BULK, NG_FS_BULK_SIZE, 0, 0,
 	7, 5, NG_NEUG_EP_MSC_OUT, NG_EP_BULK, NG_FS_BULK_SIZE, 0, 0,
+	/* DFU run-time interface (DFU 1.1 §4.1.2): no endpoints, then the
+	 * functional descriptor (§4.1.3, the same as the loader's) */
+	9, 4, NG_DFU_RT_IFACE, 0, 0, NG_DFU_CLASS, NG_DFU_SUBCLASS, NG_DFU_PROTO_RT, 0,
+	NG_DFU_FUNC_LEN, NG_DFU_DESC_FUNCTIONAL, NG_DFU_ATTRIBUTES,
+	(uint8_t)NG_DFU_DETACH_TIMEOUT, (uint8_t)(NG_DFU_DETACH_TIMEOUT >> 8),
+	(uint8_t)NG_DFU_TRANSFER_SIZE, (uint8_t)(NG_DFU_TRANSFER_SIZE >> 8),
+	(uint8_t)NG_DFU_VERSION, (uint8_t)(NG_DFU_VERSION >> 8),
 };
 
 _Static_assert(NG_FS_BULK_SIZE == 64, "full-speed bulk endpoints are 64 bytes");
@@ -226,6 +233,8 @@ static bool neug_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8
 	if (s->bmRequestType != 0xC0 || s->bRequest != NG_NEUG_REQ_GET_INFO || stage != NG_CTRL_SETUP ||
 	    s->wValue != 0)
 		return false;
+	if (s->wIndex >= NG_INFO_LOADER_VERSION && s->wIndex <= NG_INFO_IMAGE_LENGTH)
+		return ng_dfu_boot_info_reply(u, d->cfg.boot, s->wIndex);
 	ng_pipeline_get_stats(&d->pipe, &st);
 	switch (s->wIndex) {
 	case NG_INFO_MODE: b[0] = (uint8_t)ng_pipeline_mode(&d->pipe); n = 1; break;
@@ -326,13 +335,19 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	d->desc.config = neug_config_desc;
 	d->desc.string = neug_string;
 	d->desc.string_ctx = d;
-	const ng_usbd_class *cl[3] = {&d->cdc.cls, &d->msc.cls, &d->neug_cls};
-	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 3);
+	ng_dfu_init_runtime(&d->dfu, NG_DFU_RT_IFACE);
+	const ng_usbd_class *cl[4] = {&d->cdc.cls, &d->msc.cls, &d->neug_cls, &d->dfu.cls};
+	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 4);
 }
 
 void ng_neug_connect(ng_neug_dev *d, bool on)
 {
 	ng_usbd_connect(&d->usbd, on);
+}
+
+bool ng_neug_dfu_detach(ng_neug_dev *d)
+{
+	return ng_dfu_take_leave(&d->dfu, &d->usbd) == NG_DFU_LEAVE_DETACH;
 }
 
 void ng_neug_task(ng_neug_dev *d)

@@ -692,3 +692,5 @@ void ng_usbd_connect(ng_usbd_ctx *u, bool on)
 uint8_t ng_usbd_configuration(const ng_usbd_ctx *u) { return u->config; }
 
 bool ng_usbd_suspended(const ng_usbd_ctx *u) { return u->suspended; }
+
+bool ng_usbd_control_idle(const ng_usbd_ctx *u) { return u->ctrl_state == CTRL_IDLE; }

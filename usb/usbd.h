@@ -134,6 +134,9 @@ void ng_usbd_task(ng_usbd_ctx *u);
 /* The current configuration value (0 = not configured). */
 uint8_t ng_usbd_configuration(const ng_usbd_ctx *u);
 bool ng_usbd_suspended(const ng_usbd_ctx *u);
+/* True when no control transfer is in progress on endpoint 0 (the last
+ * request's status stage is over). */
+bool ng_usbd_control_idle(const ng_usbd_ctx *u);
 
 /* ---- for class drivers ---- */
 /* Opens one of the class's endpoints, belonging to interface iface (from

@@ -106,9 +106,10 @@ static void test_descriptors(void)
 	      "device descriptor: USB 2.00, EF/02/01 (IAD), ep0 64, 234b:0001, strings 1/2/3, 1 configuration");
 	r = ctl(0x80, 6, 0x0200, 0, 512, b, &n);
 	uint16_t total = ng_get_le16(b + 2);
-	CHECK(r == FK_OK && n == total && b[4] == 3 && b[5] == 1 && b[7] == 0x80, "configuration: %u bytes, 3 interfaces, bus powered", total);
+	CHECK(r == FK_OK && n == total && b[4] == 4 && b[5] == 1 && b[7] == 0x80, "configuration: %u bytes, 4 interfaces, bus powered", total);
 	/* walk it */
 	int ok = 1, ifaces = 0, iad = 0, eps_declared = 0, eps_seen = 0, cur_if = -1, union_ok = 0, acm = 0, hdr = 0;
+	int dfu_func = 0;
 	int ep_ok[5] = {0};
 	for (uint16_t off = 0; off < n;) {
 		uint8_t len = b[off], type = b[off + 1];
@@ -131,6 +132,11 @@ static void test_descriptors(void)
 				ok &= d[5] == 0x0A;
 			if (d[2] == 2)
 				ok &= d[5] == 8 && d[6] == 6 && d[7] == 0x50;
+			if (d[2] == 3)
+				ok &= d[4] == 0 && d[5] == 0xFE && d[6] == 1 && d[7] == 1;
+		} else if (type == 0x21) {
+			dfu_func = cur_if == 3 && len == 9 && d[2] == 0x0D && ng_get_le16(d + 3) == 1000 &&
+				   ng_get_le16(d + 5) == 256 && ng_get_le16(d + 7) == 0x0110;
 		} else if (type == 0x0B) {
 			iad = ifaces == 0 && d[2] == 0 && d[3] == 2 && d[4] == 2 && d[5] == 2;
 		} else if (type == 0x24) {
@@ -153,7 +159,8 @@ static void test_descriptors(void)
 		off = (uint16_t)(off + len);
 	}
 	ok &= eps_seen == eps_declared;
-	CHECK(ok && ifaces == 3, "configuration parses: interfaces 0, 1, 2 in order, endpoint counts match");
+	CHECK(ok && ifaces == 4, "configuration parses: interfaces 0, 1, 2, 3 (DFU run-time FE/01/01) in order, endpoint counts match");
+	CHECK(dfu_func, "DFU functional descriptor after interface 3: can download, manifestation tolerant, will detach, 1000 ms, 256 bytes, DFU 1.1");
 	CHECK(iad, "IAD before interface 0: interfaces 0..1, class 02/02");
 	CHECK(hdr && acm && union_ok, "CDC header 1.20, ACM line coding capability, union 0 -> 1");
 	CHECK(ep_ok[0] && ep_ok[1] && ep_ok[2] && ep_ok[3] && ep_ok[4],

@@ -250,8 +250,8 @@ static void test_devlist(void)
 	      "devlist: 234b:0001 at full speed (got %04x:%04x speed %u)", get16(d + 300), get16(d + 302), get32(d + 296));
 	uint8_t nif = d[311];
 	int got = nif <= 4 && recv_n(it, 4u * nif, 2000, NULL) == 4u * nif;
-	CHECK(got && nif == 3 && it[0] == 2 && it[4] == 0x0a && it[8] == 8,
-	      "devlist: 3 interfaces, classes 02 0a 08 (got %u: %02x %02x %02x)", nif, it[0], it[4], it[8]);
+	CHECK(got && nif == 4 && it[0] == 2 && it[4] == 0x0a && it[8] == 8 && it[12] == 0xfe,
+	      "devlist: 4 interfaces, classes 02 0a 08 fe (got %u: %02x %02x %02x %02x)", nif, it[0], it[4], it[8], it[12]);
 	CHECK(closed_within(1000), "devlist: the server closes the connection after the reply");
 }
 
