@@ -2,12 +2,12 @@
 /* USB DFU 1.1, the host's pure part (dfu_host.h): descriptors, status,
  * file suffix, the progress line, image files against a board. */
 #include "dfu_host.h"
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "exit.h"
+#include "file.h"
 #include "neug_device.h"
 
 static uint16_t le16(const uint8_t *b) { return (uint16_t)(b[0] | b[1] << 8); }
@@ -75,33 +75,6 @@ const char *ng_dfu_status_text(unsigned status)
 	return status < sizeof text / sizeof text[0] ? text[status] : "an undefined status code";
 }
 
-uint32_t ng_dfu_crc(const uint8_t *data, size_t len)
-{
-	uint32_t crc = 0xFFFFFFFFu;
-	for (size_t i = 0; i < len; i++) {
-		crc ^= data[i];
-		for (int k = 0; k < 8; k++)
-			crc = crc & 1u ? crc >> 1 ^ 0xEDB88320u : crc >> 1;
-	}
-	return crc;
-}
-
-int ng_dfu_suffix_parse(const uint8_t *data, size_t len, ng_dfu_suffix *out)
-{
-	if (len < NG_DFU_SUFFIX_LEN)
-		return 0;
-	const uint8_t *s = data + len - NG_DFU_SUFFIX_LEN;
-	/* ucDfuSignature is "UFD" stored at increasing addresses, then bLength */
-	if (s[8] != 'U' || s[9] != 'F' || s[10] != 'D' || s[11] != NG_DFU_SUFFIX_LEN)
-		return 0;
-	out->bcd_device = le16(s);
-	out->pid = le16(s + 2);
-	out->vid = le16(s + 4);
-	out->bcd_dfu = le16(s + 6);
-	out->crc = (uint32_t)s[12] | (uint32_t)s[13] << 8 | (uint32_t)s[14] << 16 | (uint32_t)s[15] << 24;
-	return ng_dfu_crc(data, len - 4) == out->crc ? 1 : -1;
-}
-
 const char *ng_dfu_progress(char *buf, size_t len, size_t done, size_t total, bool tty, int *last)
 {
 	int pct = total ? (int)(done * 100 / total) : 100;
@@ -141,24 +114,25 @@ int ng_update_image_from(uint8_t *buf, size_t len, const char *name, ng_update_i
 			 char *err, size_t errlen)
 {
 	memset(img, 0, sizeof *img);
-	int sfx = ng_dfu_suffix_parse(buf, len, &img->suffix);
-	if (sfx < 0) {
-		snprintf(err, errlen, "%s: its DFU suffix's CRC does not match the file (0x%08x, the file "
-			 "gives 0x%08x): the file is damaged; make or download it again", name,
-			 img->suffix.crc, ng_dfu_crc(buf, len - 4));
+	size_t payload = len;
+	int sfx = ng_dfu_suffix_parse(buf, len, &img->suffix, &payload);
+	if (sfx == -2) {
+		snprintf(err, errlen, "%s: its DFU suffix's CRC does not match the file: the file is damaged "
+			 "or truncated; make or download it again", name);
 		free(buf);
 		return -1;
 	}
-	if (sfx > 0) {
+	if (sfx == 0) {
 		const ng_dfu_suffix *x = &img->suffix;
-		if ((x->vid != NG_NEUG_VID && x->vid != 0xFFFFu) || (x->pid != NG_NEUG_PID && x->pid != 0xFFFFu)) {
+		if ((x->id_vendor != NG_NEUG_VID && x->id_vendor != 0xFFFFu) ||
+		    (x->id_product != NG_NEUG_PID && x->id_product != 0xFFFFu)) {
 			snprintf(err, errlen, "%s: its DFU suffix is for USB %04x:%04x, not a NeuG board "
-				 "(%04x:%04x)", name, x->vid, x->pid, NG_NEUG_VID, NG_NEUG_PID);
+				 "(%04x:%04x)", name, x->id_vendor, x->id_product, NG_NEUG_VID, NG_NEUG_PID);
 			free(buf);
 			return -1;
 		}
 		img->had_suffix = true;
-		len -= NG_DFU_SUFFIX_LEN;
+		len = payload;
 	}
 	ng_status st = ng_image_check(buf, len, NULL, &img->info);
 	if (st != NG_OK) {
@@ -175,42 +149,11 @@ int ng_update_image_from(uint8_t *buf, size_t len, const char *name, ng_update_i
 
 int ng_update_image_load(const char *path, ng_update_image *img, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	size_t len;
 	memset(img, 0, sizeof *img);
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (ng_file_read(path, 1u << 20, &buf, &len, err, errlen) != 0)
 		return NG_EXIT_IO;
-	}
-	size_t cap = 1u << 16, len = 0;
-	uint8_t *buf = malloc(cap);
-	for (;;) {
-		if (!buf) {
-			fclose(f);
-			snprintf(err, errlen, "%s: out of memory", path);
-			return NG_EXIT_IO;
-		}
-		len += fread(buf + len, 1, cap - len, f);
-		if (len < cap)
-			break;
-		if (cap >= (1u << 24)) {
-			fclose(f);
-			free(buf);
-			snprintf(err, errlen, "%s: larger than 16 MiB: not a firmware image", path);
-			return NG_EXIT_IMAGE;
-		}
-		uint8_t *nb = realloc(buf, cap * 2);
-		if (!nb)
-			free(buf);
-		buf = nb;
-		cap *= 2;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		snprintf(err, errlen, "%s: read error", path);
-		return NG_EXIT_IO;
-	}
 	return ng_update_image_from(buf, len, path, img, err, errlen) == 0 ? NG_EXIT_OK : NG_EXIT_IMAGE;
 }
 

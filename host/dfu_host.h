@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The host side of USB DFU 1.1 (USB Device Firmware Upgrade, rev. 1.1),
  * the pure part: functional descriptor, GETSTATUS reply and .dfu file
- * suffix decoding, names for states and status codes, the progress line,
- * and the checks of an image file against a board. Tested without a device
+ * decoding, names for states and status codes, the progress line, image
+ * files (host/dfu_file.h reads the .dfu suffix) and their check against a
+ * board. Tested without a device
  * (tests/unit/test_dfu_host.c); host/upgrade_usb.c does the USB part. The
  * request and state numbers are usb/dfu.h's (the device's). */
 #ifndef NG_DFU_HOST_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dfu.h"
+#include "dfu_file.h"
 #include "image.h"
 
 /* The functional descriptor (DFU 1.1 §4.1.3) as the host reads it. */
@@ -39,20 +41,6 @@ const char *ng_dfu_state_name(unsigned state);
 /* bStatus in words (Table 6.1): "errVERIFY: the programmed memory does not
  * match", ... */
 const char *ng_dfu_status_text(unsigned status);
-
-/* The DFU file suffix (DFU 1.1 Appendix B): a .dfu file's last 16 bytes. */
-#define NG_DFU_SUFFIX_LEN 16u
-typedef struct {
-	uint16_t bcd_device, pid, vid, bcd_dfu;
-	uint32_t crc;
-} ng_dfu_suffix;
-/* The suffix's CRC over data[0, len): the reflected CRC-32 of IEEE 802.3
- * (polynomial 0xEDB88320, initial value all ones) without the final
- * complement, as dfu-util and the specification's example compute it. */
-uint32_t ng_dfu_crc(const uint8_t *data, size_t len);
-/* 1 when data ends with a DFU suffix ("UFD", bLength 16) whose CRC matches,
- * 0 when it has none, -1 when it has one whose CRC does not (damaged). */
-int ng_dfu_suffix_parse(const uint8_t *data, size_t len, ng_dfu_suffix *out);
 
 /* The progress of a download of total bytes, done so far. tty: a bar that
  * rewrites its line ("\rdownloading [####....]  50% 26112/52224 bytes",
