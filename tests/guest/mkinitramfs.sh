@@ -7,7 +7,8 @@
 # from the kernel's modules.dep, plus the softdeps it does not list), the usbip
 # tool, rngtest, neug and each EXTRA_BIN (in /usr/bin) with their shared
 # libraries, the static ngctl, the golden vectors and the GPLv3 text
-# (/ref/COPYING).
+# (/ref/COPYING), and the files of the directory $NG_INITRAMFS_DATA (if
+# set) in /data (test images for the update checks).
 # Rebuilt only when an input changed (a stamp with the inputs' checksums).
 set -eu
 kver=$1 neug=$2 ngctl=$3 vectors=$4 out=$5
@@ -27,6 +28,7 @@ stamp_now=$( {
 	echo "$kver ${want_mods[*]}"
 	sha256sum "$here/init.sh" "$0" "${bins[@]}" "$top/COPYING"
 	sha256sum "$vectors"/*.bin
+	[ -n "${NG_INITRAMFS_DATA:-}" ] && (cd "$NG_INITRAMFS_DATA" && sha256sum * 2>/dev/null)
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ -f "$out.stamp" ] && [ "$(cat "$out.stamp")" = "$stamp_now" ]; then
 	echo "# initramfs up to date: $out"
@@ -81,6 +83,10 @@ for b in /usr/sbin/usbip /usr/bin/rngtest "$neug" "${extra[@]}"; do
 done
 [ -f /usr/share/misc/usb.ids ] && mkdir -p "$root/usr/share/misc" && cp /usr/share/misc/usb.ids "$root/usr/share/misc/"
 cp "$vectors"/*.bin "$root/vectors/"
+if [ -n "${NG_INITRAMFS_DATA:-}" ]; then
+	mkdir -p "$root/data"
+	cp "$NG_INITRAMFS_DATA"/* "$root/data/"
+fi
 cp "$top/COPYING" "$root/ref/COPYING"
 cp "$here/init.sh" "$root/init"
 chmod 755 "$root/init" "$root/usr/bin/neug" "$root/usr/bin/ngctl"

@@ -157,7 +157,7 @@ int main(void)
 	CHECK(lines == 5, "plain progress: one line per quarter, 0 to 100%% (%d lines)", lines);
 	last = -1;
 	ng_dfu_progress(line, sizeof line, 0, 1000, false, &last);
-	CHECK(!strcmp(line, "downloaded 0 of 1000 bytes (0%)\n"), "plain line: '%s'", line);
+	CHECK(!strcmp(line, "downloaded 0 of 1000 bytes (0%)\n"), "plain line: '%.31s' and a newline", line);
 	last = -1;
 	ng_dfu_progress(line, sizeof line, 500, 1000, true, &last);
 	CHECK(line[0] == '\r' && strstr(line, "[####################....................]  50% 500/1000 bytes") &&
