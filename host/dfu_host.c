@@ -163,17 +163,32 @@ void ng_update_image_free(ng_update_image *img)
 	img->data = NULL;
 }
 
-int ng_update_fits(const ng_image_info *ii, size_t img_len, const char *board, uint32_t region_len,
+int ng_update_fits(const ng_image_info *ii, size_t img_len, const char *config, const char *board,
 		   char *err, size_t errlen)
 {
-	if (board && board[0] && strcasecmp(ii->board, board) != 0) {
-		snprintf(err, errlen, "the image is for board '%s', this board is '%s': use the image "
-			 "built for it (build/firmware/BOARD/neug.dfu)", ii->board, board);
+	char id[64] = "";
+	unsigned long flash_kb = 0;
+	if (config && config[0]) {
+		size_t n = strcspn(config, ":");
+		snprintf(id, sizeof id, "%.*s", (int)(n < sizeof id - 1 ? n : sizeof id - 1), config);
+		const char *f = strstr(config, ":flash=");
+		char *end;
+		if (f && (flash_kb = strtoul(f + 7, &end, 10)) && *end != 'K')
+			flash_kb = 0;
+	}
+	bool known = id[0] || (board && board[0]);
+	if (known && strcasecmp(ii->board, id) != 0 && !(board && strcasecmp(ii->board, board) == 0)) {
+		snprintf(err, errlen, "the image is for board '%s', this board is '%s'%s%s%s: use the image built "
+			 "for it (build/firmware/%s/neug.dfu)", ii->board, id[0] ? id : board,
+			 board && board[0] && id[0] ? " (" : "", board && id[0] ? board : "",
+			 board && board[0] && id[0] ? ")" : "", id[0] ? id : "BOARD");
 		return -1;
 	}
-	if (region_len && img_len > region_len) {
-		snprintf(err, errlen, "the image is %zu bytes, this board's application flash holds %u: "
-			 "it does not fit", img_len, region_len);
+	const uint32_t base = 0x08000000u;
+	if (flash_kb && (ii->load_addr < base || ii->load_addr - base + (uint64_t)img_len > flash_kb * 1024u)) {
+		snprintf(err, errlen, "the image (%zu bytes at 0x%08x) does not fit this board's %lu KiB of flash "
+			 "(0x%08x..0x%08lx)", img_len, ii->load_addr, flash_kb, base,
+			 (unsigned long)base + flash_kb * 1024u);
 		return -1;
 	}
 	return 0;

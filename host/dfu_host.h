@@ -70,11 +70,14 @@ int ng_update_image_from(uint8_t *buf, size_t len, const char *name, ng_update_i
 int ng_update_image_load(const char *path, ng_update_image *img, char *err, size_t errlen);
 void ng_update_image_free(ng_update_image *img);
 
-/* Whether an image is for a board: the trailer's board name against the
- * board's string (compared without regard to case, "FST-01" = "fst-01"),
- * and the image's length against the board's application flash region
- * (region_len 0: not known, not checked). 0, or -1 with the reason. */
-int ng_update_fits(const ng_image_info *ii, size_t img_len, const char *board, uint32_t region_len,
+/* Whether an image is for a board, from the board's string descriptors
+ * (doc/usb.md): the trailer's board name must be the first field of the
+ * build configuration (string 5, "fst-01:hse=...:flash=128K:...": the
+ * board's file name, which `make firmware` writes into the trailer) or the
+ * board name (string 7), without regard to case; and the image must end
+ * within the flash ("flash=NK" in string 5, from 0x08000000). config or
+ * board NULL or "": not known, not checked. 0, or -1 with the reason. */
+int ng_update_fits(const ng_image_info *ii, size_t img_len, const char *config, const char *board,
 		   char *err, size_t errlen);
 
 /* Hex of n bytes into out (2n + 1 bytes). */

@@ -390,9 +390,12 @@ int ng_board_upgrade(const ng_board_opts *o, const ng_update_image *img, ng_boar
 	say(o, "board: serial %s, USB %03d/%03d, %s\n", serial, s.b.inf.bus, s.b.inf.addr,
 	    s.b.dfu_mode ? "in DFU mode (the boot loader)" : "running the application");
 	if (!s.b.dfu_mode)
-		say(o, "running: revision %s, board %s\n", s.b.inf.revision[0] ? s.b.inf.revision : "?",
-		    s.b.inf.board[0] ? s.b.inf.board : "?");
-	if (ng_update_fits(ii, img->len, s.b.dfu_mode ? NULL : s.b.inf.board, 0, err, errlen) != 0) {
+		say(o, "running: revision %s, board %s, build %s\n", s.b.inf.revision[0] ? s.b.inf.revision : "?",
+		    s.b.inf.board[0] ? s.b.inf.board : "?", s.b.inf.config[0] ? s.b.inf.config : "?");
+	else
+		say(o, "the loader does not say which board it is: the image's board (%s) is not checked\n",
+		    ii->board);
+	if (ng_update_fits(ii, img->len, s.b.inf.config, s.b.inf.board, err, errlen) != 0) {
 		sess_close(&s);
 		return NG_EXIT_IMAGE;
 	}

@@ -26,10 +26,15 @@
 #define NG_FW_REVISION "NeuG-ng 0.1"
 #endif
 /* String descriptors 5 and 6 (doc/usb.md): what this image was built for,
- * and what runs it (NeuG reports its Chopstx version there). */
+ * and what runs it (NeuG reports its Chopstx version there). String 5
+ * starts with the board's file name (firmware/module.mk), the name an image
+ * trailer carries: `neug upgrade` matches the two. */
+#ifndef NG_BOARD_ID
+#define NG_BOARD_ID NG_BOARD_NAME
+#endif
 #define NG_FW_STR_(x) #x
 #define NG_FW_STR(x) NG_FW_STR_(x)
-#define NG_FW_CONFIG NG_BOARD_NAME ":hse=" NG_FW_STR(NG_BOARD_HSE_HZ) ":flash=" \
+#define NG_FW_CONFIG NG_BOARD_ID ":hse=" NG_FW_STR(NG_BOARD_HSE_HZ) ":flash=" \
 	NG_FW_STR(NG_BOARD_FLASH_KB) "K:ram=" NG_FW_STR(NG_BOARD_RAM_KB) "K"
 #define NG_FW_SYSTEM "bare metal, core " NG_VERSION
 

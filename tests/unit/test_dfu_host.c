@@ -140,13 +140,19 @@ int main(void)
 		      strstr(err, "/nonexistent/neug.img"),
 	      "a missing file: exit 3 and the name: '%s'", err);
 
-	/* the board check */
-	CHECK(ng_update_fits(&info, n, "FST-01", 0, err, sizeof err) == 0, "fst-01 fits FST-01");
-	CHECK(ng_update_fits(&info, n, "Blue Pill", 0, err, sizeof err) == -1 &&
-		      strstr(err, "'fst-01'") && strstr(err, "'Blue Pill'"),
+	/* the board check: string 5 "id:...:flash=NK", string 7 the name */
+	CHECK(ng_update_fits(&info, n, "FST-01:hse=12000000:flash=128K:ram=20K", "FST-01", err, sizeof err) == 0,
+	      "fst-01 fits FST-01 with 128 KiB");
+	CHECK(ng_update_fits(&info, n, "blue-pill:hse=8000000:flash=64K:ram=20K", "Blue Pill", err, sizeof err) == -1 &&
+		      strstr(err, "'fst-01'") && strstr(err, "'blue-pill'") && strstr(err, "Blue Pill"),
 	      "fst-01 on a Blue Pill refused: '%s'", err);
-	CHECK(ng_update_fits(&info, n, "fst-01", 2048, err, sizeof err) == -1 && strstr(err, "2048"),
-	      "an image larger than the region refused: '%s'", err);
+	CHECK(ng_update_fits(&info, n, NULL, "fst-01", err, sizeof err) == 0, "the board name alone (string 7) matches");
+	CHECK(ng_update_fits(&info, n, NULL, NULL, err, sizeof err) == 0, "nothing known (DFU mode): not checked");
+	CHECK(ng_update_fits(&info, n, "fst-01:flash=8K", NULL, err, sizeof err) == -1 && strstr(err, "8 KiB"),
+	      "an image beyond the end of flash refused: '%s'", err);
+	CHECK(ng_update_fits(&info, 0x10000 - 0x2000, "fst-01:flash=64K", NULL, err, sizeof err) == 0 &&
+		      ng_update_fits(&info, 0x10000 - 0x2000 + 4, "fst-01:flash=64K", NULL, err, sizeof err) == -1,
+	      "an image that ends exactly at the end of 64 KiB fits, 4 bytes more do not");
 
 	/* progress */
 	char line[200];
