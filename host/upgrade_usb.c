@@ -484,7 +484,8 @@ int ng_board_upgrade(const ng_board_opts *o, const ng_update_image *img, ng_boar
 	ng_info *ni = &s.b.inf;
 	bool dig = ni->boot && (ni->boot_status & NG_BOOT_IMAGE_VALID) && ni->have[NG_INFO_IMAGE_DIGEST] &&
 		   same32(ni->image_digest, ii->digest);
-	bool ver = ni->have[NG_INFO_IMAGE_VERSION] && ni->image_version == ii->version;
+	bool ver = ni->have[NG_INFO_IMAGE_VERSION] && ni->image_version == ii->version &&
+		   strcmp(ni->revision, ii->version_str) == 0;
 	char got[65] = "none";
 	if (ni->have[NG_INFO_IMAGE_DIGEST])
 		ng_hex(got, ni->image_digest, 32);
@@ -494,9 +495,9 @@ int ng_board_upgrade(const ng_board_opts *o, const ng_update_image *img, ng_boar
 		*after = s.b;
 	sess_close(&s);
 	if (!dig || !ver) {
-		snprintf(err, errlen, "the board came back running something else: %s%s%s (expected version %s, "
-			 "SHA-256 %s)", dig ? "" : "the loader's SHA-256 is ", dig ? "" : got,
-			 ver ? "" : dig ? "another version" : ", another version", ii->version_str, hx);
+		snprintf(err, errlen, "the board came back running something else: revision '%s' (version "
+			 "0x%06x), the loader's SHA-256 %s; expected revision '%s' (0x%06x), SHA-256 %s",
+			 ni->revision, ni->image_version, got, ii->version_str, ii->version, hx);
 		return NG_EXIT_UNCONFIRMED;
 	}
 	say(o, "done: the board runs version %s, SHA-256 %s\n", ii->version_str, hx);

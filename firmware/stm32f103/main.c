@@ -22,8 +22,10 @@
 
 #include "ng/version.h"
 
+/* String 4: the version `make firmware` writes into the image trailer, so
+ * that `neug upgrade` sees the board come back with the image's revision. */
 #ifndef NG_FW_REVISION
-#define NG_FW_REVISION "NeuG-ng 0.1"
+#define NG_FW_REVISION NG_VERSION
 #endif
 /* String descriptors 5 and 6 (doc/usb.md): what this image was built for,
  * and what runs it (NeuG reports its Chopstx version there). String 5
