@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The STM32F103 firmware and its QEMU test images (included by the top Makefile).
 #   make firmware         build/firmware/<board>/neug.{elf,bin,hex} for every
-#                         board in firmware/stm32f103/boards/, and a size table
+#                         board in firmware/stm32f103/boards/, the image
+#                         neug.img (neug.bin + trailer, doc/firmware.md "Image
+#                         format") and neug.dfu (+ the DFU 1.1 suffix), and a
+#                         size table; OWNER_KEY=SECRET (a 32-byte key from
+#                         `neug keygen`) signs the images
 #   make check-firmware   the core's self-tests on a Cortex-M3 in qemu-system-arm
 #   make bench-firmware   instruction counts per output on the Cortex-M3 model
 # The firmware is a separate cross build: arm-none-eabi-gcc, freestanding,
 # no C library (firmware/stm32f103/libc.c has the four mem* functions).
-.PHONY: firmware check-firmware bench-firmware firmware-qemu
+.PHONY: firmware check-firmware bench-firmware firmware-qemu FORCE
 
 FW_DIR     := firmware/stm32f103
 FW_BOARDS  := $(sort $(basename $(notdir $(wildcard $(FW_DIR)/boards/*.h))))
@@ -57,7 +61,34 @@ $(B)/firmware/%/neug.bin: $(B)/firmware/%/neug.elf
 $(B)/firmware/%/neug.hex: $(B)/firmware/%/neug.elf
 	$(FW_OBJCOPY) -O ihex $< $@
 
-FW_IMAGES := $(foreach b,$(FW_BOARDS),$(addprefix $(B)/firmware/$(b)/neug.,elf bin hex))
+# The image and .dfu file: `neug sign` (cli/cmd_sign.c) with the board's
+# name, NG_VERSION, and the address where neug.bin starts (the lowest
+# physical address of the ELF's loaded segments, where objcopy starts it).
+# OWNER_KEY signs them; sign-config records which key (its path and SHA-256,
+# rewritten only when they change), so a changed OWNER_KEY remakes them.
+OWNER_KEY    ?=
+FW_SIGN_TOOL ?= $(B)/neug
+FW_VERSION   := $(shell sed -n 's/^\#define NG_VERSION "\(.*\)"/\1/p' core/include/ng/version.h)
+FW_DFU_VID   ?= 0x234b
+FW_DFU_PID   ?= 0x0001
+FW_SIGN_CFG  := $(B)/firmware/sign-config
+
+FORCE:
+
+$(FW_SIGN_CFG): FORCE
+	@mkdir -p $(@D)
+	@new="key=$(OWNER_KEY) $$(if [ -n '$(OWNER_KEY)' ]; then sha256sum < '$(OWNER_KEY)' | cut -c1-64; fi)"; \
+	[ -f $@ ] && [ "$$(cat $@)" = "$$new" ] || echo "$$new" > $@
+
+$(B)/firmware/%/neug.img: $(B)/firmware/%/neug.bin $(B)/firmware/%/neug.elf $(FW_SIGN_TOOL) $(FW_SIGN_CFG)
+	$(FW_SIGN_TOOL) sign --board=$* --version=$(FW_VERSION) $(if $(OWNER_KEY),--key=$(OWNER_KEY)) \
+		--load-address=$$(arm-none-eabi-readelf -lW $(B)/firmware/$*/neug.elf | \
+			awk '$$1 == "LOAD" && $$5 !~ /^0x0+$$/ { print $$4 }' | sort | head -n 1) \
+		--vid=$(FW_DFU_VID) --pid=$(FW_DFU_PID) --dfu=$(B)/firmware/$*/neug.dfu -o $@ $<
+
+$(B)/firmware/%/neug.dfu: $(B)/firmware/%/neug.img ;
+
+FW_IMAGES := $(foreach b,$(FW_BOARDS),$(addprefix $(B)/firmware/$(b)/neug.,elf bin hex img dfu))
 
 firmware: $(FW_IMAGES)
 	@bash $(FW_DIR)/size.sh $(FW_BOARDS)
