@@ -41,12 +41,8 @@ t "info --verify with random bytes: exit 5 ($(cat "$tmp/err"))" [ $rc = 5 ]
 
 # A real image (neug sign) and a .dfu whose suffix CRC no longer matches.
 head -c 3000 /dev/urandom >"$tmp/app.bin"
-if $neug sign --help >/dev/null 2>&1; then
-	$neug sign "$tmp/app.bin" --board=fst-01 -o "$tmp/neug.img" >"$tmp/sign.out" 2>&1 ||
-		$neug sign "$tmp/app.bin" "$tmp/neug.img" >"$tmp/sign.out" 2>&1
-fi
-if [ -s "$tmp/neug.img" ]; then
-	dfu-suffix -v 234b -p 0001 -a "$(cp "$tmp/neug.img" "$tmp/neug.dfu"; echo "$tmp/neug.dfu")" >/dev/null 2>&1
+$neug sign --board=fst-01 --dfu="$tmp/neug.dfu" -o "$tmp/neug.img" "$tmp/app.bin" >"$tmp/sign.out" 2>&1
+if [ -s "$tmp/neug.img" ] && [ -s "$tmp/neug.dfu" ]; then
 	printf '\x55' | dd of="$tmp/neug.dfu" bs=1 seek=100 conv=notrunc 2>/dev/null
 	run $neug upgrade "$tmp/neug.dfu"
 	t "upgrade with a damaged .dfu: exit 5, the suffix CRC named ($(cat "$tmp/err"))" \
