@@ -71,6 +71,30 @@ static bool info_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8
 	return ng_dfu_boot_info_reply(u, d->cfg.boot, s->wIndex);
 }
 
+static uint8_t be_dnload(void *u, uint16_t blk, const uint8_t *data, uint16_t len, bool first)
+{
+	return ng_update_block(u, blk, data, len, first);
+}
+static uint8_t be_manifest(void *u) { return ng_update_manifest(u); }
+static void be_abort(void *u) { ng_update_abort(u); }
+static bool be_answer(void *u, const uint8_t *nonce, uint16_t len, uint8_t out[32])
+{
+	return ng_update_answer(u, nonce, len, out);
+}
+
+void ng_dfu_backend_update(ng_dfu_backend *be, ng_update *up)
+{
+	memset(be, 0, sizeof *be);
+	be->dnload = be_dnload;
+	be->manifest = be_manifest;
+	be->abort = be_abort;
+	be->answer = be_answer;
+	/* PM0075 / the F103 datasheet: page erase <= 40 ms, half-word <= 70 us */
+	be->poll_dnload_ms = 50;
+	be->poll_manifest_ms = 500;
+	be->user = up;
+}
+
 ng_status ng_dfu_dev_init(ng_dfu_dev *d, const ng_dfu_dev_config *cfg, const ng_dcd_ops *ops, void *drv)
 {
 	static const char hx[] = "0123456789ABCDEF";

@@ -21,6 +21,7 @@
 #include "bootinfo.h"
 #include "dcd.h"
 #include "dfu.h"
+#include "update.h"
 #include "usbd.h"
 
 typedef struct {
@@ -39,6 +40,10 @@ typedef struct {
 	ng_dfu_dev_config cfg;
 	char serial[25];
 } ng_dfu_dev;
+
+/* A DFU back end (dfu.h) over the loader's update state machine
+ * (boot/update.h): be->user = up. */
+void ng_dfu_backend_update(ng_dfu_backend *be, ng_update *up);
 
 ng_status ng_dfu_dev_init(ng_dfu_dev *d, const ng_dfu_dev_config *cfg, const ng_dcd_ops *ops, void *drv);
 void ng_dfu_dev_connect(ng_dfu_dev *d, bool on);
