@@ -42,7 +42,7 @@ $(FW_HOT_OBJ): FW_CFLAGS += -O2
 define FW_BOARD_RULES
 $(B)/firmware/$(1)/obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h
 	@mkdir -p $$(@D)
-	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -DNG_BOARD_HEADER='"boards/$(1).h"' -MMD -MP -c $$< -o $$@
+	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -DNG_BOARD_HEADER='"boards/$(1).h"' -DNG_BOARD_ID='"$(1)"' -MMD -MP -c $$< -o $$@
 
 $(B)/firmware/$(1)/memory.ld: $(FW_DIR)/memory.ld.in $(FW_DIR)/boards/$(1).h
 	@mkdir -p $$(@D)

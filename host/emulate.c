@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include "dcd_usbip.h"
 #include "dfu_device.h"
@@ -31,6 +32,7 @@ struct ng_emu {
 	bool src_done;
 	bool noted;
 	char note[600];
+	char config[64], system[64]; /* string descriptors 5 and 6 */
 	uint64_t samples;
 	uint32_t buf[CHUNK];
 	/* the loader (o.flash): flash file, FPEC model, boot record */
@@ -54,11 +56,23 @@ struct ng_emu {
  * application (the host build, with the revision from the trailer). */
 static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 {
+	/* strings 5 and 6 (doc/usb.md): "emulate" is the board name images for
+	 * the emulation carry; flash= its size, as the firmware's */
+	struct utsname un;
+	if (uname(&un) != 0)
+		snprintf(un.release, sizeof un.release, "?");
+	snprintf(e->config, sizeof e->config, "emulate:source=%s", e->src->kind);
+	if (e->flash)
+		snprintf(e->config + strlen(e->config), sizeof e->config - strlen(e->config), ":flash=%zuK",
+			 e->flash_len / 1024u);
+	snprintf(e->system, sizeof e->system, "Linux %.30s, core %s", un.release, NG_VERSION);
 	ng_neug_config nc = {
 		.uid = {e->o.uid[0], e->o.uid[1], e->o.uid[2]},
 		.h_milli = e->o.h_milli ? e->o.h_milli : e->src->h_milli,
 		.board = "USB/IP emulation",
 		.revision = NG_VERSION,
+		.config = e->config,
+		.system = e->system,
 	};
 	if (e->flash) {
 		ng_fpec_model_reset(&e->fm);

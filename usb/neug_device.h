@@ -5,7 +5,8 @@
  * host emulator) owns the driver and the noise source:
  *
  *     static ng_neug_dev dev;                  // large: keep it static
- *     ng_neug_config cfg = { .uid = {w0, w1, w2}, .board = "...", .revision = "..." };
+ *     ng_neug_config cfg = { .uid = {w0, w1, w2}, .board = "...", .revision = "...",
+ *                           .config = "...", .system = "..." };
  *     ng_neug_init(&dev, &cfg, &my_dcd_ops, &my_dcd);   // calls ops->init
  *     ng_neug_connect(&dev, true);
  *     for (;;) {
@@ -52,8 +53,12 @@
 #define NG_NEUG_STR_MANUFACTURER 1u
 #define NG_NEUG_STR_PRODUCT      2u
 #define NG_NEUG_STR_SERIAL       3u /* 24 hex digits: uid[0], uid[1], uid[2] */
-#define NG_NEUG_STR_REVISION     4u /* cfg.revision (as NeuG: index 4) */
-#define NG_NEUG_STR_BOARD        5u /* cfg.board (as NeuG: index 5) */
+#define NG_NEUG_STR_REVISION     4u /* cfg.revision */
+#define NG_NEUG_STR_CONFIG       5u /* cfg.config: build configuration */
+#define NG_NEUG_STR_SYSTEM       6u /* cfg.system: system/runtime version */
+#define NG_NEUG_STR_BOARD        7u /* cfg.board */
+/* These are NeuG 1.0.x's indices: its tools read 1..6 unconditionally (a
+ * STALL aborts them) and 7 if present, so every one of 1..7 answers. */
 
 /* Vendor request GET_INFO: bmRequestType 0xC0 (vendor, device, IN),
  * bRequest 254, wValue 0, wIndex = index below, wLength >= the size (a
@@ -105,6 +110,8 @@ typedef struct {
 	volatile uint32_t *crc_dr; /* optional, with crc: its data register (ng_pipeline_config) */
 	const char *board;    /* board name string, ASCII, <= 40 chars, static */
 	const char *revision; /* firmware revision string, ASCII, <= 40 chars, static */
+	const char *config;   /* build configuration string, ASCII, <= 60 chars, static */
+	const char *system;   /* system/runtime version string, ASCII, <= 60 chars, static */
 	/* Optional: the value of GET_INFO index NG_INFO_SOURCE_ERRORS or
 	 * NG_INFO_SELFTEST (called from ng_neug_task, main loop only). */
 	uint32_t (*app_info)(void *user, uint16_t index);

@@ -82,6 +82,8 @@ static uint16_t neug_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *
 	case NG_NEUG_STR_PRODUCT: return ng_usbd_string_ascii(neug_product, out, cap);
 	case NG_NEUG_STR_SERIAL: return ng_usbd_string_ascii(d->serial, out, cap);
 	case NG_NEUG_STR_REVISION: return ng_usbd_string_ascii(d->cfg.revision ? d->cfg.revision : "unknown", out, cap);
+	case NG_NEUG_STR_CONFIG: return ng_usbd_string_ascii(d->cfg.config ? d->cfg.config : "unknown", out, cap);
+	case NG_NEUG_STR_SYSTEM: return ng_usbd_string_ascii(d->cfg.system ? d->cfg.system : "unknown", out, cap);
 	case NG_NEUG_STR_BOARD: return ng_usbd_string_ascii(d->cfg.board ? d->cfg.board : "unknown", out, cap);
 	default: return 0;
 	}

@@ -23,9 +23,25 @@
 #include "ng/crc32.h"
 #include "ng/selftest.h"
 
+#include "ng/version.h"
+
+/* String 4: the version `make firmware` writes into the image trailer, so
+ * that `neug upgrade` sees the board come back with the image's revision. */
 #ifndef NG_FW_REVISION
-#define NG_FW_REVISION "NeuG-ng 0.1"
+#define NG_FW_REVISION NG_VERSION
 #endif
+/* String descriptors 5 and 6 (doc/usb.md): what this image was built for,
+ * and what runs it (NeuG reports its Chopstx version there). String 5
+ * starts with the board's file name (firmware/module.mk), the name an image
+ * trailer carries: `neug upgrade` matches the two. */
+#ifndef NG_BOARD_ID
+#define NG_BOARD_ID NG_BOARD_NAME
+#endif
+#define NG_FW_STR_(x) #x
+#define NG_FW_STR(x) NG_FW_STR_(x)
+#define NG_FW_CONFIG NG_BOARD_ID ":hse=" NG_FW_STR(NG_BOARD_HSE_HZ) ":flash=" \
+	NG_FW_STR(NG_BOARD_FLASH_KB) "K:ram=" NG_FW_STR(NG_BOARD_RAM_KB) "K"
+#define NG_FW_SYSTEM "bare metal, core " NG_VERSION
 
 static ng_neug_dev ng_dev;
 #ifdef NG_FW_HOST_MODEL
@@ -83,7 +99,7 @@ void ng_fw_init(void)
 	bool ok = ng_selftest() == NG_OK && ng_crc_hw_selftest();
 
 	ng_neug_config cfg = { .crc = ng_crc_hw_word, .crc4 = ng_crc_hw_words4, .board = NG_BOARD_NAME, .revision = NG_FW_REVISION,
-			       .app_info = ng_fw_app_info };
+			       .config = NG_FW_CONFIG, .system = NG_FW_SYSTEM, .app_info = ng_fw_app_info };
 	cfg.crc_dr = ng_crc_hw_dr(); /* the pipeline's hot loop writes it itself */
 	if (NG_BOOT_RECORD->magic == NG_BOOTINFO_MAGIC)
 		cfg.boot = NG_BOOT_RECORD;

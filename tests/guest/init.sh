@@ -259,6 +259,45 @@ check7() {
 	EMU=
 }
 
+# 8. NeuG 1.0.x's check tool: its requests through libusb ---------------------
+# neug-check (tests/guest/neug_check.c) reads strings 1..7 and GET_INFO 0..7
+# as tool/neug_check.py does, then requests that must STALL, then the same
+# again; the tty must deliver data before and after, and `neug info` (libusb)
+# decodes the same strings.
+check8() {
+	local n1 n2 rc s6 ok6
+	big_input
+	emu_start --source=file:/tmp/big.bin --uid=$UID3 || return
+	attach || { detach; return; }
+	n1=$(ngctl read /dev/ttyACM0 4096 10000 2>&1 >/dev/null | sed -n 's/read=//p')
+	neug-check >/tmp/nc.txt 2>&1; rc=$?
+	sed 's/^/# neug-check: /' /tmp/nc.txt >&3
+	nc() { sed -n "s/^$1: //p" /tmp/nc.txt; }
+	check "neug-check: strings 1..3 '$(nc 'string 1')' / '$(nc 'string 2')' / '$(nc 'string 3')'" \
+		[ "$(nc 'string 1')|$(nc 'string 2')|$(nc 'string 3')" = "$MFR|$PRODUCT|$SERIAL" ]
+	check "neug-check: string 4 (revision) '$(nc 'string 4')' is not empty" [ -n "$(nc 'string 4')" ]
+	check "neug-check: string 5 (build configuration) '$(nc 'string 5')'" [ "$(nc 'string 5')" = "emulate:source=file" ]
+	s6=$(nc 'string 6') ok6=no
+	case $s6 in "Linux "*", core "*) ok6=yes ;; esac
+	check "neug-check: string 6 (system version) '$s6'" [ $ok6 = yes ]
+	check "neug-check: string 7 (board) '$(nc 'string 7')'" [ "$(nc 'string 7')" = "USB/IP emulation" ]
+	check "neug-check: GET_INFO 0..7 answered (mode $(nc 'info 0'), errors $(nc 'info 1'))" \
+		[ "$(grep -c '^info [0-7]: [0-9]' /tmp/nc.txt)" = 8 ]
+	check "neug-check: GET_INFO 8, 15 and 65535, strings 9 and 0xEE, vendor request 253 STALL" \
+		[ "$(grep -c '^stall .*: ok$' /tmp/nc.txt)" = 6 ]
+	check "neug-check: after each STALL the strings and GET_INFO answer the same (status $rc)" \
+		sh -c "[ $rc = 0 ] && grep -q '^again: same' /tmp/nc.txt && grep -q '^result: ok' /tmp/nc.txt"
+	n2=$(ngctl read /dev/ttyACM0 4096 10000 2>&1 >/dev/null | sed -n 's/read=//p')
+	check "neug-check: the tty delivers data before ($n1 bytes) and after the STALLs ($n2 bytes)" \
+		[ "${n1:-0}:${n2:-0}" = 4096:4096 ]
+	neug info >/tmp/info.txt 2>&1; rc=$?
+	sed 's/^/# neug info: /' /tmp/info.txt >&3
+	check "neug info: status $rc, board, build and system lines from strings 7, 5 and 6" \
+		sh -c "[ $rc = 0 ] && grep -q '^board  *USB/IP emulation' /tmp/info.txt &&
+			grep -q '^build  *emulate:source=file' /tmp/info.txt && grep -q '^system  *Linux ' /tmp/info.txt"
+	detach
+}
+
 # bench (bench/bench-guest.sh): byte rates through the kernel ---------------
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
 bench_one() { # label source parity-stty bytes
@@ -291,7 +330,7 @@ checkbench() {
 	pass "bench ran"
 }
 
-for c in ${NG_CHECKS:-1 2 3 4 5 6 7}; do
+for c in ${NG_CHECKS:-1 2 3 4 5 6 7 8}; do
 	say "# check $c at $(cut -d' ' -f1 /proc/uptime) s"
 	check$c
 done

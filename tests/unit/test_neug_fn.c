@@ -39,7 +39,8 @@ static uint8_t *load(const char *name, size_t *n)
 static void start(void)
 {
 	memset(&F, 0, sizeof F);
-	ng_neug_config cfg = {.uid = {0x12345678, 0x9abcdef0, 0x0fedcba9}, .board = "test-board", .revision = "9.9.9"};
+	ng_neug_config cfg = {.uid = {0x12345678, 0x9abcdef0, 0x0fedcba9}, .board = "test-board", .revision = "9.9.9",
+			     .config = "test:cfg", .system = "test-sys 1"};
 	ng_status st = ng_neug_init(&D, &cfg, &fk_ops, &F);
 	F.task = task;
 	F.task_user = &D;
@@ -164,15 +165,19 @@ static void test_descriptors(void)
 	CHECK(ep_ok[0] && ep_ok[1] && ep_ok[2] && ep_ok[3] && ep_ok[4],
 	      "endpoints: 0x82 interrupt 16 (if 0), 0x81/0x01 bulk 64 (if 1), 0x83/0x03 bulk 64 (if 2)");
 
-	const char *want[6] = {NULL, "Free Software Initiative of Japan", "NeuG True RNG", "123456789ABCDEF00FEDCBA9", "9.9.9", "test-board"};
-	for (int i = 1; i <= 5; i++) {
+	/* NeuG 1.0.x's indices: 4 revision, 5 build configuration, 6 system
+	 * version, 7 board (its check tool reads 1..6 unconditionally). */
+	const char *want[8] = {NULL, "Free Software Initiative of Japan", "NeuG True RNG", "123456789ABCDEF00FEDCBA9", "9.9.9",
+			       "test:cfg", "test-sys 1", "test-board"};
+	for (int i = 1; i <= 7; i++) {
 		r = ctl(0x80, 6, (uint16_t)(0x0300 | i), 0x0409, 255, b, &n);
 		char s[128] = {0};
 		for (int k = 0; k < (n - 2) / 2 && k < 127; k++)
 			s[k] = (char)b[2 + 2 * k];
 		CHECK(r == FK_OK && b[1] == 3 && b[0] == n && strcmp(s, want[i]) == 0, "string %d = \"%s\"", i, s);
 	}
-	CHECK(ctl(0x80, 6, 0x0306, 0x0409, 255, b, &n) == FK_STALL, "string 6 STALLs");
+	CHECK(ctl(0x80, 6, 0x0308, 0x0409, 255, b, &n) == FK_STALL, "string 8 STALLs");
+	CHECK(ctl(0x80, 6, 0x0304, 0x0409, 255, b, &n) == FK_OK && b[0] == 12, "string 4 still answers after a STALL");
 	CHECK(ctl(0x80, 6, 0x0300, 0, 255, b, &n) == FK_OK && n == 4 && ng_get_le16(b + 2) == 0x0409, "LANGID 0x0409");
 }
 
