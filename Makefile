@@ -15,7 +15,8 @@ OPT      := -O2 -g
 # Each layer compiles with its own include path and those of the layers below
 # it only (DESIGN.md), so an include the wrong way fails the build.
 INC_core   := -Icore/include
-INC_usb    := $(INC_core) -Iusb
+INC_boot   := $(INC_core) -Iboot
+INC_usb    := $(INC_boot) -Iusb
 INC_assess := $(INC_core) -Iassess
 INC_host   := $(INC_usb) -Ihost
 INC_cli    := $(INC_host) -Iassess -Icli
@@ -33,6 +34,7 @@ DESTDIR  ?=
 # Sources are found by wildcard; each directory's module.mk adds what is special
 # (generated sources, extra targets, test dependencies).
 CORE_SRC   = $(wildcard core/src/*.c)
+BOOT_SRC   = $(wildcard boot/*.c)
 USB_SRC    = $(wildcard usb/*.c)
 ASSESS_SRC = $(wildcard assess/*.c)
 HOST_SRC   = $(wildcard host/*.c)
@@ -42,7 +44,7 @@ CHECK_DEPS :=
 BENCH_DEPS :=
 include $(sort $(wildcard */module.mk */*/module.mk))
 
-LIB_SRC    = $(CORE_SRC) $(USB_SRC) $(ASSESS_SRC) $(HOST_SRC) $(CLI_SRC) $(GEN_SRC)
+LIB_SRC    = $(CORE_SRC) $(BOOT_SRC) $(USB_SRC) $(ASSESS_SRC) $(HOST_SRC) $(CLI_SRC) $(GEN_SRC)
 LIB_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRC))
 ASAN_OBJ   = $(patsubst %.c,$(B)/asan/obj/%.o,$(LIB_SRC))
 UNIT_SRC   = $(wildcard tests/unit/test_*.c)

@@ -21,7 +21,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: neug emulate [--usbip=ADDR[:PORT]] [--source=jitter|file:PATH]\n"
-		"                    [--uid=W0:W1:W2] [--min-entropy=H] [--selfattach[=PORT]] [-v] [--help]\n"
+		"                    [--uid=W0:W1:W2] [--min-entropy=H] [--selfattach[=PORT]]\n"
+		"                    [--flash=FILE [--program=IMAGE] [--owner-key=KEYFILE]] [-v] [--help]\n"
 		"The NeuG USB device (CDC-ACM + mass storage, 234b:0001), emulated on a host\n"
 		"noise source and exported over USB/IP, bus id 1-1. Attach it with\n"
 		"  modprobe vhci-hcd; usbip attach -r 127.0.0.1 -b 1-1\n"
@@ -32,7 +33,43 @@ static void usage(FILE *f)
 		"  --uid=W0:W1:W2       the 96-bit unique ID, three hex words (default 0:0:0)\n"
 		"  --min-entropy=H      declared bits of min-entropy per raw sample\n"
 		"  --selfattach[=PORT]  attach to this machine's vhci-hcd directly (root), no TCP\n"
+		"  --flash=FILE         run the boot loader over this flash file (64 or 128 KiB; created\n"
+		"                       as 128 KiB erased): a valid image there runs the application,\n"
+		"                       otherwise the device is in DFU mode (dfu-util, neug upgrade)\n"
+		"  --program=IMAGE      first write neug.img into the flash file's application region\n"
+		"  --owner-key=KEYFILE  first write this Ed25519 public key (32 bytes, or 64 hex digits)\n"
+		"                       into the flash file's erased key slot: only signed images boot\n"
 		"  -v                   log connections; -v -v logs every URB (stderr)\n");
+}
+
+/* An Ed25519 public key file: 32 raw bytes, or 64 hex digits (and a newline). */
+static int read_key(const char *path, uint8_t key[32], char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t b[130];
+	size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	if (n == 32) {
+		memcpy(key, b, 32);
+		return 0;
+	}
+	while (n > 64 && (b[n - 1] == '\n' || b[n - 1] == '\r'))
+		n--;
+	for (size_t i = 0; n == 64 && i < 32; i++) {
+		unsigned v;
+		char h[3] = {(char)b[2 * i], (char)b[2 * i + 1], 0};
+		if (sscanf(h, "%2x", &v) != 1 || !((h[0] >= '0' && h[0] <= '9') || (h[0] | 32) >= 'a'))
+			break;
+		key[i] = (uint8_t)v;
+		if (i == 31)
+			return 0;
+	}
+	snprintf(err, errlen, "%s: not an Ed25519 public key (want 32 bytes, or 64 hex digits)", path);
+	return -1;
 }
 
 static int parse_uid(const char *s, uint32_t uid[3])
@@ -92,6 +129,8 @@ int ng_cmd_emulate(int argc, char **argv)
 	ng_emu_opts o = {.source = "jitter", .log = stderr};
 	bool allow_remote = false, self = false;
 	int self_port = 0;
+	static uint8_t owner_key[32];
+	char kerr[600];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -116,6 +155,16 @@ int ng_cmd_emulate(int argc, char **argv)
 		} else if (!strcmp(a, "--selfattach") || !strncmp(a, "--selfattach=", 13)) {
 			self = true;
 			self_port = a[12] == '=' ? atoi(a + 13) : 0;
+		} else if (!strncmp(a, "--flash=", 8) && a[8]) {
+			o.flash = a + 8;
+		} else if (!strncmp(a, "--program=", 10) && a[10]) {
+			o.program = a + 10;
+		} else if (!strncmp(a, "--owner-key=", 12) && a[12]) {
+			if (read_key(a + 12, owner_key, kerr, sizeof kerr) < 0) {
+				fprintf(stderr, "neug emulate: --owner-key: %s\n", kerr);
+				return NG_EXIT_USAGE;
+			}
+			o.owner_key = owner_key;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			o.verbose++;
 		} else if (!strcmp(a, "-vv")) {
@@ -127,6 +176,10 @@ int ng_cmd_emulate(int argc, char **argv)
 		}
 	}
 
+	if ((o.program || o.owner_key) && !o.flash) {
+		fprintf(stderr, "neug emulate: --program and --owner-key write into a flash file: add --flash=FILE\n");
+		return NG_EXIT_USAGE;
+	}
 	if (!ng_source_spec_known(o.source)) {
 		fprintf(stderr, "neug emulate: unknown source '%s' (accepted: jitter, file:PATH)\n", o.source);
 		return NG_EXIT_USAGE;
@@ -190,11 +243,26 @@ int ng_cmd_emulate(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	int rc = NG_EXIT_OK;
+	unsigned replugs = 0;
 	while (!stop) {
 		if (ng_emu_step(e, 200) < 0 && errno != EINTR) {
 			fprintf(stderr, "neug emulate: poll: %s\n", strerror(errno));
 			rc = NG_EXIT_IO;
 			break;
+		}
+		if (self && ng_emu_replugs(e) != replugs) {
+			/* the device reset itself (DFU): plug it in again; vhci frees
+			 * the port a little after it saw the old connection end */
+			replugs = ng_emu_replugs(e);
+			int tries = 0;
+			while (selfattach(u, self_port, err, sizeof err) < 0 && ++tries < 50 && !stop)
+				usleep(100000);
+			if (tries == 50) {
+				fprintf(stderr, "neug emulate: re-attaching after a reset: %s\n", err);
+				rc = NG_EXIT_IO;
+				break;
+			}
+			continue;
 		}
 		if (self && !ng_usbip_imported(u)) {
 			fprintf(stderr, "neug emulate: detached\n");

@@ -11,5 +11,8 @@ int ng_cmd_cutoffs(int argc, char **argv);
 int ng_cmd_feed(int argc, char **argv);
 int ng_cmd_egd(int argc, char **argv);
 int ng_cmd_emulate(int argc, char **argv);
+int ng_cmd_keygen(int argc, char **argv);
+int ng_cmd_sign(int argc, char **argv);
+int ng_cmd_upgrade(int argc, char **argv);
 
 #endif

@@ -18,6 +18,9 @@ static const struct {
 	{"feed",     ng_cmd_feed,     "keep the kernel entropy pool topped up (daemon)"},
 	{"egd",      ng_cmd_egd,      "serve the EGD protocol (QEMU rng-egd)"},
 	{"emulate",  ng_cmd_emulate,  "the NeuG USB device over USB/IP"},
+	{"keygen",   ng_cmd_keygen,   "an Ed25519 key pair for signing firmware images"},
+	{"sign",     ng_cmd_sign,     "a firmware binary into a (signed) image and .dfu file"},
+	{"upgrade",  ng_cmd_upgrade,  "put a firmware image onto a board over USB DFU"},
 };
 
 static void usage(FILE *f)

@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The STM32F103 firmware and its QEMU test images (included by the top Makefile).
 #   make firmware         build/firmware/<board>/neug.{elf,bin,hex} for every
-#                         board in firmware/stm32f103/boards/, and a size table
+#                         board in firmware/stm32f103/boards/, the image
+#                         neug.img (neug.bin + trailer, doc/firmware.md "Image
+#                         format") and neug.dfu (+ the DFU 1.1 suffix), and a
+#                         size table; OWNER_KEY=SECRET (a 32-byte key from
+#                         `neug keygen`) signs the images
 #   make check-firmware   the core's self-tests on a Cortex-M3 in qemu-system-arm
 #   make bench-firmware   instruction counts per output on the Cortex-M3 model
 # The firmware is a separate cross build: arm-none-eabi-gcc, freestanding,
 # no C library (firmware/stm32f103/libc.c has the four mem* functions).
-.PHONY: firmware check-firmware bench-firmware firmware-qemu
+.PHONY: firmware check-firmware bench-firmware firmware-qemu FORCE
 
 FW_DIR     := firmware/stm32f103
 FW_BOARDS  := $(sort $(basename $(notdir $(wildcard $(FW_DIR)/boards/*.h))))
@@ -15,14 +19,14 @@ FW_OBJCOPY := arm-none-eabi-objcopy
 FW_ARCH    := -mcpu=cortex-m3 -mthumb
 FW_CFLAGS  := -std=c11 -Wall -Wextra -Werror -Os -g $(FW_ARCH) -ffreestanding \
 	-ffunction-sections -fdata-sections -fno-common -fno-tree-loop-distribute-patterns
-FW_INC     := -Icore/include -Iusb -I$(FW_DIR)
+FW_INC     := -Icore/include -Iboot -Iusb -I$(FW_DIR)
 FW_LDFLAGS := $(FW_ARCH) -nostdlib -nostartfiles -Wl,--gc-sections -L$(FW_DIR)
 FW_LIBS    := -lgcc
 NG_VECTORS ?= tests/data
 
 # Portable code shared by every board (compiled once); the board-specific
 # firmware files are compiled per board with its header.
-FW_COMMON_SRC := $(CORE_SRC) $(filter-out $(FW_USB_EXCLUDE),$(USB_SRC)) $(B)/gen/disk_image.c
+FW_COMMON_SRC := $(CORE_SRC) $(BOOT_SRC) $(filter-out $(FW_USB_EXCLUDE),$(USB_SRC)) $(B)/gen/disk_image.c
 FW_BOARD_SRC  := $(wildcard $(FW_DIR)/*.c)
 FW_COMMON_OBJ  = $(patsubst %.c,$(B)/firmware/obj/%.o,$(FW_COMMON_SRC))
 
@@ -38,7 +42,7 @@ $(FW_HOT_OBJ): FW_CFLAGS += -O2
 define FW_BOARD_RULES
 $(B)/firmware/$(1)/obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h
 	@mkdir -p $$(@D)
-	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -DNG_BOARD_HEADER='"boards/$(1).h"' -MMD -MP -c $$< -o $$@
+	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -DNG_BOARD_HEADER='"boards/$(1).h"' -DNG_BOARD_ID='"$(1)"' -MMD -MP -c $$< -o $$@
 
 $(B)/firmware/$(1)/memory.ld: $(FW_DIR)/memory.ld.in $(FW_DIR)/boards/$(1).h
 	@mkdir -p $$(@D)
@@ -57,7 +61,85 @@ $(B)/firmware/%/neug.bin: $(B)/firmware/%/neug.elf
 $(B)/firmware/%/neug.hex: $(B)/firmware/%/neug.elf
 	$(FW_OBJCOPY) -O ihex $< $@
 
-FW_IMAGES := $(foreach b,$(FW_BOARDS),$(addprefix $(B)/firmware/$(b)/neug.,elf bin hex))
+# The image and .dfu file: `neug sign` (cli/cmd_sign.c) with the board's
+# name, NG_VERSION, and the address where neug.bin starts (the lowest
+# physical address of the ELF's loaded segments, where objcopy starts it).
+# OWNER_KEY signs them; sign-config records which key (its path and SHA-256,
+# rewritten only when they change), so a changed OWNER_KEY remakes them.
+OWNER_KEY    ?=
+FW_SIGN_TOOL ?= $(B)/neug
+FW_VERSION   := $(shell sed -n 's/^\#define NG_VERSION "\(.*\)"/\1/p' core/include/ng/version.h)
+FW_DFU_VID   ?= 0x234b
+FW_DFU_PID   ?= 0x0001
+FW_SIGN_CFG  := $(B)/firmware/sign-config
+
+FORCE:
+
+$(FW_SIGN_CFG): FORCE
+	@mkdir -p $(@D)
+	@new="key=$(OWNER_KEY) $$(if [ -n '$(OWNER_KEY)' ]; then sha256sum < '$(OWNER_KEY)' | cut -c1-64; fi)"; \
+	[ -f $@ ] && [ "$$(cat $@)" = "$$new" ] || echo "$$new" > $@
+
+$(B)/firmware/%/neug.img: $(B)/firmware/%/neug.bin $(B)/firmware/%/neug.elf $(FW_SIGN_TOOL) $(FW_SIGN_CFG)
+	$(FW_SIGN_TOOL) sign --board=$* --version=$(FW_VERSION) $(if $(OWNER_KEY),--key=$(OWNER_KEY)) \
+		--load-address=$$(arm-none-eabi-readelf -lW $(B)/firmware/$*/neug.elf | \
+			awk '$$1 == "LOAD" && $$5 !~ /^0x0+$$/ { print $$4 }' | sort | head -n 1) \
+		--vid=$(FW_DFU_VID) --pid=$(FW_DFU_PID) --dfu=$(B)/firmware/$*/neug.dfu -o $@ $<
+
+$(B)/firmware/%/neug.dfu: $(B)/firmware/%/neug.img ;
+
+# ---- the boot loader (firmware/stm32f103/loader/, doc/firmware.md
+# "Updates over USB"): pages 0..15, with the owner key slot at 0x08003FC0
+# filled from OWNER_KEY's public key when it is given (else left erased, for
+# the first flash). loader.bin is padded to 16 KiB; neug-full.bin is the
+# loader and neug.img together, for the first flash by SWD or serial.
+FW_LOADER_BOARD := loader/main.c loader/startup.c crt.c clock.c board.c led.c dcd_stm32f1.c libc.c
+LOADER_WRP ?= 1
+FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
+# The loader's SHA-256 is built for size (NG_SHA256_SMALL: portable, eight
+# rounds per pass), not the application's unrolled and Thumb-2 ones.
+FW_LOADER_SHA := $(B)/firmware/loader-obj/sha256.o
+FW_LOADER_COMMON = $(FW_LOADER_SHA) $(filter-out %/core/src/sha256.o %/core/src/sha256_armv7m.o,$(FW_COMMON_OBJ))
+
+$(FW_LOADER_SHA): core/src/sha256.c
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -DNG_SHA256_SMALL -MMD -MP -c $< -o $@
+
+$(B)/firmware/owner.pub: $(FW_SIGN_CFG) $(FW_SIGN_TOOL)
+	@mkdir -p $(@D)
+	$(FW_SIGN_TOOL) keygen --public -o $@ $(OWNER_KEY) >/dev/null
+
+$(B)/firmware/keyslot.bin: $(B)/firmware/owner.pub
+	{ printf 'NGKEY1\0\0'; cat $<; } > $@
+
+$(B)/firmware/keyslot.o: $(B)/firmware/keyslot.bin
+	cd $(@D) && $(FW_OBJCOPY) -I binary -O elf32-littlearm -B arm --rename-section .data=.keyslot,alloc,load,readonly,data,contents \
+		keyslot.bin keyslot.o
+
+define FW_LOADER_RULES
+$(B)/firmware/$(1)/loader.ld: $(FW_DIR)/loader/loader.ld.in $(FW_DIR)/boards/$(1).h
+	@mkdir -p $$(@D)
+	$(FW_CC) -E -P -x c -include $(FW_DIR)/boards/$(1).h $$< -o $$@
+
+$(B)/firmware/$(1)/obj/loader/main.o: FW_CFLAGS += -DNG_LOADER_WRP=$(LOADER_WRP)
+
+$(B)/firmware/$(1)/loader.elf: $(patsubst %.c,$(B)/firmware/$(1)/obj/%.o,$(FW_LOADER_BOARD)) \
+		$(FW_LOADER_COMMON) $(FW_KEYSLOT) $(FW_SIGN_CFG) $(B)/firmware/$(1)/loader.ld $(FW_DIR)/neug.ld
+	$(FW_CC) $(FW_LDFLAGS) -Wl,-e,ng_crt_start -T$(B)/firmware/$(1)/loader.ld \
+		-Wl,-Map=$(B)/firmware/$(1)/loader.map -o $$@ $$(filter %.o,$$^) $(FW_LIBS)
+endef
+FW_LOADER_BOARDS := $(foreach b,$(FW_BOARDS),$(if $(shell awk '$$2 == "NG_BOARD_FLASH_KB" && $$3 >= 128' $(FW_DIR)/boards/$(b).h),$(b)))
+$(foreach b,$(FW_LOADER_BOARDS),$(eval $(call FW_LOADER_RULES,$(b))))
+
+$(B)/firmware/%/loader.bin: $(B)/firmware/%/loader.elf
+	$(FW_OBJCOPY) -O binary -j .text -j .keyslot --gap-fill 0xFF --pad-to 0x08004000 $< $@
+
+$(B)/firmware/%/neug-full.bin: $(B)/firmware/%/loader.bin $(B)/firmware/%/neug.img
+	cat $^ > $@.tmp && mv $@.tmp $@
+
+
+FW_IMAGES := $(foreach b,$(FW_BOARDS),$(addprefix $(B)/firmware/$(b)/neug.,elf bin hex img dfu)) \
+	$(foreach b,$(FW_LOADER_BOARDS),$(addprefix $(B)/firmware/$(b)/,loader.elf loader.bin neug-full.bin))
 
 firmware: $(FW_IMAGES)
 	@bash $(FW_DIR)/size.sh $(FW_BOARDS)

@@ -19,10 +19,6 @@
 
 volatile sig_atomic_t ng_device_interrupt;
 
-/* GET_INFO (libusb) only where host/info.c is linked in: the static build
- * of the guest rig has no libusb and leaves it out. */
-#pragma weak ng_info_query
-
 struct ng_device_gen {
 	char tty[256];
 	bool named;
@@ -156,7 +152,7 @@ static void query_info(ng_device_gen *d)
 {
 	char err[400];
 	ng_info inf;
-	if (ng_info_query && ng_info_query(d->tty, &inf, err, sizeof err) == 0) {
+	if (ng_info_query(d->tty, &inf, err, sizeof err) == 0) {
 		d->info = inf;
 		d->have_info = true;
 		if (inf.serial[0])

@@ -6,12 +6,20 @@
 #include "emulate.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 #include "dcd_usbip.h"
+#include "dfu_device.h"
+#include "fpec_model.h"
 #include "neug_device.h"
 #include "source.h"
+#include "update.h"
 #include "ng/version.h"
 
 #define CHUNK 1024u /* samples read from the source at a time, at most */
@@ -24,15 +32,215 @@ struct ng_emu {
 	bool src_done;
 	bool noted;
 	char note[600];
+	char config[64], system[64]; /* string descriptors 5 and 6 */
 	uint64_t samples;
 	uint32_t buf[CHUNK];
+	/* the loader (o.flash): flash file, FPEC model, boot record */
+	uint8_t *flash;
+	size_t flash_len;
+	ng_fpec_model fm;
+	ng_fpec_bus bus;
+	ng_boot_target t;
+	ng_update up;
+	ng_dfu_backend be;
+	ng_boot_info bi;
+	bool dfu_mode, replug_pending;
+	unsigned replugs;
+	char revision[NG_IMAGE_VERSION_MAX + 16];
+	ng_dfu_dev dfu;  /* large */
 	ng_neug_dev dev; /* large */
 };
+
+/* The loader's boot, as firmware/stm32f103/loader/ does it: power-on reset
+ * of the FPEC, the boot check, the boot record; then DFU mode or the
+ * application (the host build, with the revision from the trailer). */
+static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
+{
+	/* strings 5 and 6 (doc/usb.md): "emulate" is the board name images for
+	 * the emulation carry; flash= its size, as the firmware's */
+	struct utsname un;
+	if (uname(&un) != 0)
+		snprintf(un.release, sizeof un.release, "?");
+	snprintf(e->config, sizeof e->config, "emulate:source=%s", e->src->kind);
+	if (e->flash)
+		snprintf(e->config + strlen(e->config), sizeof e->config - strlen(e->config), ":flash=%zuK",
+			 e->flash_len / 1024u);
+	snprintf(e->system, sizeof e->system, "Linux %.30s, core %s", un.release, NG_VERSION);
+	ng_neug_config nc = {
+		.uid = {e->o.uid[0], e->o.uid[1], e->o.uid[2]},
+		.h_milli = e->o.h_milli ? e->o.h_milli : e->src->h_milli,
+		.adc_h_milli = e->src->adc_h_milli,
+		.board = "USB/IP emulation",
+		.revision = NG_VERSION,
+		.config = e->config,
+		.system = e->system,
+	};
+	if (e->flash) {
+		ng_fpec_model_reset(&e->fm);
+		e->t.owner_key = ng_boot_keyslot(e->flash);
+		ng_image_info info;
+		memset(&info, 0, sizeof info);
+		ng_status st = ng_boot_check(&e->t, &info);
+		bool asked = e->bi.magic == NG_BOOTINFO_MAGIC && e->bi.request == NG_BOOT_REQ_DFU;
+		ng_boot_info_fill(&e->bi, &e->t, st, &info);
+		e->dfu_mode = st != NG_OK || asked;
+		if (e->o.log && e->o.verbose)
+			fprintf(e->o.log, "neug emulate: loader: image %s%s -> %s\n", ng_image_strerror(st),
+				asked ? ", DFU mode requested" : "", e->dfu_mode ? "DFU mode" : "application");
+		if (e->dfu_mode) {
+			e->bi.status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
+			ng_update_init(&e->up, &e->t);
+			ng_dfu_backend_update(&e->be, &e->up);
+			ng_dfu_dev_config dc = { .uid = {e->o.uid[0], e->o.uid[1], e->o.uid[2]}, .be = &e->be,
+						 .boot = &e->bi, .loader = "NeuG loader " NG_VERSION " (emulated)" };
+			ng_dfu_dev_init(&e->dfu, &dc, &ng_dcd_usbip_ops, &e->drv);
+			ng_dfu_dev_connect(&e->dfu, true);
+			return NG_OK;
+		}
+		snprintf(e->revision, sizeof e->revision, "%s", info.version_str);
+		nc.revision = e->revision;
+		nc.boot = &e->bi;
+	}
+	if (ng_neug_init(&e->dev, &nc, &ng_dcd_usbip_ops, &e->drv) != NG_OK) {
+		snprintf(err, errlen, "the device refused min-entropy %u.%03u bits per sample",
+			 nc.h_milli / 1000, nc.h_milli % 1000);
+		return NG_ERR_ARG;
+	}
+	ng_neug_connect(&e->dev, true);
+	return NG_OK;
+}
+
+/* The device drops off the bus and boots again (after the request that
+ * asked for it completed): what a reset of the board looks like to USB/IP. */
+static void emu_replug(ng_emu *e)
+{
+	char err[200];
+	e->replug_pending = false;
+	ng_usbip_unplug(e->ip);
+	if (emu_boot(e, err, sizeof err) != NG_OK || ng_usbip_probe(e->ip, err, sizeof err) < 0) {
+		if (e->o.log)
+			fprintf(e->o.log, "neug emulate: after the reset: %s\n", err);
+	}
+	e->replugs++;
+	if (e->o.log)
+		fprintf(e->o.log, "neug emulate: reset: now %s; attach again\n",
+			e->dfu_mode ? "in DFU mode (the loader)" : "running the application");
+}
+
+/* The flash file: mapped shared, so every programmed half-word is in the
+ * file at once (a killed emulator leaves what a board losing power would). */
+static int flash_open(ng_emu *e, char *err, size_t errlen)
+{
+	int fd = open(e->o.flash, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	struct stat sb;
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		snprintf(err, errlen, "%s: %s", e->o.flash, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	size_t len = (size_t)sb.st_size;
+	if (len == 0) { /* a new board: 128 KiB erased */
+		static uint8_t ff[4096];
+		memset(ff, 0xFF, sizeof ff);
+		len = 128u * 1024u;
+		for (size_t o = 0; o < len; o += sizeof ff)
+			if (write(fd, ff, sizeof ff) != (ssize_t)sizeof ff) {
+				snprintf(err, errlen, "%s: %s", e->o.flash, strerror(errno));
+				close(fd);
+				return -1;
+			}
+	} else if (len != 64u * 1024u && len != 128u * 1024u) {
+		snprintf(err, errlen, "%s: %zu bytes: a flash file holds 65536 or 131072 bytes (or is empty: a new board)",
+			 e->o.flash, len);
+		close(fd);
+		return -1;
+	}
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "%s: mmap: %s", e->o.flash, strerror(errno));
+		return -1;
+	}
+	e->flash = p;
+	e->flash_len = len;
+	ng_fpec_model_init(&e->fm, e->flash, (uint32_t)len);
+	ng_fpec_model_bus(&e->fm, &e->bus);
+	e->bus.spin_max = 0;
+	e->t = (ng_boot_target){ .bus = &e->bus, .mem = e->flash, .flash_size = (uint32_t)len,
+				 .ram_base = 0x20000000u, .ram_size = 20u * 1024u };
+	return 0;
+}
+
+/* What a programmer does on the first flash: the owner key into an erased
+ * key slot, an image into the application region (through the FPEC). */
+static int flash_first(ng_emu *e, char *err, size_t errlen)
+{
+	if (e->o.owner_key) {
+		const uint8_t *k = ng_boot_keyslot(e->flash);
+		if (k && memcmp(k, e->o.owner_key, 32) != 0) {
+			snprintf(err, errlen, "%s: the key slot already holds another owner key (a board takes one key, at its first flash)",
+				 e->o.flash);
+			return -1;
+		}
+		if (!k) {
+			uint8_t slot[40];
+			memcpy(slot, NG_KEYSLOT_MAGIC, 8);
+			memcpy(slot + 8, e->o.owner_key, 32);
+			if (!ng_fpec_blank(&e->bus, NG_KEYSLOT_ADDR, sizeof slot) || ng_fpec_unlock(&e->bus) != NG_FPEC_OK ||
+			    ng_fpec_program(&e->bus, NG_KEYSLOT_ADDR, slot, sizeof slot) != NG_FPEC_OK) {
+				snprintf(err, errlen, "%s: cannot write the key slot (not erased?)", e->o.flash);
+				return -1;
+			}
+			ng_fpec_lock(&e->bus);
+		}
+	}
+	if (e->o.program) {
+		FILE *f = fopen(e->o.program, "rb");
+		size_t cap = e->flash_len - NG_LOADER_SIZE, n = 0;
+		uint8_t *img = malloc(cap + 1);
+		if (!f || !img) {
+			snprintf(err, errlen, "%s: %s", e->o.program, f ? "out of memory" : strerror(errno));
+			if (f)
+				fclose(f);
+			free(img);
+			return -1;
+		}
+		n = fread(img, 1, cap + 1, f);
+		fclose(f);
+		uint32_t pages = (uint32_t)(cap / NG_FLASH_PAGE);
+		bool ok = n > 0 && n <= cap && ng_fpec_unlock(&e->bus) == NG_FPEC_OK;
+		for (uint32_t i = 0; ok && i < pages; i++)
+			ok = ng_fpec_erase_page(&e->bus, NG_APP_BASE + i * NG_FLASH_PAGE) == NG_FPEC_OK;
+		ok = ok && ng_fpec_program(&e->bus, NG_APP_BASE, img, (uint32_t)n) == NG_FPEC_OK;
+		ng_fpec_lock(&e->bus);
+		free(img);
+		if (!ok) {
+			snprintf(err, errlen, "%s: %zu bytes do not fit the %zu-byte application region of %s", e->o.program, n,
+				 cap, e->o.flash);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 static bool emu_task(void *user)
 {
 	ng_emu *e = user;
+	if (e->replug_pending)
+		return false;
+	if (e->dfu_mode) {
+		ng_image_info info;
+		if (ng_dfu_dev_task(&e->dfu) != NG_DFU_LEAVE_NONE && ng_boot_check(&e->t, &info) == NG_OK)
+			e->replug_pending = true; /* leave DFU mode: reset (without an image: stay) */
+		return false;
+	}
 	ng_neug_task(&e->dev);
+	if (e->flash && ng_neug_dfu_detach(&e->dev)) {
+		e->bi.request = NG_BOOT_REQ_DFU; /* what the firmware writes before its reset */
+		e->replug_pending = true;
+		return false;
+	}
 	size_t n = ng_neug_wants_samples(&e->dev);
 	if (!n || e->src_done)
 		return false;
@@ -59,7 +267,10 @@ static bool emu_task(void *user)
 static void emu_service(void *user)
 {
 	ng_emu *e = user;
-	ng_neug_task(&e->dev);
+	if (e->dfu_mode)
+		ng_usbd_task(ng_dfu_dev_usbd(&e->dfu));
+	else
+		ng_neug_task(&e->dev);
 }
 
 ng_emu *ng_emu_new(const ng_emu_opts *o, char *err, size_t errlen)
@@ -91,20 +302,14 @@ ng_emu *ng_emu_new(const ng_emu_opts *o, char *err, size_t errlen)
 	e->drv.task = emu_task;
 	e->drv.service = emu_service;
 	e->drv.task_user = e;
-	ng_neug_config nc = {
-		.uid = {o->uid[0], o->uid[1], o->uid[2]},
-		.h_milli = o->h_milli ? o->h_milli : e->src->h_milli,
-		.adc_h_milli = e->src->adc_h_milli,
-		.board = "USB/IP emulation",
-		.revision = NG_VERSION,
-	};
-	if (ng_neug_init(&e->dev, &nc, &ng_dcd_usbip_ops, &e->drv) != NG_OK) {
-		snprintf(err, errlen, "the device refused min-entropy %u.%03u bits per sample",
-			 nc.h_milli / 1000, nc.h_milli % 1000);
+	if (o->flash && (flash_open(e, err, errlen) < 0 || flash_first(e, err, errlen) < 0)) {
 		ng_emu_free(e);
 		return NULL;
 	}
-	ng_neug_connect(&e->dev, true);
+	if (emu_boot(e, err, errlen) != NG_OK) {
+		ng_emu_free(e);
+		return NULL;
+	}
 	if (ng_usbip_probe(e->ip, err, errlen) < 0) {
 		ng_emu_free(e);
 		return NULL;
@@ -118,6 +323,8 @@ void ng_emu_free(ng_emu *e)
 		return;
 	ng_usbip_free(e->ip);
 	ng_source_close(e->src);
+	if (e->flash)
+		munmap(e->flash, e->flash_len);
 	free(e);
 }
 
@@ -134,8 +341,16 @@ int ng_emu_step(ng_emu *e, int timeout_ms)
 	if (r > 0)
 		ng_usbip_io(e->ip, p, n);
 	ng_usbip_pump(e->ip);
+	if (e->replug_pending) {
+		ng_usbip_pump(e->ip); /* the last request's reply goes out first */
+		emu_replug(e);
+	}
 	return 0;
 }
+
+int ng_emu_dfu_mode(const ng_emu *e) { return e->dfu_mode ? 1 : 0; }
+
+unsigned ng_emu_replugs(const ng_emu *e) { return e->replugs; }
 
 uint64_t ng_emu_samples_read(const ng_emu *e) { return e->samples; }
 

@@ -15,6 +15,13 @@ typedef struct {
 	uint32_t h_milli;     /* 0: the source's declared figure */
 	FILE *log;            /* NULL: silent */
 	int verbose;
+	/* The boot loader over a file-backed flash (NULL: no loader, the
+	 * application only). The file is the whole flash (64 or 128 KiB; a new
+	 * one is 128 KiB of 0xFF): the loader's 8 KiB with its key slot, then
+	 * the application region, behind the FPEC model (host/fpec_model.h). */
+	const char *flash;
+	const char *program;  /* an image written into the region first, as by SWD (NULL: none) */
+	const uint8_t *owner_key; /* 32 bytes written into an erased key slot first (NULL: none) */
 } ng_emu_opts;
 
 typedef struct ng_emu ng_emu;
@@ -29,6 +36,13 @@ ng_usbip *ng_emu_usbip(ng_emu *e);
  * when work is pending), serve them, run the device. Returns 0, or -1 when
  * poll failed (errno set; EINTR included). */
 int ng_emu_step(ng_emu *e, int timeout_ms);
+/* With a flash: 1 while the loader is in DFU mode, 0 while the
+ * application runs. */
+int ng_emu_dfu_mode(const ng_emu *e);
+/* Times the device dropped off the bus to come back as the other mode
+ * (DFU_DETACH, the end of an update): a USB/IP client must attach again;
+ * a self-attached device is attached again by the caller. */
+unsigned ng_emu_replugs(const ng_emu *e);
 /* Samples the device has taken from its source so far. */
 uint64_t ng_emu_samples_read(const ng_emu *e);
 /* A source error or the end of a file source, once: the message, else NULL. */

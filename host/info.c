@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "dfu.h"
+#include "dfu_host.h"
 #include "neug_device.h"
 
 static uint64_t le(const uint8_t *d, int n)
@@ -26,6 +28,11 @@ static int info_size(unsigned i)
 	case NG_INFO_SAMPLES: case NG_INFO_BLOCKS_OUT: case NG_INFO_BLOCKS_DROPPED:
 	case NG_INFO_FAIL_INDEX: case NG_INFO_BYTES_SENT:
 		return 8;
+	case NG_INFO_IMAGE_DIGEST: case NG_INFO_KEY_FINGERPRINT:
+		return 32;
+	case NG_INFO_LOADER_VERSION: case NG_INFO_BOOT_STATUS: case NG_INFO_IMAGE_VERSION:
+	case NG_INFO_IMAGE_LENGTH:
+		return 4;
 	default:
 		return i >= NG_INFO_EXT_FIRST && i <= NG_INFO_EXT_LAST ? 4 : 0;
 	}
@@ -36,7 +43,7 @@ int ng_info_decode(ng_info *inf, unsigned index, int rc, const uint8_t *data)
 	int size = info_size(index);
 	if (size == 0 || rc < size)
 		return -1;
-	uint64_t v = le(data, size);
+	uint64_t v = le(data, size > 8 ? 8 : size);
 	uint32_t v32 = (uint32_t)v;
 	uint16_t v16 = (uint16_t)v;
 	switch (index) {
@@ -67,6 +74,12 @@ int ng_info_decode(ng_info *inf, unsigned index, int rc, const uint8_t *data)
 	case NG_INFO_BYTES_SENT: inf->bytes_sent = v; break;
 	case NG_INFO_SOURCE_ERRORS: inf->source_errors = v32; break;
 	case NG_INFO_SELFTEST: inf->selftest = v32; break;
+	case NG_INFO_LOADER_VERSION: inf->loader_version = v32; break;
+	case NG_INFO_BOOT_STATUS: inf->boot_status = v32; break;
+	case NG_INFO_IMAGE_DIGEST: memcpy(inf->image_digest, data, 32); break;
+	case NG_INFO_KEY_FINGERPRINT: memcpy(inf->key_fpr, data, 32); break;
+	case NG_INFO_IMAGE_VERSION: inf->image_version = v32; break;
+	case NG_INFO_IMAGE_LENGTH: inf->image_length = v32; break;
 	default: return -1; /* 8..15, unused */
 	}
 	inf->have[index] = true;
@@ -78,6 +91,54 @@ void ng_info_finish(ng_info *inf)
 	/* The raw-sample state needs at least the status and the counters. */
 	inf->extended = inf->have[NG_INFO_STATUS] && inf->have[NG_INFO_RCT_FAILURES] &&
 			inf->have[NG_INFO_APT_FAILURES];
+	inf->boot = inf->have[NG_INFO_LOADER_VERSION] && inf->have[NG_INFO_BOOT_STATUS];
+	inf->dfu_mode = inf->boot && (inf->boot_status & NG_BOOT_DFU_MODE);
+}
+
+static bool all_zero(const uint8_t *b, size_t n)
+{
+	uint8_t o = 0;
+	for (size_t i = 0; i < n; i++)
+		o |= b[i];
+	return o == 0;
+}
+
+void ng_info_print_boot(const ng_info *inf, FILE *f)
+{
+	char hx[65];
+	if (!inf->boot) {
+		fprintf(f, "loader        none reported (no GET_INFO 40/41: firmware without this project's "
+			"boot loader)\n");
+		return;
+	}
+	uint32_t s = inf->boot_status;
+	fprintf(f, "loader        version %u.%u%s%s%s%s%s\n", inf->loader_version >> 16, inf->loader_version & 0xffff,
+		inf->loader[0] ? " (" : "", inf->loader, inf->loader[0] ? ")" : "",
+		s & NG_BOOT_WRP ? ", write-protected" : ", not write-protected",
+		inf->dfu_mode ? (s & NG_BOOT_DFU_REQUESTED ? "; in DFU mode (asked to)"
+					: "; in DFU mode: no valid application to start")
+			      : "");
+	if (inf->have[NG_INFO_IMAGE_DIGEST] && (s & NG_BOOT_IMAGE_VALID)) {
+		ng_hex(hx, inf->image_digest, 32);
+		fprintf(f, "image         SHA-256 %s\n", hx);
+		fprintf(f, "              (computed by the loader at boot; %u bytes, version %u.%u.%u)\n",
+			inf->image_length, inf->image_version >> 16, (inf->image_version >> 8) & 0xff,
+			inf->image_version & 0xff);
+	} else {
+		fprintf(f, "image         none valid (the loader found no image it would start)\n");
+	}
+	bool key = (s & NG_BOOT_OWNER_KEY) && inf->have[NG_INFO_KEY_FINGERPRINT] && !all_zero(inf->key_fpr, 32);
+	if (key)
+		ng_hex(hx, inf->key_fpr, 32);
+	if (s & NG_BOOT_IMAGE_SIGNED)
+		fprintf(f, "signed        yes, signature checked against the owner key, fingerprint %s\n",
+			key ? hx : "?");
+	else if (key)
+		fprintf(f, "signed        no valid signature; the board holds owner key %s and starts only "
+			"images it signed\n", hx);
+	else
+		fprintf(f, "signed        not checked: the board holds no owner key (integrity only: length "
+			"and SHA-256)\n");
 }
 
 const char *ng_info_mode_name(uint32_t mode)
@@ -102,6 +163,10 @@ static const char *test_name(uint32_t bit)
 
 int ng_info_health(const ng_info *inf, char *buf, size_t len)
 {
+	if (inf->dfu_mode && !inf->have[NG_INFO_NEUG_ERR]) {
+		snprintf(buf, len, "not running: the board is in DFU mode (its boot loader), no noise source");
+		return 1;
+	}
 	if (!inf->extended) {
 		if (!inf->have[NG_INFO_NEUG_ERR]) {
 			snprintf(buf, len, "unknown (the device answered no health counter)");
@@ -168,7 +233,12 @@ void ng_info_print(const ng_info *inf, FILE *f)
 	fprintf(f, "serial        %s\n", inf->serial[0] ? inf->serial : "?");
 	fprintf(f, "revision      %s\n", inf->revision[0] ? inf->revision : "?");
 	fprintf(f, "board         %s\n", inf->board[0] ? inf->board : "?");
-	if (inf->have[NG_INFO_MODE])
+	fprintf(f, "build         %s\n", inf->config[0] ? inf->config : "?");
+	fprintf(f, "system        %s\n", inf->system[0] ? inf->system : "?");
+	ng_info_print_boot(inf, f);
+	if (inf->dfu_mode && !inf->have[NG_INFO_MODE])
+		fprintf(f, "mode          DFU: the boot loader runs, no random output\n");
+	else if (inf->have[NG_INFO_MODE])
 		fprintf(f, "mode          %s (%u)\n", ng_info_mode_name(inf->mode), inf->mode);
 	else
 		fprintf(f, "mode          ? (GET_INFO not answered)\n");
@@ -229,6 +299,8 @@ void ng_info_print_json(const ng_info *inf, FILE *f)
 	json_str(f, "serial", inf->serial), fputc(',', f);
 	json_str(f, "revision", inf->revision), fputc(',', f);
 	json_str(f, "board", inf->board), fputc(',', f);
+	json_str(f, "config", inf->config), fputc(',', f);
+	json_str(f, "system", inf->system), fputc(',', f);
 	fprintf(f, "\"mode\":%u,\"mode_name\":\"%s\",\"health\":\"%s\",", inf->mode,
 		ng_info_mode_name(inf->mode), level == 0 ? "ok" : level == 1 ? "warning" : "failed");
 	json_str(f, "reason", h);
@@ -249,6 +321,23 @@ void ng_info_print_json(const ng_info *inf, FILE *f)
 			(unsigned long long)inf->bytes_sent, inf->source_errors, inf->selftest);
 	else
 		fprintf(f, ",\"raw\":null");
+	if (inf->boot) {
+		char d[65], k[65];
+		ng_hex(d, inf->image_digest, 32);
+		ng_hex(k, inf->key_fpr, 32);
+		fprintf(f, ",\"boot\":{\"loader_version\":\"%u.%u\",\"status\":%u,\"dfu_mode\":%s,"
+			"\"image_valid\":%s,\"signed\":%s,\"owner_key\":%s,\"write_protected\":%s,"
+			"\"image_digest\":\"%s\",\"key_fingerprint\":\"%s\",\"image_version\":%u,"
+			"\"image_length\":%u}", inf->loader_version >> 16, inf->loader_version & 0xffff,
+			inf->boot_status, inf->dfu_mode ? "true" : "false",
+			inf->boot_status & NG_BOOT_IMAGE_VALID ? "true" : "false",
+			inf->boot_status & NG_BOOT_IMAGE_SIGNED ? "true" : "false",
+			inf->boot_status & NG_BOOT_OWNER_KEY ? "true" : "false",
+			inf->boot_status & NG_BOOT_WRP ? "true" : "false", d, k, inf->image_version,
+			inf->image_length);
+	} else {
+		fprintf(f, ",\"boot\":null");
+	}
 	fputc('}', f);
 }
 

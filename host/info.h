@@ -14,15 +14,22 @@
 #define NG_INFO_NEUG_LAST 7u   /* NeuG 1.0.x answers indices 0..7 only */
 #define NG_INFO_EXT_FIRST 16u  /* ours: 16..34 (NeuG 1.0.x STALLs them) */
 #define NG_INFO_EXT_LAST  34u
+#define NG_INFO_BOOT_FIRST 40u /* the boot information (usb/dfu.h): 40..45 */
+#define NG_INFO_BOOT_LAST  45u
+#define NG_INFO_MAX_SIZE   32u /* the longest GET_INFO value (a digest) */
+
+struct libusb_device_handle;
 
 typedef struct {
 	/* identity (from the descriptors; empty when unreadable) */
 	char tty[64];
 	int bus, addr;
 	uint16_t vid, pid, bcd_device;
-	char manufacturer[128], product[128], serial[128], revision[128], board[128];
+	/* strings 1..7 at NeuG's indices (usb/neug_device.h) */
+	char manufacturer[128], product[128], serial[128], revision[128], config[128], system[128],
+		board[128];
 	/* GET_INFO: which indices answered */
-	bool have[NG_INFO_EXT_LAST + 1];
+	bool have[NG_INFO_BOOT_LAST + 1];
 	uint32_t mode;
 	uint16_t neug_err, neug_err_rc, neug_err_p64, neug_err_p4k;
 	uint16_t neug_rc_max, neug_p64_max, neug_p4k_max;
@@ -32,6 +39,15 @@ typedef struct {
 	uint64_t samples, blocks_out, blocks_dropped, fail_index, bytes_sent;
 	uint32_t source_errors;  /* 33: samples the noise source lost (ADC/DMA overruns) */
 	uint32_t selftest;       /* 34: power-up self-test, 0 passed */
+	/* the boot loader's findings at the last boot (GET_INFO 40..45) */
+	bool boot;               /* 40 and 41 answered: a board with this project's loader */
+	bool dfu_mode;           /* the loader itself answers (NG_BOOT_DFU_MODE) */
+	uint32_t loader_version; /* major << 16 | minor */
+	uint32_t boot_status;    /* NG_BOOT_* bits */
+	uint8_t image_digest[32];/* SHA-256 of the image, as the loader computed it */
+	uint8_t key_fpr[32];     /* SHA-256 of the owner key, zeros: no key */
+	uint32_t image_version, image_length;
+	char loader[128];        /* DFU mode: the loader's version string (its string 4) */
 } ng_info;
 
 /* One GET_INFO reply: index, rc = the byte count received (>= 0) or a
@@ -59,5 +75,12 @@ int ng_info_tty_usb(const char *sysfs, const char *tty, int *bus, int *addr);
 /* Queries a NeuG device with libusb: the one behind tty, or (tty NULL) the
  * first 234b:0001 found. Returns 0, or -1 with the reason in err. */
 int ng_info_query(const char *tty, ng_info *inf, char *err, size_t errlen);
+/* The same requests on an open libusb handle (the strings, every GET_INFO
+ * index); fills inf but for tty, bus and addr. Returns the number of
+ * GET_INFO indices that answered. */
+int ng_info_read(struct libusb_device_handle *h, ng_info *inf);
+/* The boot information in words: the loader version, "valid"/"signed",
+ * the key fingerprint; "" when the board gave none. */
+void ng_info_print_boot(const ng_info *inf, FILE *f);
 
 #endif

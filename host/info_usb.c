@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ng_info_query: the USB side of `neug info` (libusb). Apart from info.c so
- * that a build without libusb (the guest rig's static neug) can leave it out:
- * host/device.c references it weakly. */
+/* ng_info_query: the USB side of `neug info` (libusb); info.c is the pure
+ * decoding, tested without a device. */
 #include <dirent.h>
 #include <errno.h>
 #include <libusb-1.0/libusb.h>
@@ -43,6 +42,46 @@ static void get_string(libusb_device_handle *h, uint8_t idx, char *out, size_t l
 		out[0] = 0;
 	else
 		out[r < (int)len ? r : (int)len - 1] = 0;
+}
+
+int ng_info_read(libusb_device_handle *h, ng_info *inf)
+{
+	struct libusb_device_descriptor dd;
+	libusb_get_device_descriptor(libusb_get_device(h), &dd);
+	inf->vid = dd.idVendor, inf->pid = dd.idProduct, inf->bcd_device = dd.bcdDevice;
+	get_string(h, dd.iManufacturer, inf->manufacturer, sizeof inf->manufacturer);
+	get_string(h, dd.iProduct, inf->product, sizeof inf->product);
+	get_string(h, dd.iSerialNumber, inf->serial, sizeof inf->serial);
+	get_string(h, NG_NEUG_STR_REVISION, inf->revision, sizeof inf->revision);
+	get_string(h, NG_NEUG_STR_CONFIG, inf->config, sizeof inf->config);
+	get_string(h, NG_NEUG_STR_SYSTEM, inf->system, sizeof inf->system);
+	get_string(h, NG_NEUG_STR_BOARD, inf->board, sizeof inf->board);
+	/* GET_INFO: a vendor request to the device; usbfs lets it through
+	 * without claiming an interface. Our indices STALL on NeuG 1.0.x. */
+	int answered = 0;
+	for (unsigned i = 0; i <= NG_INFO_BOOT_LAST; i++) {
+		uint8_t buf[NG_INFO_MAX_SIZE] = {0};
+		if ((i > NG_INFO_NEUG_LAST && i < NG_INFO_EXT_FIRST) || (i > NG_INFO_EXT_LAST && i < NG_INFO_BOOT_FIRST))
+			continue;
+		if (i > NG_INFO_EXT_FIRST && i <= NG_INFO_EXT_LAST && !inf->have[NG_INFO_EXT_FIRST])
+			continue; /* no extension: do not ask the rest */
+		if (i > NG_INFO_BOOT_FIRST && !inf->have[NG_INFO_BOOT_FIRST])
+			break;    /* no boot information */
+		uint16_t len = i == NG_INFO_MODE ? 1 : i <= NG_INFO_NEUG_LAST ? 2 : i >= NG_INFO_BOOT_FIRST ? 32 : 8;
+		int got = libusb_control_transfer(h, LIBUSB_ENDPOINT_IN | LIBUSB_REQUEST_TYPE_VENDOR |
+						  LIBUSB_RECIPIENT_DEVICE, NG_NEUG_REQ_GET_INFO, 0,
+						  (uint16_t)i, buf, len, 1000);
+		if (ng_info_decode(inf, i, got, buf) == 0)
+			answered++;
+		else if (got == LIBUSB_ERROR_NO_DEVICE)
+			break;
+	}
+	ng_info_finish(inf);
+	if (inf->dfu_mode) { /* the loader's string 4 is its own version */
+		snprintf(inf->loader, sizeof inf->loader, "%s", inf->revision);
+		inf->revision[0] = 0;
+	}
+	return answered;
 }
 
 int ng_info_query(const char *tty, ng_info *inf, char *err, size_t errlen)
@@ -108,31 +147,7 @@ int ng_info_query(const char *tty, ng_info *inf, char *err, size_t errlen)
 		libusb_exit(ctx);
 		return -1;
 	}
-	struct libusb_device_descriptor dd;
-	libusb_get_device_descriptor(libusb_get_device(h), &dd);
-	get_string(h, dd.iManufacturer, inf->manufacturer, sizeof inf->manufacturer);
-	get_string(h, dd.iProduct, inf->product, sizeof inf->product);
-	get_string(h, dd.iSerialNumber, inf->serial, sizeof inf->serial);
-	get_string(h, NG_NEUG_STR_REVISION, inf->revision, sizeof inf->revision);
-	get_string(h, NG_NEUG_STR_BOARD, inf->board, sizeof inf->board);
-	/* GET_INFO: a vendor request to the device; usbfs lets it through
-	 * without claiming an interface. Our indices STALL on NeuG 1.0.x. */
-	int answered = 0;
-	for (unsigned i = 0; i <= NG_INFO_EXT_LAST; i++) {
-		uint8_t buf[8] = {0};
-		if (i > NG_INFO_NEUG_LAST && i < NG_INFO_EXT_FIRST)
-			continue;
-		if (i == NG_INFO_EXT_FIRST + 1 && !inf->have[NG_INFO_EXT_FIRST])
-			break; /* no extension: do not ask the rest */
-		int got = libusb_control_transfer(h, LIBUSB_ENDPOINT_IN | LIBUSB_REQUEST_TYPE_VENDOR |
-						  LIBUSB_RECIPIENT_DEVICE, NG_NEUG_REQ_GET_INFO, 0,
-						  (uint16_t)i, buf, (uint16_t)(i == NG_INFO_MODE ? 1 : i <= NG_INFO_NEUG_LAST ? 2 : 8), 1000);
-		if (ng_info_decode(inf, i, got, buf) == 0)
-			answered++;
-		else if (got == LIBUSB_ERROR_NO_DEVICE)
-			break;
-	}
-	ng_info_finish(inf);
+	int answered = ng_info_read(h, inf);
 	libusb_close(h);
 	libusb_exit(ctx);
 	if (!answered) {

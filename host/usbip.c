@@ -723,6 +723,13 @@ static void conn_close(ng_usbip *u, int i)
 	}
 }
 
+void ng_usbip_unplug(ng_usbip *u)
+{
+	if (u->imp >= 0)
+		conn_close(u, u->imp);
+	u->probed = false;
+}
+
 static void drop(ng_usbip *u, int i, const char *why)
 {
 	logf_(u, 0, "client %u: %s; dropping the connection", u->c[i].id, why);

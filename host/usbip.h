@@ -122,6 +122,10 @@ void ng_usbip_io(ng_usbip *u, const struct pollfd *p, int n);
 bool ng_usbip_pump(ng_usbip *u);
 
 bool ng_usbip_imported(const ng_usbip *u);
+/* Unplugs the device: closes the importing connection (vhci-hcd sees the
+ * device go away) and resets the controller. Then ng_usbip_probe reads the
+ * (maybe different) descriptors before the next import. */
+void ng_usbip_unplug(ng_usbip *u);
 void ng_usbip_get_stats(const ng_usbip *u, ng_usbip_stats *st);
 
 /* Device side: the virtual controller's endpoint registers. */

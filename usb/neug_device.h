@@ -5,7 +5,8 @@
  * host emulator) owns the driver and the noise source:
  *
  *     static ng_neug_dev dev;                  // large: keep it static
- *     ng_neug_config cfg = { .uid = {w0, w1, w2}, .board = "...", .revision = "..." };
+ *     ng_neug_config cfg = { .uid = {w0, w1, w2}, .board = "...", .revision = "...",
+ *                           .config = "...", .system = "..." };
  *     ng_neug_init(&dev, &cfg, &my_dcd_ops, &my_dcd);   // calls ops->init
  *     ng_neug_connect(&dev, true);
  *     for (;;) {
@@ -26,6 +27,7 @@
 #include <stdint.h>
 #include "cdc_acm.h"
 #include "dcd.h"
+#include "dfu.h"
 #include "msc.h"
 #include "ng/pipeline.h"
 #include "ng/status.h"
@@ -40,6 +42,7 @@
 #define NG_NEUG_IF_CDC_COMM  0u
 #define NG_NEUG_IF_CDC_DATA  1u
 #define NG_NEUG_IF_MSC       2u
+#define NG_NEUG_IF_DFU       NG_DFU_RT_IFACE /* DFU run-time (usb/dfu.h) */
 #define NG_NEUG_EP_DATA_IN   0x81u /* CDC data, bulk IN, 64 */
 #define NG_NEUG_EP_DATA_OUT  0x01u /* CDC data, bulk OUT, 64 (ignored) */
 #define NG_NEUG_EP_NOTIFY    0x82u /* CDC notifications, interrupt IN, 16 */
@@ -50,8 +53,12 @@
 #define NG_NEUG_STR_MANUFACTURER 1u
 #define NG_NEUG_STR_PRODUCT      2u
 #define NG_NEUG_STR_SERIAL       3u /* 24 hex digits: uid[0], uid[1], uid[2] */
-#define NG_NEUG_STR_REVISION     4u /* cfg.revision (as NeuG: index 4) */
-#define NG_NEUG_STR_BOARD        5u /* cfg.board (as NeuG: index 5) */
+#define NG_NEUG_STR_REVISION     4u /* cfg.revision */
+#define NG_NEUG_STR_CONFIG       5u /* cfg.config: build configuration */
+#define NG_NEUG_STR_SYSTEM       6u /* cfg.system: system/runtime version */
+#define NG_NEUG_STR_BOARD        7u /* cfg.board */
+/* These are NeuG 1.0.x's indices: its tools read 1..6 unconditionally (a
+ * STALL aborts them) and 7 if present, so every one of 1..7 answers. */
 
 /* Vendor request GET_INFO: bmRequestType 0xC0 (vendor, device, IN),
  * bRequest 254, wValue 0, wIndex = index below, wLength >= the size (a
@@ -88,6 +95,9 @@
 #define NG_INFO_SOURCE_ERRORS 33u  /* u32 noise-source errors: samples lost (firmware: ADC/DMA overruns, DMA errors) */
 #define NG_INFO_SELFTEST      34u  /* u32 power-up self-test: 0 passed, else failed (no output) */
 
+/* The configuration descriptor's length with the DFU run-time interface. */
+#define NG_NEUG_CONFIG_LEN 116u
+
 /* Bulk IN output buffer (multiple of 64 and of 32). */
 #define NG_NEUG_OUT_BUF 512u
 
@@ -98,10 +108,15 @@ typedef struct {
 	volatile uint32_t *crc_dr; /* NULL: software CRC; else the CRC unit's data register */
 	const char *board;    /* board name string, ASCII, <= 40 chars, static */
 	const char *revision; /* firmware revision string, ASCII, <= 40 chars, static */
+	const char *config;   /* build configuration string, ASCII, <= 60 chars, static */
+	const char *system;   /* system/runtime version string, ASCII, <= 60 chars, static */
 	/* Optional: the value of GET_INFO index NG_INFO_SOURCE_ERRORS or
 	 * NG_INFO_SELFTEST (called from ng_neug_task, main loop only). */
 	uint32_t (*app_info)(void *user, uint16_t index);
 	void *app_user;
+	/* What the boot loader found (GET_INFO 40..45, usb/dfu.h); NULL: no
+	 * loader (those indices STALL). Static: read at each request. */
+	const ng_boot_info *boot;
 } ng_neug_config;
 
 /* Do not rely on the layout of this type; the caller owns it (static). */
@@ -113,6 +128,8 @@ typedef struct {
 	ng_usbd_desc desc;
 	ng_neug_config cfg;
 	ng_usbd_class neug_cls; /* vendor requests */
+	ng_dfu_ctx dfu;         /* the DFU run-time interface */
+	uint8_t config[NG_NEUG_CONFIG_LEN]; /* with the DFU interface or without */
 	char serial[25];
 	bool dtr, configured;
 	uint64_t bytes_sent;
@@ -128,6 +145,9 @@ typedef struct {
 ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_ops *ops, void *drv);
 /* Attaches to (true) or detaches from the bus. */
 void ng_neug_connect(ng_neug_dev *d, bool on);
+/* True once, after the host's DFU_DETACH completed: the application then
+ * drops off the bus and restarts in the boot loader's DFU mode. */
+bool ng_neug_dfu_detach(ng_neug_dev *d);
 /* Where the driver reports its events. */
 static inline ng_usbd_ctx *ng_neug_usbd(ng_neug_dev *d) { return &d->usbd; }
 /* Processes USB events and moves released blocks to bulk IN. */

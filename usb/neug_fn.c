@@ -24,12 +24,13 @@ static const uint8_t neug_device_desc[18] = {
 	1,                             /* bNumConfigurations */
 };
 
-#define CFG_LEN (9 + 8 + 9 + 5 + 5 + 4 + 5 + 7 + 9 + 7 + 7 + 9 + 7 + 7)
+#define CFG_LEN (9 + 8 + 9 + 5 + 5 + 4 + 5 + 7 + 9 + 7 + 7 + 9 + 7 + 7 + 9 + NG_DFU_FUNC_LEN)
 
+_Static_assert(CFG_LEN == NG_NEUG_CONFIG_LEN, "neug_device.h's configuration length");
 static const uint8_t neug_config_desc[CFG_LEN] = {
 	/* configuration (§9.6.3) */
 	9, 2, (uint8_t)CFG_LEN, (uint8_t)(CFG_LEN >> 8),
-	3,                             /* bNumInterfaces */
+	4,                             /* bNumInterfaces */
 	1,                             /* bConfigurationValue */
 	0,                             /* iConfiguration */
 	0x80,                          /* bus powered, no remote wakeup */
@@ -52,6 +53,15 @@ static const uint8_t neug_config_desc[CFG_LEN] = {
 	9, 4, NG_NEUG_IF_MSC, 0, 2, 0x08, 0x06, 0x50, 0,
 	7, 5, NG_NEUG_EP_MSC_IN, NG_EP_BULK, NG_FS_BULK_SIZE, 0, 0,
 	7, 5, NG_NEUG_EP_MSC_OUT, NG_EP_BULK, NG_FS_BULK_SIZE, 0, 0,
+	/* DFU run-time interface (DFU 1.1 §4.1.2), only behind a boot loader
+	 * (cfg.boot): no endpoints, then the functional descriptor (§4.1.3,
+	 * the same as the loader's). It must stay last: without a loader the
+	 * configuration ends before it. */
+	9, 4, NG_DFU_RT_IFACE, 0, 0, NG_DFU_CLASS, NG_DFU_SUBCLASS, NG_DFU_PROTO_RT, 0,
+	NG_DFU_FUNC_LEN, NG_DFU_DESC_FUNCTIONAL, NG_DFU_ATTRIBUTES,
+	(uint8_t)NG_DFU_DETACH_TIMEOUT, (uint8_t)(NG_DFU_DETACH_TIMEOUT >> 8),
+	(uint8_t)NG_DFU_TRANSFER_SIZE, (uint8_t)(NG_DFU_TRANSFER_SIZE >> 8),
+	(uint8_t)NG_DFU_VERSION, (uint8_t)(NG_DFU_VERSION >> 8),
 };
 
 _Static_assert(NG_FS_BULK_SIZE == 64, "full-speed bulk endpoints are 64 bytes");
@@ -62,41 +72,19 @@ _Static_assert(NG_NEUG_OUT_BUF <= 0x8000u, "ring indices are mod 2*size in 16 bi
 static const char neug_manufacturer[] = "Free Software Initiative of Japan";
 static const char neug_product[] = "NeuG True RNG";
 
-/* String descriptor (§9.6.7): ASCII -> UTF-16LE. */
-static uint16_t put_string(const char *s, uint8_t *out, uint16_t cap)
-{
-	size_t n = 0;
-	while (s && s[n])
-		n++;
-	if (n > 126)
-		n = 126;
-	if (2 + 2 * n > cap)
-		n = (size_t)(cap - 2) / 2;
-	out[0] = (uint8_t)(2 + 2 * n);
-	out[1] = 3;
-	for (size_t i = 0; i < n; i++) {
-		out[2 + 2 * i] = (uint8_t)s[i];
-		out[3 + 2 * i] = 0;
-	}
-	return out[0];
-}
-
 static uint16_t neug_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
 {
 	ng_neug_dev *d = ctx;
 	(void)langid; /* one language: answered whatever LANGID is asked */
 	switch (index) {
-	case 0:
-		out[0] = 4;
-		out[1] = 3;
-		out[2] = 0x09; /* LANGID 0x0409 English (US) */
-		out[3] = 0x04;
-		return 4;
-	case NG_NEUG_STR_MANUFACTURER: return put_string(neug_manufacturer, out, cap);
-	case NG_NEUG_STR_PRODUCT: return put_string(neug_product, out, cap);
-	case NG_NEUG_STR_SERIAL: return put_string(d->serial, out, cap);
-	case NG_NEUG_STR_REVISION: return put_string(d->cfg.revision ? d->cfg.revision : "unknown", out, cap);
-	case NG_NEUG_STR_BOARD: return put_string(d->cfg.board ? d->cfg.board : "unknown", out, cap);
+	case 0: return ng_usbd_string_langid(out);
+	case NG_NEUG_STR_MANUFACTURER: return ng_usbd_string_ascii(neug_manufacturer, out, cap);
+	case NG_NEUG_STR_PRODUCT: return ng_usbd_string_ascii(neug_product, out, cap);
+	case NG_NEUG_STR_SERIAL: return ng_usbd_string_ascii(d->serial, out, cap);
+	case NG_NEUG_STR_REVISION: return ng_usbd_string_ascii(d->cfg.revision ? d->cfg.revision : "unknown", out, cap);
+	case NG_NEUG_STR_CONFIG: return ng_usbd_string_ascii(d->cfg.config ? d->cfg.config : "unknown", out, cap);
+	case NG_NEUG_STR_SYSTEM: return ng_usbd_string_ascii(d->cfg.system ? d->cfg.system : "unknown", out, cap);
+	case NG_NEUG_STR_BOARD: return ng_usbd_string_ascii(d->cfg.board ? d->cfg.board : "unknown", out, cap);
 	default: return 0;
 	}
 }
@@ -224,6 +212,8 @@ static bool neug_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8
 	if (s->bmRequestType != 0xC0 || s->bRequest != NG_NEUG_REQ_GET_INFO || stage != NG_CTRL_SETUP ||
 	    s->wValue != 0)
 		return false;
+	if (s->wIndex >= NG_INFO_LOADER_VERSION && s->wIndex <= NG_INFO_IMAGE_LENGTH)
+		return ng_dfu_boot_info_reply(u, d->cfg.boot, s->wIndex);
 	ng_pipeline_get_stats(&d->pipe, &st);
 	switch (s->wIndex) {
 	case NG_INFO_MODE: b[0] = (uint8_t)ng_pipeline_mode(&d->pipe); n = 1; break;
@@ -319,16 +309,28 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	d->neug_cls.ctx = d;
 	d->neug_cls.control = neug_control;
 	d->desc.device = neug_device_desc;
-	d->desc.config = neug_config_desc;
+	/* without a loader: the configuration without its last interface */
+	memcpy(d->config, neug_config_desc, sizeof d->config);
+	if (!cfg->boot) {
+		ng_put_le16(d->config + 2, (uint16_t)(CFG_LEN - 9 - NG_DFU_FUNC_LEN));
+		d->config[4] = 3;
+	}
+	d->desc.config = d->config;
 	d->desc.string = neug_string;
 	d->desc.string_ctx = d;
-	const ng_usbd_class *cl[3] = {&d->cdc.cls, &d->msc.cls, &d->neug_cls};
-	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 3);
+	ng_dfu_init_runtime(&d->dfu, NG_DFU_RT_IFACE);
+	const ng_usbd_class *cl[4] = {&d->cdc.cls, &d->msc.cls, &d->neug_cls, &d->dfu.cls};
+	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 4);
 }
 
 void ng_neug_connect(ng_neug_dev *d, bool on)
 {
 	ng_usbd_connect(&d->usbd, on);
+}
+
+bool ng_neug_dfu_detach(ng_neug_dev *d)
+{
+	return ng_dfu_take_leave(&d->dfu, &d->usbd) == NG_DFU_LEAVE_DETACH;
 }
 
 void ng_neug_task(ng_neug_dev *d)

@@ -692,3 +692,32 @@ void ng_usbd_connect(ng_usbd_ctx *u, bool on)
 uint8_t ng_usbd_configuration(const ng_usbd_ctx *u) { return u->config; }
 
 bool ng_usbd_suspended(const ng_usbd_ctx *u) { return u->suspended; }
+
+bool ng_usbd_control_idle(const ng_usbd_ctx *u) { return u->ctrl_state == CTRL_IDLE; }
+
+uint16_t ng_usbd_string_ascii(const char *s, uint8_t *out, uint16_t cap)
+{
+	size_t n = 0;
+	while (s && s[n])
+		n++;
+	if (n > 126)
+		n = 126;
+	if (2 + 2 * n > cap)
+		n = (size_t)(cap - 2) / 2;
+	out[0] = (uint8_t)(2 + 2 * n);
+	out[1] = DESC_STRING;
+	for (size_t i = 0; i < n; i++) {
+		out[2 + 2 * i] = (uint8_t)s[i];
+		out[3 + 2 * i] = 0;
+	}
+	return out[0];
+}
+
+uint16_t ng_usbd_string_langid(uint8_t *out)
+{
+	out[0] = 4;
+	out[1] = DESC_STRING;
+	out[2] = 0x09;
+	out[3] = 0x04;
+	return 4;
+}

@@ -135,6 +135,9 @@ void ng_usbd_task(ng_usbd_ctx *u);
 /* The current configuration value (0 = not configured). */
 uint8_t ng_usbd_configuration(const ng_usbd_ctx *u);
 bool ng_usbd_suspended(const ng_usbd_ctx *u);
+/* True when no control transfer is in progress on endpoint 0 (the last
+ * request's status stage is over). */
+bool ng_usbd_control_idle(const ng_usbd_ctx *u);
 
 /* ---- for class drivers ---- */
 /* Opens one of the class's endpoints, belonging to interface iface (from
@@ -160,5 +163,11 @@ bool ng_usbd_halted(const ng_usbd_ctx *u, uint8_t ep_addr);
 /* The IN data of the current control request (copied; clamped to wLength
  * and to NG_USBD_CTRL_BUF). Only inside control() at NG_CTRL_SETUP. */
 void ng_usbd_control_reply(ng_usbd_ctx *u, const void *data, uint16_t len);
+
+/* String descriptors (§9.6.7) for ng_usbd_desc.string: ASCII s as UTF-16LE
+ * (at most 126 characters, cut to cap); index 0's LANGID list, 0x0409
+ * English (US). Both return the descriptor's length. */
+uint16_t ng_usbd_string_ascii(const char *s, uint8_t *out, uint16_t cap);
+uint16_t ng_usbd_string_langid(uint8_t *out);
 
 #endif

@@ -70,7 +70,9 @@ NG_SHA_INLINE void ng_store_be32(uint8_t *p, uint32_t v)
  *     is faster there; the ring is split into two halves, `cur` holding
  *     W[t & 15] for the pass's rounds and `oth` the other half, so every
  *     schedule index is a constant offset from one of the two. */
-#ifndef NG_SHA256_PASS16
+#if !defined(NG_SHA256_PASS16) && defined(NG_SHA256_SMALL)
+#define NG_SHA256_PASS16 0
+#elif !defined(NG_SHA256_PASS16)
 #define NG_SHA256_PASS16 (UINTPTR_MAX <= 0xffffffffu)
 #endif
 
@@ -118,6 +120,34 @@ NG_SHA_INLINE void ng_store_be32(uint8_t *p, uint32_t v)
 #define NG_SCHED(j) (cur[j] += NG_SSIG1(NG_W_AT(j, 2)) + NG_W_AT(j, 7) + NG_SSIG0(NG_W_AHEAD(j, 1)))
 #endif
 
+#ifdef NG_SHA256_SMALL
+/* The boot loader's build: FIPS 180-4 6.2.2 as written, one round per loop
+ * pass and a..h in an array (a few hundred bytes of code). */
+void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
+{
+	uint32_t w[16], v[8];
+	while (n--) {
+		for (unsigned i = 0; i < 8; i++)
+			v[i] = h0[i];
+		for (unsigned t = 0; t < 64; t++) {
+			uint32_t wt = t < 16 ? (w[t] = ng_load_be32(blocks + 4 * t))
+					     : (w[t & 15] += NG_SSIG1(w[(t + 14) & 15]) + w[(t + 9) & 15] +
+							     NG_SSIG0(w[(t + 1) & 15]));
+			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + ng_sha256_k[t] + wt;
+			uint32_t t2 = NG_BSIG0(v[0]) + NG_MAJ(v[0], v[1], v[2]);
+			for (unsigned i = 7; i > 0; i--)
+				v[i] = v[i - 1];
+			v[4] += t1;
+			v[0] = t1 + t2;
+		}
+		for (unsigned i = 0; i < 8; i++)
+			h0[i] += v[i];
+		blocks += 64;
+	}
+	ng_wipe(w, sizeof w);
+	ng_wipe(v, sizeof v);
+}
+#else
 void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
 	uint32_t w[16];
@@ -149,6 +179,7 @@ void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n
 	}
 	ng_wipe(w, sizeof w);
 }
+#endif
 
 #if NG_SHA256_HAVE_X86
 /* 0 = not probed yet, 1 = portable, 2 = SHA-NI. Probing twice is harmless. */

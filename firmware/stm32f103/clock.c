@@ -30,6 +30,8 @@ _Static_assert(NG_BOARD_HSE_HZ / 1000000 * NG_PLL_MUL == 72, "SYSCLK must be 72 
 void ng_clock_init(void)
 {
 	uint32_t n = 0;
+	if ((NG_RD(NG_RCC_CFGR) & NG_RCC_CFGR_SWS_MASK) == NG_RCC_CFGR_SWS_PLL)
+		return; /* the boot loader set the clocks already (PLLMUL is read-only while the PLL runs) */
 	NG_SET(NG_RCC_CR, NG_RCC_CR_HSEON | (NG_BOARD_HSE_BYPASS ? NG_RCC_CR_HSEBYP : 0u));
 	while (!(NG_RD(NG_RCC_CR) & NG_RCC_CR_HSERDY))
 		if (++n == NG_HSE_TIMEOUT)

@@ -9,6 +9,11 @@
 #include <stdint.h>
 #include "ng/status.h"
 
+/* crt.c: .data, .bss, clocks, then main (the reset vector's work), and
+ * the handler of every unexpected exception (a loop). */
+void ng_crt_start(void);
+void ng_default_handler(void);
+
 /* main.c: power-up, and one pass of the main loop (main() runs them). */
 void ng_fw_init(void);
 void ng_fw_poll(void);
@@ -39,8 +44,9 @@ enum {
 	NG_LED_NO_HOST,      /* no USB configuration: 50 ms flash once a second */
 	NG_LED_RUNNING,      /* output flowing: on, dark 50 ms per 32 blocks */
 	NG_LED_IDLE,         /* configured, no reader (DTR off): 1 Hz, half on */
-	NG_LED_FAILURE       /* self-test or persistent health failure: SOS-like
+	NG_LED_FAILURE,      /* self-test or persistent health failure: SOS-like
 			      * 3 short + 3 long, repeated */
+	NG_LED_DFU           /* the boot loader in DFU mode: two short flashes a second */
 };
 void ng_led_set(uint32_t pattern);
 void ng_led_activity(void);

@@ -6,6 +6,8 @@
  *   running   on, 50 ms dark per 32 blocks sent    output flowing
  *   failure   3 short, 3 long, pause  self-test failed or a persistent
  *                                     health failure latched (output stopped)
+ *   DFU mode  2 short flashes each 1 s  the boot loader waits for an update
+ *                                     (no valid image, or one was asked for)
  * Driven by the main loop's clock; no timer interrupt of its own. */
 #include "fw.h"
 
@@ -22,6 +24,7 @@ static const ng_led_shape ng_led_shapes[] = {
 	[NG_LED_IDLE]     = { 1000, 2, { 0, 500 } },
 	[NG_LED_FAILURE]  = { 3000, 12, { 0, 150, 300, 450, 600, 750,
 					  900, 1350, 1500, 1950, 2100, 2550 } },
+	[NG_LED_DFU]      = { 1000, 4, { 0, 80, 200, 280 } },
 };
 
 static uint32_t ng_led_pattern, ng_led_start, ng_led_dark_until;

@@ -11,20 +11,45 @@
  *      (a half the DMA had to overwrite) stops the source; it is counted
  *      (GET_INFO 33) and the source restarted; a failed power-up self-test
  *      (GET_INFO 34) means no output at all
- *   3. the LED shows the state (fw.h, doc/firmware.md). */
+ *   3. the LED shows the state (fw.h, doc/firmware.md).
+ * The boot loader left its boot record at the start of RAM (GET_INFO
+ * 40..45); DFU_DETACH from the host asks it for DFU mode and resets. */
 #include <string.h>
 #include "fw.h"
 #include "board.h"
 #include "dcd_stm32f1.h"
 #include "neug_device.h"
+#include "stm32f103.h"
 #include "ng/crc32.h"
 #include "ng/selftest.h"
 
+#include "ng/version.h"
+
+/* String 4: the version `make firmware` writes into the image trailer, so
+ * that `neug upgrade` sees the board come back with the image's revision. */
 #ifndef NG_FW_REVISION
-#define NG_FW_REVISION "NeuG-ng 0.1"
+#define NG_FW_REVISION NG_VERSION
 #endif
+/* String descriptors 5 and 6 (doc/usb.md): what this image was built for,
+ * and what runs it (NeuG reports its Chopstx version there). String 5
+ * starts with the board's file name (firmware/module.mk), the name an image
+ * trailer carries: `neug upgrade` matches the two. */
+#ifndef NG_BOARD_ID
+#define NG_BOARD_ID NG_BOARD_NAME
+#endif
+#define NG_FW_STR_(x) #x
+#define NG_FW_STR(x) NG_FW_STR_(x)
+#define NG_FW_CONFIG NG_BOARD_ID ":hse=" NG_FW_STR(NG_BOARD_HSE_HZ) ":flash=" \
+	NG_FW_STR(NG_BOARD_FLASH_KB) "K:ram=" NG_FW_STR(NG_BOARD_RAM_KB) "K"
+#define NG_FW_SYSTEM "bare metal, core " NG_VERSION
 
 static ng_neug_dev ng_dev;
+#ifdef NG_FW_HOST_MODEL
+static ng_boot_info ng_boot_rec;
+#define NG_BOOT_RECORD (&ng_boot_rec)
+#else
+#define NG_BOOT_RECORD ((ng_boot_info *)0x20000000u) /* boot/bootinfo.h */
+#endif
 static uint32_t ng_half[NG_NOISE_HALF];
 _Static_assert(sizeof ng_half == NG_NOISE_HALF * 4u, "one DMA half");
 
@@ -74,7 +99,10 @@ void ng_fw_init(void)
 	bool ok = ng_selftest() == NG_OK && ng_crc_hw_selftest();
 
 	ng_neug_config cfg = { .adc_h_milli = NG_DEFAULT_ADC_H_MILLI, .crc_dr = ng_crc_hw_dr(),
-			       .board = NG_BOARD_NAME, .revision = NG_FW_REVISION, .app_info = ng_fw_app_info };
+			       .board = NG_BOARD_NAME, .revision = NG_FW_REVISION,
+			       .config = NG_FW_CONFIG, .system = NG_FW_SYSTEM, .app_info = ng_fw_app_info };
+	if (NG_BOOT_RECORD->magic == NG_BOOTINFO_MAGIC)
+		cfg.boot = NG_BOOT_RECORD;
 	ng_uid_read(cfg.uid);
 	ng_crc_hw_init(); /* reset once; the pipeline feeds the unique ID, then it runs on */
 	if (ng_neug_init(&ng_dev, &cfg, &ng_stm32_dcd_ops, NULL) != NG_OK)
@@ -88,6 +116,16 @@ void ng_fw_init(void)
 void ng_fw_poll(void)
 {
 	ng_neug_task(&ng_dev);
+	if (ng_neug_dfu_detach(&ng_dev)) { /* DFU 1.1 bitWillDetach: we go ourselves */
+		NG_BOOT_RECORD->magic = NG_BOOTINFO_MAGIC;
+		NG_BOOT_RECORD->request = NG_BOOT_REQ_DFU;
+		ng_noise_stop();
+		ng_neug_connect(&ng_dev, false);
+		ng_delay_us(20000);
+		NG_WR(NG_SCB_AIRCR, NG_SCB_AIRCR_SYSRESETREQ);
+		for (;;)
+			;
+	}
 
 	size_t want = ng_fw_selftest_ok ? ng_neug_wants_samples(&ng_dev) : 0;
 	if (want && (!ng_fw_running || ng_noise_stopped())) {

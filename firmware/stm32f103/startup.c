@@ -3,38 +3,23 @@
  * ARMv7-M ARM B1.5.3: word 0 is the initial SP, word 1 the reset vector,
  * then the 14 system exceptions and the device interrupts (RM0008 table 63:
  * 43 of them on medium-density parts; IRQ 11 DMA1 channel 1, IRQ 20 USB low
- * priority). The reset handler copies .data from flash, zeroes .bss, sets
- * the clocks and calls main; nothing runs before the copy. */
+ * priority). The reset handler points VTOR here and runs crt.c. */
 #include <stdint.h>
 #include "fw.h"
+#include "stm32f103.h"
+typedef void (*ng_vector_fn)(void);
 
-extern uint32_t ng_ld_data_load[], ng_ld_data_start[], ng_ld_data_end[];
-extern uint32_t ng_ld_bss_start[], ng_ld_bss_end[], ng_ld_stack_top[];
-int main(void);
+extern uint32_t ng_ld_stack_top[];
 void ng_reset_handler(void);
-void ng_default_handler(void);
 void ng_systick_isr(void);
 void ng_stm32_usb_isr(void);
 
+extern const ng_vector_fn ng_vectors[];
+
 void ng_reset_handler(void)
 {
-	const uint32_t *src = ng_ld_data_load;
-	for (uint32_t *dst = ng_ld_data_start; dst < ng_ld_data_end;)
-		*dst++ = *src++;
-	for (uint32_t *dst = ng_ld_bss_start; dst < ng_ld_bss_end;)
-		*dst++ = 0;
-	ng_clock_init();
-	main();
-	for (;;)
-		;
-}
-
-/* An unexpected exception: stop here (a debugger shows which one in IPSR).
- * The watchdog is not used, so the LED pattern stops changing. */
-void ng_default_handler(void)
-{
-	for (;;)
-		;
+	NG_WR(NG_SCB_VTOR, (uint32_t)(uintptr_t)ng_vectors); /* the loader did too; a debugger may not */
+	ng_crt_start();
 }
 
 #define NG_IRQS 43

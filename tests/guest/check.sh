@@ -6,7 +6,7 @@
 # the guest's loopback). The checks run inside the guest (tests/guest/init.sh);
 # this script builds the initramfs (cached under build/guest/), boots, and
 # relays the guest's PASS/FAIL lines. SKIP when QEMU or a kernel is missing.
-#   env: KVER (default: newest /boot/vmlinuz-*), NG_CHECKS ("1 2 3 4 5 6 7"),
+#   env: KVER (default: newest /boot/vmlinuz-*), NG_CHECKS ("1 2 3 4 5 6 7 8 9 10 11"),
 #        NG_VECTORS, GUEST_TIMEOUT (seconds, default 420), ACCEL (tcg|kvm)
 set -u
 cd "$(dirname "$0")/../.."
@@ -22,16 +22,47 @@ fi
 kernel=/boot/vmlinuz-$KVER
 [ -n "$KVER" ] && [ -r "$kernel" ] || { echo "SKIP: guest (no readable kernel image /boot/vmlinuz-*: apt-get install linux-image-amd64)"; exit 0; }
 [ -f "/lib/modules/$KVER/modules.dep" ] || { echo "SKIP: guest (no /lib/modules/$KVER/modules.dep for $kernel)"; exit 0; }
-for t in /bin/busybox /usr/sbin/usbip /usr/bin/rngtest cpio; do
+for t in /bin/busybox /usr/sbin/usbip /usr/bin/rngtest /usr/bin/dfu-util /usr/bin/dfu-suffix /bin/udevadm cpio; do
 	command -v "$t" >/dev/null || { echo "SKIP: guest ($t missing: see scripts/deps.sh check)"; exit 0; }
 done
 file /bin/busybox 2>/dev/null | grep -q 'dynamically' && { echo "SKIP: guest (/bin/busybox is not static: apt-get install busybox-static)"; exit 0; }
 [ -f "$vectors/adc.bin" ] || { echo "FAIL: guest: no golden vectors in $vectors (set NG_VECTORS)"; exit 1; }
 
-neug=${NG_GUEST_NEUG:-build/static/neug}
-make --no-print-directory -s "$neug" build/guest/ngctl >"$out/make.log" 2>&1 || {
-	echo "FAIL: guest: building $neug and build/guest/ngctl"; tail -20 "$out/make.log"; exit 1; }
-bash tests/guest/mkinitramfs.sh "$KVER" "$neug" build/guest/ngctl "$vectors" "$out/initramfs.cpio.gz" || {
+neug=${NG_GUEST_NEUG:-build/neug}
+make --no-print-directory -s "$neug" build/guest/ngctl build/guest/neug-check >"$out/make.log" 2>&1 || {
+	echo "FAIL: guest: building $neug, build/guest/ngctl and build/guest/neug-check"; tail -20 "$out/make.log"; exit 1; }
+# The update checks' images (checks 9-11, in /data): two applications for
+# the emulated board (board "emulate": its string 5 starts so), each with a
+# vector table its loader accepts (SP 0x20005000, reset 0x08004009) and
+# 12000 bytes of tests/data, as neug.img and .dfu; signed by the test owner
+# key and by another key; one bit flipped and one truncated (with a fresh
+# DFU suffix, so that dfu-util sends them and the board must refuse them);
+# and one for another board. Signatures are deterministic (RFC 8032), the
+# other key is made once: the files, and so the initramfs, stay the same.
+data=$out/data
+mkdir -p "$data"
+mkapp() { # name version offset [sign options...]
+	local n=$1 v=$2 off=$3; shift 3
+	{ printf '\000\120\000\040\011\100\000\010'; dd if="$vectors/adc.bin" bs=1000 skip="$off" count=12 2>/dev/null; } >"$data/$n.bin"
+	"$neug" sign --board=emulate --version="$v" --dfu="$data/$n.dfu" -o "$data/$n.img" "$@" "$data/$n.bin" >/dev/null
+}
+damaged() { # file: give it a DFU suffix of its own
+	dfu-suffix -v 234b -p 0001 -a "$data/$1" >/dev/null 2>&1
+}
+{
+	[ -s "$data/other.key" ] || "$neug" keygen "$data/other.key" >/dev/null
+	mkapp A 0.1.0 0 && mkapp B 0.1.1 20 &&
+		mkapp Bsigned 0.1.1 20 --key=tests/data/keys/test-owner.key &&
+		mkapp Bother 0.1.1 20 --key="$data/other.key" &&
+		"$neug" sign --board=fst-01 --version=0.1.1 --dfu="$data/fst01.dfu" -o "$data/fst01.img" "$data/B.bin" >/dev/null &&
+		cp "$data/B.img" "$data/Bflip.img" && printf '\001' | dd of="$data/Bflip.img" bs=1 seek=3000 conv=notrunc 2>/dev/null &&
+		cp "$data/Bflip.img" "$data/Bflip.dfu" && damaged Bflip.dfu &&
+		head -c 8000 "$data/B.img" >"$data/Btrunc.dfu" && damaged Btrunc.dfu &&
+		cp tests/data/keys/test-owner.key.pub "$data/owner.pub" && rm -f "$data"/*.bin
+} || { echo "FAIL: guest: making the update checks' images in $data"; exit 1; }
+export NG_INITRAMFS_DATA=$data
+bash tests/guest/mkinitramfs.sh "$KVER" "$neug" build/guest/ngctl "$vectors" "$out/initramfs.cpio.gz" \
+	build/guest/neug-check /usr/bin/dfu-util /bin/udevadm || {
 	echo "FAIL: guest: building the initramfs"; exit 1; }
 
 # KVM only where it is real hardware virtualisation (kvm_intel/kvm_amd, not
@@ -53,7 +84,7 @@ t0=$(date +%s.%N)
 timeout "${GUEST_TIMEOUT:-420}" "$qemu" "${acc[@]}" -m 512 -smp 2 -kernel "$kernel" \
 	-initrd "$out/initramfs.cpio.gz" -display none -monitor none -nic none -no-reboot \
 	-serial "file:$out/console.txt" -serial "file:$out/results.txt" \
-	-append "console=ttyS0 quiet panic=-1 NG_CHECKS=\"${NG_CHECKS:-1 2 3 4 5 6 7}\"" </dev/null
+	-append "console=ttyS0 quiet panic=-1 NG_CHECKS=\"${NG_CHECKS:-1 2 3 4 5 6 7 8 9 10 11}\"" </dev/null
 rc=$?
 t1=$(date +%s.%N)
 tr -d '\r' <"$out/results.txt" 2>/dev/null | grep -E '^(PASS|FAIL|SKIP|#)' || true

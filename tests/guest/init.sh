@@ -259,6 +259,265 @@ check7() {
 	EMU=
 }
 
+# 8. NeuG 1.0.x's check tool: its requests through libusb ---------------------
+# neug-check (tests/guest/neug_check.c) reads strings 1..7 and GET_INFO 0..7
+# as tool/neug_check.py does, then requests that must STALL, then the same
+# again; the tty must deliver data before and after, and `neug info` (libusb)
+# decodes the same strings.
+check8() {
+	local n1 n2 rc s6 ok6
+	big_input
+	emu_start --source=file:/tmp/big.bin --uid=$UID3 || return
+	attach || { detach; return; }
+	n1=$(ngctl read /dev/ttyACM0 4096 10000 2>&1 >/dev/null | sed -n 's/read=//p')
+	neug-check >/tmp/nc.txt 2>&1; rc=$?
+	sed 's/^/# neug-check: /' /tmp/nc.txt >&3
+	nc() { sed -n "s/^$1: //p" /tmp/nc.txt; }
+	check "neug-check: strings 1..3 '$(nc 'string 1')' / '$(nc 'string 2')' / '$(nc 'string 3')'" \
+		[ "$(nc 'string 1')|$(nc 'string 2')|$(nc 'string 3')" = "$MFR|$PRODUCT|$SERIAL" ]
+	check "neug-check: string 4 (revision) '$(nc 'string 4')' is not empty" [ -n "$(nc 'string 4')" ]
+	check "neug-check: string 5 (build configuration) '$(nc 'string 5')'" [ "$(nc 'string 5')" = "emulate:source=file" ]
+	s6=$(nc 'string 6') ok6=no
+	case $s6 in "Linux "*", core "*) ok6=yes ;; esac
+	check "neug-check: string 6 (system version) '$s6'" [ $ok6 = yes ]
+	check "neug-check: string 7 (board) '$(nc 'string 7')'" [ "$(nc 'string 7')" = "USB/IP emulation" ]
+	check "neug-check: GET_INFO 0..7 answered (mode $(nc 'info 0'), errors $(nc 'info 1'))" \
+		[ "$(grep -c '^info [0-7]: [0-9]' /tmp/nc.txt)" = 8 ]
+	check "neug-check: GET_INFO 8, 15 and 65535, strings 9 and 0xEE, vendor request 253 STALL" \
+		[ "$(grep -c '^stall .*: ok$' /tmp/nc.txt)" = 6 ]
+	check "neug-check: after each STALL the strings and GET_INFO answer the same (status $rc)" \
+		sh -c "[ $rc = 0 ] && grep -q '^again: same' /tmp/nc.txt && grep -q '^result: ok' /tmp/nc.txt"
+	n2=$(ngctl read /dev/ttyACM0 4096 10000 2>&1 >/dev/null | sed -n 's/read=//p')
+	check "neug-check: the tty delivers data before ($n1 bytes) and after the STALLs ($n2 bytes)" \
+		[ "${n1:-0}:${n2:-0}" = 4096:4096 ]
+	neug info >/tmp/info.txt 2>&1; rc=$?
+	sed 's/^/# neug info: /' /tmp/info.txt >&3
+	check "neug info: status $rc, board, build and system lines from strings 7, 5 and 6" \
+		sh -c "[ $rc = 0 ] && grep -q '^board  *USB/IP emulation' /tmp/info.txt &&
+			grep -q '^build  *emulate:source=file' /tmp/info.txt && grep -q '^system  *Linux ' /tmp/info.txt"
+	detach
+}
+
+# 9-11. updates of the emulated board (neug emulate --flash) ----------------
+# The board runs the loader over a flash file (/tmp/*.flash) and attaches
+# itself to vhci (--selfattach), so that a reset (DFU_DETACH, leaving DFU
+# mode) is a re-enumeration, as on a real bus; killing the emulator (-9) is
+# pulling the plug: the flash file keeps what was written. Images: /data
+# (tests/guest/check.sh). systemd-udevd runs, so that libusb (dfu-util's
+# one context) sees the board come back.
+UDEVD=
+udevd_start() {
+	[ -n "$UDEVD" ] && return 0
+	mkdir -p /run/udev /lib/systemd /etc/udev
+	ln -sf /usr/bin/udevadm /lib/systemd/systemd-udevd
+	/lib/systemd/systemd-udevd --daemon --resolve-names=never >/tmp/udevd.log 2>&1 && UDEVD=1
+	[ -n "$UDEVD" ] || say "# udevd did not start: $(head -3 /tmp/udevd.log)"
+}
+board() { # flash [emulate options...]: plug in a board with this flash file
+	local f=$1; shift
+	neug emulate --selfattach --flash="$f" --source=file:/tmp/big.bin --uid=$UID3 "$@" 2>>/tmp/emu.log &
+	EMU=$!
+}
+unplug() { # power gone at once: the flash file keeps what was written
+	[ -n "$EMU" ] && kill -9 "$EMU" 2>/dev/null && wait "$EMU" 2>/dev/null
+	EMU=
+	local i=0
+	while [ $i -lt 50 ] && [ -n "$(nusb)" ]; do sleep 0.1; i=$((i + 1)); done
+}
+nusb() { # the board's sysfs directory, if one is attached
+	for d in /sys/bus/usb/devices/*; do
+		[ "$(cat "$d/idVendor" 2>/dev/null)" = "$VID" ] && echo "$d" && return
+	done
+}
+mode_of() { # app | dfu | none: what the attached board is now
+	local d
+	d=$(nusb)
+	[ -n "$d" ] || { echo none; return; }
+	case "$(cat "$d/$(basename "$d"):1.0/bInterfaceClass" 2>/dev/null)$(cat "$d/$(basename "$d"):1.0/bInterfaceProtocol" 2>/dev/null)" in
+	fe02) echo dfu ;;
+	0200) [ -c /dev/ttyACM0 ] && echo app || echo none ;;
+	*) echo none ;;
+	esac
+}
+wait_mode() { # app|dfu: 0 once the board is there in that mode (15 s at most)
+	local i=0
+	while [ $i -lt 150 ]; do
+		[ "$(mode_of)" = "$1" ] && {
+			DEV=$(nusb)
+			USBDEV=$(printf '/dev/bus/usb/%03d/%03d' "$(cat "$DEV/busnum")" "$(cat "$DEV/devnum")")
+			return 0
+		}
+		sleep 0.1; i=$((i + 1))
+	done
+	say "# wait for $1: the board is '$(mode_of)'"
+	tail -4 /tmp/emu.log | sed 's/^/# emu: /' >&3
+	return 1
+}
+digest_of() { neug sign --check "$1" 2>/dev/null | sed -n 's/^sha256: *//p'; }
+info_has() { # file pattern...: every pattern in neug info's output
+	local f=$1; shift
+	for p in "$@"; do grep -q -- "$p" "$f" || return 1; done
+}
+dfu_retry() { # what: a board in DFU mode takes B.dfu with dfu-util and comes back running it
+	dfu-util -d 234b:0001 -D /data/B.dfu -R >/tmp/du.txt 2>&1
+	local rc=$?
+	wait_mode app && neug info >/tmp/i.txt 2>&1
+	check "dfu-util: $1: the board takes B.dfu again (dfu-util status $rc) and runs 0.1.1" \
+		info_has /tmp/i.txt "^revision  *0.1.1" "SHA-256 $DB"
+}
+
+check9() {
+	big_input
+	udevd_start
+	DA=$(digest_of /data/A.img) DB=$(digest_of /data/B.img)
+	rm -f /tmp/9.flash
+	board /tmp/9.flash --program=/data/A.img
+	wait_mode app || { fail "dfu-util: the board with A.img runs its application"; unplug; return; }
+	neug info >/tmp/i.txt 2>&1
+	sed 's/^/# neug info: /' /tmp/i.txt | grep -E 'revision|build|loader|image|signed|SHA' >&3
+	check "neug info: A.img runs: revision 0.1.0, loader 1.0, the loader's SHA-256 of it, no owner key" \
+		info_has /tmp/i.txt "^revision  *0.1.0" "^loader  *version 1.0" "SHA-256 $DA" "holds no owner key"
+	dfu-util -l >/tmp/dl.txt 2>&1
+	check "dfu-util -l: the run-time interface of 234b:0001 ($(grep -c Found /tmp/dl.txt) found)" \
+		grep -q 'Found Runtime: \[234b:0001\]' /tmp/dl.txt
+	local t0 t1 rc
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	dfu-util -d 234b:0001 -D /data/B.dfu -R >/tmp/du.txt 2>&1; rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	tail -6 /tmp/du.txt | sed 's/^/# dfu-util: /' >&3
+	wait_mode app && neug info >/tmp/i.txt 2>&1
+	check "dfu-util -D B.dfu -R (status $rc, $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.1f", b - a}') s): the board re-enumerates running 0.1.1 with B's SHA-256" \
+		info_has /tmp/i.txt "^revision  *0.1.1" "SHA-256 $DB"
+	unplug
+}
+
+check10() {
+	big_input
+	udevd_start
+	DA=$(digest_of /data/A.img) DB=$(digest_of /data/B.img)
+	local r
+	# before detach: nothing written, the old image runs again
+	rm -f /tmp/10.flash
+	board /tmp/10.flash --program=/data/A.img
+	wait_mode app || { fail "interrupted: the board runs A.img"; unplug; return; }
+	unplug
+	board /tmp/10.flash
+	wait_mode app && neug info >/tmp/i.txt 2>&1
+	check "interrupted before the detach: the board comes back running A.img" info_has /tmp/i.txt "SHA-256 $DA"
+	# after the detach, before the first block
+	dfu-util -d 234b:0001 -e >/tmp/du.txt 2>&1
+	wait_mode dfu
+	check "dfu-util -e: the board detaches into DFU mode" [ "$(mode_of)" = dfu ]
+	unplug
+	board /tmp/10.flash
+	wait_mode app
+	check "interrupted in DFU mode before the first block: the board comes back running A.img (nothing written)" \
+		[ "$(mode_of)" = app ]
+	# mid-download
+	dfu-util -d 234b:0001 -e >/tmp/du.txt 2>&1
+	wait_mode dfu
+	r=$(ngctl dfu "$USBDEV" /data/B.img 20 2>&1)
+	unplug
+	board /tmp/10.flash
+	wait_mode dfu
+	check "interrupted mid-download ($r): the board comes back in DFU mode" [ "$(mode_of)" = dfu ]
+	neug info >/tmp/i.txt 2>&1
+	check "neug info on it: DFU mode, no valid image" info_has /tmp/i.txt "^mode  *DFU" "none valid"
+	dfu_retry "after the interrupted download"
+	# every block, no manifestation
+	dfu-util -d 234b:0001 -e >/tmp/du.txt 2>&1
+	wait_mode dfu
+	r=$(ngctl dfu "$USBDEV" /data/A.img -1 2>&1)
+	unplug
+	board /tmp/10.flash
+	wait_mode dfu
+	check "interrupted before the manifestation ($r): the board comes back in DFU mode" [ "$(mode_of)" = dfu ]
+	dfu_retry "after the missing manifestation"
+	# images the board must refuse; it stays in DFU mode and takes a good one
+	for bad in Bflip:"a flipped bit" Btrunc:"a truncated image"; do
+		dfu-util -d 234b:0001 -e >/tmp/du.txt 2>&1
+		wait_mode dfu
+		dfu-util -d 234b:0001 -D "/data/${bad%%:*}.dfu" -R >/tmp/du.txt 2>&1; r=$?
+		sleep 1
+		wait_mode dfu
+		check "dfu-util with ${bad#*:}: refused (dfu-util status $r: $(grep -io 'err[A-Z]*\|status.*' /tmp/du.txt | tail -1)), the board stays in DFU mode" \
+			[ "$(mode_of)" = dfu ]
+		dfu_retry "after ${bad#*:}"
+	done
+	unplug
+	# an owner key: an image signed by another key is refused
+	rm -f /tmp/10k.flash
+	board /tmp/10k.flash --owner-key=/data/owner.pub
+	wait_mode dfu
+	dfu-util -d 234b:0001 -D /data/Bother.dfu -R >/tmp/du.txt 2>&1; r=$?
+	sleep 1
+	wait_mode dfu
+	check "dfu-util, owner key held, image signed by another key: refused (status $r), the board stays in DFU mode" \
+		[ "$(mode_of)" = dfu ]
+	dfu-util -d 234b:0001 -D /data/Bsigned.dfu -R >/tmp/du.txt 2>&1; r=$?
+	wait_mode app && neug info >/tmp/i.txt 2>&1
+	check "dfu-util, owner key held, image signed by it: accepted, runs, neug info says signed by its fingerprint" \
+		info_has /tmp/i.txt "^signed  *yes" "fingerprint $(sha256sum /data/owner.pub | cut -d' ' -f1)"
+	unplug
+}
+
+check11() {
+	big_input
+	udevd_start
+	DA=$(digest_of /data/A.img) DB=$(digest_of /data/B.img)
+	local rc
+	rm -f /tmp/11.flash
+	board /tmp/11.flash --program=/data/A.img
+	wait_mode app || { fail "neug upgrade: the board runs A.img"; unplug; return; }
+	neug upgrade /data/B.dfu >/tmp/u.txt 2>&1; rc=$?
+	sed 's/^/# neug upgrade: /' /tmp/u.txt >&3
+	check "neug upgrade B.dfu: status 0, detached, downloaded with a line per quarter, confirmed 0.1.1 and B's SHA-256" \
+		sh -c "[ $rc = 0 ] && grep -q '^detaching' /tmp/u.txt && [ \$(grep -c '^downloaded .* bytes (' /tmp/u.txt) = 5 ] &&
+			grep -q 'downloaded 12200 of 12200 bytes (100%)' /tmp/u.txt && grep -q \"^done: the board runs version 0.1.1, SHA-256 $DB\" /tmp/u.txt"
+	wait_mode app
+	neug info --verify=/data/B.img >/tmp/v.txt 2>/tmp/v.err; rc=$?
+	sed 's/^/# verify: /' /tmp/v.txt >&3
+	check "neug info --verify=B.img: match, status 0 ($rc)" sh -c "[ $rc = 0 ] && grep -q '^verify: match' /tmp/v.txt"
+	wait_mode app
+	neug info --verify=/data/A.img >/tmp/v.txt 2>/tmp/v.err; rc=$?
+	check "neug info --verify=A.img: MISMATCH, status 1 ($rc)" sh -c "[ $rc = 1 ] && grep -q '^verify: MISMATCH' /tmp/v.txt"
+	wait_mode app
+	check "after the questions the board runs its application again" [ "$(mode_of)" = app ]
+	neug upgrade /data/Bflip.img >/tmp/u.txt 2>&1; rc=$?
+	check "neug upgrade of a flipped image: status 5, nothing sent ($(tail -1 /tmp/u.txt))" \
+		sh -c "[ $rc = 5 ] && grep -q 'SHA-256' /tmp/u.txt && ! grep -q detaching /tmp/u.txt"
+	neug upgrade /data/fst01.dfu >/tmp/u.txt 2>&1; rc=$?
+	check "neug upgrade of an FST-01 image: status 5, the boards named ($(tail -1 /tmp/u.txt))" \
+		sh -c "[ $rc = 5 ] && grep -q \"for board 'fst-01', this board is 'emulate'\" /tmp/u.txt"
+	check "the board still runs B after the refusals" [ "$(mode_of)" = app ]
+	# unplugged in the middle of neug upgrade's download
+	neug upgrade /data/A.dfu >/tmp/u.txt 2>&1 &
+	local up=$! i=0
+	while [ $i -lt 300 ] && ! grep -q '^downloaded [1-9]' /tmp/u.txt; do sleep 0.05; i=$((i + 1)); done
+	unplug
+	wait $up; rc=$?
+	check "neug upgrade unplugged mid-download: status 6, says so ($(tail -1 /tmp/u.txt | head -c 160))" \
+		sh -c "[ $rc = 6 ] && grep -q 'DFU mode' /tmp/u.txt"
+	board /tmp/11.flash
+	wait_mode dfu
+	check "after it the board comes back in DFU mode" [ "$(mode_of)" = dfu ]
+	neug upgrade /data/A.dfu >/tmp/u.txt 2>&1; rc=$?
+	check "neug upgrade again: finds the board in DFU mode, status 0, runs 0.1.0" \
+		sh -c "[ $rc = 0 ] && grep -q 'in DFU mode (the boot loader)' /tmp/u.txt && grep -q '^done: the board runs version 0.1.0' /tmp/u.txt"
+	unplug
+	# owner key: another key's image is refused by the board
+	rm -f /tmp/11k.flash
+	board /tmp/11k.flash --program=/data/Bsigned.img --owner-key=/data/owner.pub
+	wait_mode app
+	neug upgrade /data/Bother.dfu >/tmp/u.txt 2>&1; rc=$?
+	check "neug upgrade, image signed by another key: status 6, errFIRMWARE named ($(tail -1 /tmp/u.txt | head -c 160))" \
+		sh -c "[ $rc = 6 ] && grep -q errFIRMWARE /tmp/u.txt"
+	check "the board stays in DFU mode" wait_mode dfu
+	neug upgrade /data/Bsigned.dfu >/tmp/u.txt 2>&1; rc=$?
+	check "neug upgrade of the owner's image: status 0" [ $rc = 0 ]
+	unplug
+}
+
 # bench (bench/bench-guest.sh): byte rates through the kernel ---------------
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
 bench_one() { # label source parity-stty bytes
@@ -291,7 +550,7 @@ checkbench() {
 	pass "bench ran"
 }
 
-for c in ${NG_CHECKS:-1 2 3 4 5 6 7}; do
+for c in ${NG_CHECKS:-1 2 3 4 5 6 7 8 9 10 11}; do
 	say "# check $c at $(cut -d' ' -f1 /proc/uptime) s"
 	check$c
 done

@@ -1,23 +1,21 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The guest test rig (tests/guest/check.sh): a static neug for the initramfs,
-# and ngctl, the guest-side helper. `make check-guest` runs the guest checks.
-STATIC_LDLIBS = $(filter-out -lusb-1.0,$(LDLIBS))
-
-# A static neug: the same main and library. libusb's static archive needs a
-# static libudev, which Debian does not ship, so the static build replaces the
-# only libusb user (`neug info`) with tests/guest/static_stubs.c.
-$(B)/static/neug: $(B)/obj/cli/main.o $(B)/obj/tests/guest/static_stubs.o $(B)/libneug.a
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LDLIBS)
-
+# The guest test rig (tests/guest/check.sh): build/neug itself (copied into
+# the initramfs with its shared libraries: libusb, libudev, libc), ngctl (a
+# static usbfs/tty helper) and neug-check (NeuG 1.0.x's check tool's requests
+# through libusb). `make check-guest` runs the guest checks.
 $(B)/guest/ngctl: tests/guest/ngctl.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -static -o $@ $<
 
-CHECK_DEPS += $(B)/static/neug $(B)/guest/ngctl
+$(B)/guest/neug-check: tests/guest/neug_check.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lusb-1.0
+
+GUEST_BINS := $(B)/neug $(B)/guest/ngctl $(B)/guest/neug-check
+CHECK_DEPS += $(GUEST_BINS)
 
 .PHONY: check-guest
-check-guest: $(B)/static/neug $(B)/guest/ngctl
+check-guest: $(GUEST_BINS)
 	@bash tests/run.sh guest
 
 # A kernel-less USB/IP client (vhci + cdc_acm's part) for tests/scripts/emulate.sh
@@ -27,4 +25,4 @@ $(B)/guest/usbip-client: tests/guest/usbip_client.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
 CHECK_DEPS += $(B)/guest/usbip-client
-BENCH_DEPS += $(B)/guest/usbip-client $(B)/static/neug $(B)/guest/ngctl
+BENCH_DEPS += $(B)/guest/usbip-client $(GUEST_BINS)

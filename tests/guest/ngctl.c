@@ -15,6 +15,12 @@
  *       32); prints "blocks=N lead=N first=OFF phase=OFF%32 bad=N", where lead
  *       counts the blocks before the first match (output of the previous mode
  *       still in flight at the switch: at most one 512-byte transfer, usb.md)
+ *   ngctl dfu USBDEV FILE BLOCKS [SIZE]   a DFU 1.1 download that stops
+ *       short: the first BLOCKS blocks of SIZE bytes (default 256) of FILE
+ *       to interface 0 of a board in DFU mode, each DNLOAD followed by
+ *       GETSTATUS until dfuDNLOAD-IDLE, and no zero-length DNLOAD (no
+ *       manifestation): the state an unplugged update leaves. BLOCKS -1:
+ *       every block. Prints "blocks=N state=S status=X"
  * Exit status 0 when the operation worked, 1 otherwise. */
 #include <errno.h>
 #include <fcntl.h>
@@ -196,8 +202,56 @@ static int cmd_blocks(char **a)
 	return 0;
 }
 
+static int dfu_ctrl(int fd, uint8_t type, uint8_t req, uint16_t value, void *data, uint16_t len)
+{
+	struct usbdevfs_ctrltransfer c = {.bRequestType = type, .bRequest = req, .wValue = value,
+					  .wIndex = 0, .wLength = len, .timeout = 5000, .data = data};
+	return ioctl(fd, USBDEVFS_CONTROL, &c);
+}
+
+static int cmd_dfu(char **a)
+{
+	int fd = open(a[0], O_RDWR);
+	FILE *f = fopen(a[1], "rb");
+	long want = num(a[2]), size = a[3] ? num(a[3]) : 256, n = 0;
+	unsigned iface = 0;
+	uint8_t st[6] = {0}, blk[4096];
+	if (fd < 0 || !f || size < 1 || size > (long)sizeof blk) {
+		fprintf(stderr, "ngctl dfu: %s / %s: %s\n", a[0], a[1], strerror(errno));
+		return 1;
+	}
+	if (ioctl(fd, USBDEVFS_CLAIMINTERFACE, &iface) < 0) {
+		fprintf(stderr, "ngctl dfu: claim interface 0: %s\n", strerror(errno));
+		return 1;
+	}
+	size_t got;
+	while ((want < 0 || n < want) && (got = fread(blk, 1, (size_t)size, f)) > 0) {
+		if (dfu_ctrl(fd, 0x21, 1, (uint16_t)n, blk, (uint16_t)got) != (int)got) {
+			printf("blocks=%ld error=%s\n", n, strerror(errno));
+			return 1;
+		}
+		do {
+			if (dfu_ctrl(fd, 0xA1, 3, 0, st, 6) != 6) {
+				printf("blocks=%ld getstatus_error=%s\n", n, strerror(errno));
+				return 1;
+			}
+			if (st[4] == 4 || st[4] == 3)
+				usleep(1000u * (st[1] | st[2] << 8 | st[3] << 16) + 1000u);
+		} while (st[4] == 4 || st[4] == 3);
+		n++;
+		if (st[4] != 5)
+			break;
+	}
+	fclose(f);
+	printf("blocks=%ld state=%u status=%u\n", n, st[4], st[0]);
+	close(fd);
+	return st[4] == 5 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 5 && !strcmp(argv[1], "dfu"))
+		return cmd_dfu(argv + 2);
 	if (argc >= 8 && !strcmp(argv[1], "ctrl"))
 		return cmd_ctrl(argv + 2);
 	if (argc >= 5 && !strcmp(argv[1], "read"))
@@ -206,6 +260,6 @@ int main(int argc, char **argv)
 		return cmd_dtr(argv + 2);
 	if (argc >= 4 && !strcmp(argv[1], "blocks"))
 		return cmd_blocks(argv + 2);
-	fprintf(stderr, "usage: ngctl ctrl|read|dtr|blocks ... (see tests/guest/ngctl.c)\n");
+	fprintf(stderr, "usage: ngctl ctrl|read|dtr|blocks|dfu ... (see tests/guest/ngctl.c)\n");
 	return 2;
 }

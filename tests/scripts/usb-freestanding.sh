@@ -3,7 +3,7 @@
 # usb/ compiles for the firmware: arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb
 # -ffreestanding, -Wconversion too, and needs nothing from a C library but
 # memcpy/memmove/memset/memcmp (everything else it uses is ng_* code of
-# core/ or usb/ itself, or the generated disk image).
+# core/, boot/ (the update machine) or usb/ itself, or the generated disk image).
 set -u
 cd "$(dirname "$0")/../.."
 if ! command -v arm-none-eabi-gcc >/dev/null; then
@@ -17,7 +17,7 @@ if [ ! -f "$gen" ]; then
 	make --no-print-directory "$gen" >"$out/gen.log" 2>&1 || { echo "FAIL: generating $gen (see $out/gen.log)"; exit 1; }
 fi
 flags=(-std=c11 -Wall -Wextra -Werror -Wconversion -Os -mcpu=cortex-m3 -mthumb -ffreestanding
-	-fno-common -Icore/include -Iusb -Ibuild/gen)
+	-fno-common -Icore/include -Iboot -Iusb -Ibuild/gen)
 objs=()
 bad=0
 for src in usb/*.c "$gen"; do
@@ -34,9 +34,9 @@ done
 defined=$(arm-none-eabi-nm --defined-only -g "${objs[@]}" | awk 'NF==3{print $3}' | sort -u)
 undef=$(arm-none-eabi-nm -u "${objs[@]}" | awk 'NF==2{print $2}' | sort -u)
 missing=$(comm -23 <(echo "$undef") <(echo "$defined") | grep -v -E '^(memcpy|memmove|memset|memcmp)$' |
-	grep -v -E '^ng_(pipeline|health)_' || true)
+	grep -v -E '^ng_(pipeline|health|update|boot)_' || true)
 if [ -z "$missing" ]; then
-	echo "PASS: usb/ needs only mem* from the C library (and ng_pipeline_* from core/)"
+	echo "PASS: usb/ needs only mem* from the C library (and ng_pipeline_* from core/, ng_update_*/ng_boot_* from boot/)"
 else
 	echo "FAIL: usb/ needs symbols no freestanding build has: $(echo $missing)"
 fi

@@ -78,8 +78,9 @@ int main(void)
 	      "a 1-byte reply for a u16 index is refused");
 	CHECK(ng_info_decode(&x, NG_INFO_SAMPLES, 4, (const uint8_t *)"\1\2\3\4") == -1,
 	      "a 4-byte reply for a u64 index is refused");
-	CHECK(ng_info_decode(&x, 9, 2, (const uint8_t *)"\1\2") == -1 && ng_info_decode(&x, 40, 4, (const uint8_t *)"\1\2\3\4") == -1,
-	      "indices 8..15 and beyond 32 are unknown");
+	CHECK(ng_info_decode(&x, 9, 2, (const uint8_t *)"\1\2") == -1 && ng_info_decode(&x, 35, 4, (const uint8_t *)"\1\2\3\4") == -1 &&
+		      ng_info_decode(&x, 46, 4, (const uint8_t *)"\1\2\3\4") == -1,
+	      "indices 8..15, 35..39 and beyond 45 are unknown");
 	int r16 = ng_info_decode(&x, NG_INFO_NEUG_RC_MAX, 2, (const uint8_t *)"\x34\x12");
 	CHECK(r16 == 0 && x.neug_rc_max == 0x1234,
 	      "u16 replies are little endian (0x%04x)", x.neug_rc_max);
@@ -139,13 +140,54 @@ int main(void)
 	CHECK(lvl == 2 && strstr(h, "self-test failed (code 5)"), "a failed power-up self-test (GET_INFO 34): '%s'", h);
 	put(&full, NG_INFO_SELFTEST, 0, 4);
 	snprintf(full.serial, sizeof full.serial, "a\"b\\c");
+	snprintf(full.config, sizeof full.config, "FST-01:hse=12000000");
+	snprintf(full.system, sizeof full.system, "bare metal, core 0.1.0");
 	f = open_memstream(&js, &jl);
 	ng_info_print_json(&full, f);
 	fclose(f);
 	CHECK(strstr(js, "\"serial\":\"a\\\"b\\\\c\"") && strstr(js, "\"apt_failures\":2") &&
 	      strstr(js, "\"mode_name\":\"raw\"") && strstr(js, "\"samples\":4295002308") &&
-	      strstr(js, "\"source_errors\":3"),
+	      strstr(js, "\"source_errors\":3") && strstr(js, "\"config\":\"FST-01:hse=12000000\"") &&
+	      strstr(js, "\"system\":\"bare metal, core 0.1.0\""),
 	      "full JSON: escaped strings, counters, mode name");
+	free(js);
+
+	/* The boot information (GET_INFO 40..45, usb/dfu.h). */
+	uint8_t dg[32], kf[32];
+	for (int i = 0; i < 32; i++)
+		dg[i] = (uint8_t)(0xa0 + i), kf[i] = (uint8_t)i;
+	CHECK(ng_info_decode(&full, NG_INFO_IMAGE_DIGEST, 31, dg) == -1, "a 31-byte digest refused");
+	put(&full, NG_INFO_LOADER_VERSION, 0x00010002, 4);
+	put(&full, NG_INFO_BOOT_STATUS, NG_BOOT_IMAGE_VALID | NG_BOOT_IMAGE_SIGNED | NG_BOOT_OWNER_KEY, 4);
+	ng_info_decode(&full, NG_INFO_IMAGE_DIGEST, 32, dg);
+	ng_info_decode(&full, NG_INFO_KEY_FINGERPRINT, 32, kf);
+	put(&full, NG_INFO_IMAGE_VERSION, 0x000102, 4);
+	put(&full, NG_INFO_IMAGE_LENGTH, 52224, 4);
+	ng_info_finish(&full);
+	f = open_memstream(&js, &jl);
+	ng_info_print_boot(&full, f);
+	fclose(f);
+	CHECK(full.boot && !full.dfu_mode && strstr(js, "version 1.2") &&
+		      strstr(js, "SHA-256 a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf") &&
+		      strstr(js, "52224 bytes, version 0.1.2") &&
+		      strstr(js, "fingerprint 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"),
+	      "boot information in words: loader 1.2, the loader's digest, signed by the key's fingerprint");
+	free(js);
+	put(&full, NG_INFO_BOOT_STATUS, NG_BOOT_DFU_MODE | NG_BOOT_DFU_REQUESTED, 4);
+	ng_info_finish(&full);
+	f = open_memstream(&js, &jl);
+	ng_info_print_boot(&full, f);
+	fclose(f);
+	CHECK(full.dfu_mode && strstr(js, "in DFU mode (asked to)") && strstr(js, "none valid") &&
+		      strstr(js, "holds no owner key"),
+	      "DFU mode, no valid image, no key: said so");
+	free(js);
+	f = open_memstream(&js, &jl);
+	ng_info_print_json(&full, f);
+	fclose(f);
+	CHECK(strstr(js, "\"boot\":{\"loader_version\":\"1.2\"") && strstr(js, "\"dfu_mode\":true") &&
+		      strstr(js, "\"image_digest\":\"a0a1"),
+	      "boot information in the JSON");
 	free(js);
 
 	/* A fake sysfs: class/tty/ttyACM3/device -> the interface dir, whose

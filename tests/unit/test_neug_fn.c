@@ -39,7 +39,8 @@ static uint8_t *load(const char *name, size_t *n)
 static void start(void)
 {
 	memset(&F, 0, sizeof F);
-	ng_neug_config cfg = {.uid = {0x12345678, 0x9abcdef0, 0x0fedcba9}, .board = "test-board", .revision = "9.9.9"};
+	ng_neug_config cfg = {.uid = {0x12345678, 0x9abcdef0, 0x0fedcba9}, .board = "test-board", .revision = "9.9.9",
+			     .config = "test:cfg", .system = "test-sys 1"};
 	ng_status st = ng_neug_init(&D, &cfg, &fk_ops, &F);
 	F.task = task;
 	F.task_user = &D;
@@ -105,9 +106,10 @@ static void test_descriptors(void)
 	      "device descriptor: USB 2.00, EF/02/01 (IAD), ep0 64, 234b:0001, strings 1/2/3, 1 configuration");
 	r = ctl(0x80, 6, 0x0200, 0, 512, b, &n);
 	uint16_t total = ng_get_le16(b + 2);
-	CHECK(r == FK_OK && n == total && b[4] == 3 && b[5] == 1 && b[7] == 0x80, "configuration: %u bytes, 3 interfaces, bus powered", total);
+	CHECK(r == FK_OK && n == total && b[4] == 3 && b[5] == 1 && b[7] == 0x80, "configuration: %u bytes, 3 interfaces, bus powered (no loader: no DFU interface)", total);
 	/* walk it */
 	int ok = 1, ifaces = 0, iad = 0, eps_declared = 0, eps_seen = 0, cur_if = -1, union_ok = 0, acm = 0, hdr = 0;
+	int dfu_func = 0;
 	int ep_ok[5] = {0};
 	for (uint16_t off = 0; off < n;) {
 		uint8_t len = b[off], type = b[off + 1];
@@ -130,6 +132,11 @@ static void test_descriptors(void)
 				ok &= d[5] == 0x0A;
 			if (d[2] == 2)
 				ok &= d[5] == 8 && d[6] == 6 && d[7] == 0x50;
+			if (d[2] == 3)
+				ok &= d[4] == 0 && d[5] == 0xFE && d[6] == 1 && d[7] == 1;
+		} else if (type == 0x21) {
+			dfu_func = cur_if == 3 && len == 9 && d[2] == 0x0D && ng_get_le16(d + 3) == 1000 &&
+				   ng_get_le16(d + 5) == 256 && ng_get_le16(d + 7) == 0x0110;
 		} else if (type == 0x0B) {
 			iad = ifaces == 0 && d[2] == 0 && d[3] == 2 && d[4] == 2 && d[5] == 2;
 		} else if (type == 0x24) {
@@ -152,21 +159,25 @@ static void test_descriptors(void)
 		off = (uint16_t)(off + len);
 	}
 	ok &= eps_seen == eps_declared;
-	CHECK(ok && ifaces == 3, "configuration parses: interfaces 0, 1, 2 in order, endpoint counts match");
+	CHECK(ok && ifaces == 3 && !dfu_func, "configuration parses: interfaces 0, 1, 2 in order, endpoint counts match");
 	CHECK(iad, "IAD before interface 0: interfaces 0..1, class 02/02");
 	CHECK(hdr && acm && union_ok, "CDC header 1.20, ACM line coding capability, union 0 -> 1");
 	CHECK(ep_ok[0] && ep_ok[1] && ep_ok[2] && ep_ok[3] && ep_ok[4],
 	      "endpoints: 0x82 interrupt 16 (if 0), 0x81/0x01 bulk 64 (if 1), 0x83/0x03 bulk 64 (if 2)");
 
-	const char *want[6] = {NULL, "Free Software Initiative of Japan", "NeuG True RNG", "123456789ABCDEF00FEDCBA9", "9.9.9", "test-board"};
-	for (int i = 1; i <= 5; i++) {
+	/* NeuG 1.0.x's indices: 4 revision, 5 build configuration, 6 system
+	 * version, 7 board (its check tool reads 1..6 unconditionally). */
+	const char *want[8] = {NULL, "Free Software Initiative of Japan", "NeuG True RNG", "123456789ABCDEF00FEDCBA9", "9.9.9",
+			       "test:cfg", "test-sys 1", "test-board"};
+	for (int i = 1; i <= 7; i++) {
 		r = ctl(0x80, 6, (uint16_t)(0x0300 | i), 0x0409, 255, b, &n);
 		char s[128] = {0};
 		for (int k = 0; k < (n - 2) / 2 && k < 127; k++)
 			s[k] = (char)b[2 + 2 * k];
 		CHECK(r == FK_OK && b[1] == 3 && b[0] == n && strcmp(s, want[i]) == 0, "string %d = \"%s\"", i, s);
 	}
-	CHECK(ctl(0x80, 6, 0x0306, 0x0409, 255, b, &n) == FK_STALL, "string 6 STALLs");
+	CHECK(ctl(0x80, 6, 0x0308, 0x0409, 255, b, &n) == FK_STALL, "string 8 STALLs");
+	CHECK(ctl(0x80, 6, 0x0304, 0x0409, 255, b, &n) == FK_OK && b[0] == 12, "string 4 still answers after a STALL");
 	CHECK(ctl(0x80, 6, 0x0300, 0, 255, b, &n) == FK_OK && n == 4 && ng_get_le16(b + 2) == 0x0409, "LANGID 0x0409");
 }
 

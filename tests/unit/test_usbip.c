@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "emulate.h"
+#include "fakes/boot_fixture.h"
 #include "usbip.h"
 
 static ng_emu *emu;
@@ -557,6 +558,113 @@ static void test_tcp(void)
 	closed_within(500);
 }
 
+/* The loader in emulation (--flash): the application's DFU run-time
+ * interface, DETACH = a replug into DFU mode, a download over USB/IP as
+ * dfu-util does it, a replug back into the new application; a bad image
+ * keeps it in DFU mode. */
+static int dfu_status(uint8_t iface, uint8_t st[6])
+{
+	reply r;
+	int rc = control_in(0xA1, 3, 0, iface, 6, &r);
+	if (rc == 0 && r.actual == 6)
+		memcpy(st, r.data, 6);
+	return rc == 0 && r.actual == 6 ? 0 : -1;
+}
+
+static int dfu_download(const uint8_t *img, size_t n, uint8_t st[6])
+{
+	uint16_t blk = 0;
+	for (size_t off = 0; off < n; off += 256, blk++) {
+		uint16_t len = (uint16_t)(n - off < 256 ? n - off : 256);
+		if (control_out(0x21, 1, blk, 0, img + off, len) != 0)
+			return -1;
+		do {
+			if (dfu_status(0, st) < 0)
+				return -2;
+		} while (st[4] != 5 && st[4] != 10);
+		if (st[0])
+			return st[4];
+	}
+	if (control_out(0x21, 1, blk, 0, NULL, 0) != 0)
+		return -3;
+	do {
+		if (dfu_status(0, st) < 0)
+			return -4;
+	} while (st[4] == 6 || st[4] == 7);
+	return st[4];
+}
+
+static int attach(uint8_t dev[312])
+{
+	new_client();
+	if (import("1-1", dev) != 0)
+		return -1;
+	return control_out(0x00, 9, 1, 0, NULL, 0);
+}
+
+static void test_dfu(void)
+{
+	static uint8_t img[BF_IMG_CAP], bad[BF_IMG_CAP];
+	char path[] = "/tmp/neug-flash-XXXXXX", ipath[] = "/tmp/neug-img-XXXXXX", err[512];
+	int fd = mkstemp(path), ifd = mkstemp(ipath);
+	size_t n = bf_image(img, sizeof img, 7000, 42, 0x000102, NULL);
+	size_t n2 = bf_image(bad, sizeof bad, 6000, 43, 0x000103, NULL);
+	if (!CHECK(fd >= 0 && ifd >= 0 && n && n2 && write(ifd, img, n) == (ssize_t)n, "a flash file and an image (%zu bytes)", n))
+		return;
+	close(fd);
+	close(ifd);
+	ng_emu_opts o = {.source = "file:/dev/zero", .uid = {1, 2, 3}, .flash = path, .program = ipath,
+			 .log = getenv("NG_TEST_VERBOSE") ? stderr : NULL, .verbose = 2};
+	ng_emu *old = emu;
+	emu = ng_emu_new(&o, err, sizeof err);
+	if (!CHECK(emu != NULL, "neug emulate --flash=FILE --program=IMAGE starts (%s)", emu ? "" : err)) {
+		emu = old;
+		return;
+	}
+	uint8_t dev[312], st[6];
+	reply r;
+	CHECK(attach(dev) == 0 && ng_emu_dfu_mode(emu) == 0 && dev[306] == 0xEF && dev[311] == 4,
+	      "a valid image: the application runs, with its DFU run-time interface (4 interfaces)");
+	CHECK(control_in(0x80, 6, 0x0304, 0x0409, 255, &r) == 0 && r.actual == 2 + 10 && r.data[2] == '9',
+	      "its revision string comes from the trailer (\"9.8.7\")");
+	CHECK(control_in(0xC0, 254, 0, 45, 4, &r) == 0 && r.actual == 4 && get32(r.data) != 0, "GET_INFO 45 answered");
+	CHECK(dfu_status(3, st) == 0 && st[4] == 0, "run-time GETSTATUS: appIDLE");
+	CHECK(control_out(0x21, 0, 1000, 3, NULL, 0) == 0, "DFU_DETACH acknowledged");
+	CHECK(closed_within(2000) && ng_emu_replugs(emu) == 1 && ng_emu_dfu_mode(emu) == 1,
+	      "then the device drops the connection and comes back in DFU mode");
+	CHECK(attach(dev) == 0 && dev[306] == 0 && dev[311] == 1, "re-imported: device class 0, one interface");
+	CHECK(control_in(0xC0, 254, 0, 41, 4, &r) == 0 && (r.data[0] & 0x19) == 0x19,
+	      "GET_INFO 41: image valid, DFU mode, requested by the application");
+	CHECK(dfu_download(bad, n2 - 1, st) == 10 && st[0] == 7, "a truncated image over USB/IP: dfuERROR errVERIFY");
+	CHECK(control_out(0x21, 4, 0, 0, NULL, 0) == 0, "CLRSTATUS");
+	CHECK(control_out(0x21, 0, 1000, 0, NULL, 0) == 0 && !closed_within(300) && ng_emu_dfu_mode(emu) == 1,
+	      "DETACH with no valid image: the loader stays in DFU mode");
+	memcpy(bad, img, n);
+	bad[5000] ^= 0x80;
+	CHECK(attach(dev) == 0 && dfu_download(img, n, st) == 2 && st[0] == 0, "the image downloaded: dfuIDLE after manifestation");
+	CHECK(control_out(0x21, 0, 1000, 0, NULL, 0) == 0 && closed_within(2000) && ng_emu_dfu_mode(emu) == 0,
+	      "DETACH (dfu-util -R): the device comes back running the application");
+	CHECK(attach(dev) == 0 && dev[306] == 0xEF, "re-imported as the composite device");
+	ng_emu_free(emu);
+	emu = ng_emu_new(&o, err, sizeof err);
+	CHECK(emu && attach(dev) == 0 && ng_emu_dfu_mode(emu) == 0, "a restarted emulator finds the image in the flash file");
+	if (emu)
+		ng_emu_free(emu);
+	o.program = NULL;
+	FILE *f = fopen(path, "r+b");
+	fseek(f, (long)NG_LOADER_SIZE + 5000, SEEK_SET);
+	fputc(0x00, f);
+	fclose(f);
+	emu = ng_emu_new(&o, err, sizeof err);
+	CHECK(emu && attach(dev) == 0 && ng_emu_dfu_mode(emu) == 1 && dev[306] == 0,
+	      "a flipped bit in the flash file: DFU mode at start");
+	if (emu)
+		ng_emu_free(emu);
+	emu = old;
+	unlink(path);
+	unlink(ipath);
+}
+
 int main(void)
 {
 	char err[512], src[600];
@@ -573,6 +681,7 @@ int main(void)
 	test_hostile();
 	test_idle();
 	test_tcp();
+	test_dfu();
 	if (cfd >= 0)
 		close(cfd);
 	ng_emu_free(emu);

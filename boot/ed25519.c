@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Ed25519 as RFC 8032 section 5.1 specifies it, written for size (the boot
+ * loader verifies in a few KiB of flash) and for constant time wherever a
+ * secret is involved (signing, on the host).
+ *
+ * The field GF(p), p = 2^255 - 19: an element is 16 signed 32-bit limbs of
+ * 16 bits each, value = sum(l[i] * 2^(16 i)) mod p. Products are summed in
+ * 64 bits (one SMLAL each on the Cortex-M3) and folded with
+ * 2^256 = 38 (mod p). Bounds: after a multiplication every limb is in
+ * [-38, 2^16 + 38); sums and differences of two such elements (at most one
+ * addition deep before the next multiplication) stay below 2^17.6 in
+ * magnitude, so a product limb is below 16 * 2^35.2 and the folded sums
+ * below 39 * 2^39.2 < 2^45: no overflow.
+ *
+ * Points: extended coordinates (X : Y : Z : T), x = X/Z, y = Y/Z,
+ * x y = T/Z (RFC 8032 5.1.4), and one addition formula (a = -1, the one
+ * the RFC gives), complete on this curve, so doubling is P + P.
+ *
+ * Scalars (mod L, L = 2^252 + 27742317777372353535851937790883648493):
+ * eight 32-bit words, reduced one bit at a time with a masked subtraction
+ * (r = 2 r + bit, minus L if that is not negative): slow but small and
+ * branch-free; it runs once per verification and three times per signature.
+ *
+ * Right shifts of negative 64-bit values are arithmetic (floor division
+ * by a power of two) with GCC and Clang, which this code assumes. */
+#include <string.h>
+#include "ed25519.h"
+#include "ed25519_impl.h"
+#include "ng/wipe.h"
+#include "sha512.h"
+
+typedef int32_t ng_fe[16];
+typedef struct {
+	ng_fe x, y, z, t;
+} ng_pt;
+
+/* Constants, little-endian: d = -121665/121666, sqrt(-1) = 2^((p-1)/4),
+ * and the base point B (RFC 8032 5.1: y = 4/5, x positive). */
+static const uint8_t ng_ed_d[32] = {
+	0xa3, 0x78, 0x59, 0x13, 0xca, 0x4d, 0xeb, 0x75, 0xab, 0xd8, 0x41, 0x41, 0x4d, 0x0a, 0x70, 0x00,
+	0x98, 0xe8, 0x79, 0x77, 0x79, 0x40, 0xc7, 0x8c, 0x73, 0xfe, 0x6f, 0x2b, 0xee, 0x6c, 0x03, 0x52,
+};
+static const uint8_t ng_ed_sqrtm1[32] = {
+	0xb0, 0xa0, 0x0e, 0x4a, 0x27, 0x1b, 0xee, 0xc4, 0x78, 0xe4, 0x2f, 0xad, 0x06, 0x18, 0x43, 0x2f,
+	0xa7, 0xd7, 0xfb, 0x3d, 0x99, 0x00, 0x4d, 0x2b, 0x0b, 0xdf, 0xc1, 0x4f, 0x80, 0x24, 0x83, 0x2b,
+};
+static const uint8_t ng_ed_bx[32] = {
+	0x1a, 0xd5, 0x25, 0x8f, 0x60, 0x2d, 0x56, 0xc9, 0xb2, 0xa7, 0x25, 0x95, 0x60, 0xc7, 0x2c, 0x69,
+	0x5c, 0xdc, 0xd6, 0xfd, 0x31, 0xe2, 0xa4, 0xc0, 0xfe, 0x53, 0x6e, 0xcd, 0xd3, 0x36, 0x69, 0x21,
+};
+/* B's y: 0x58 then 31 bytes of 0x66 (built by ng_pt_base). */
+
+/* L, as words (least significant first). */
+static const uint32_t ng_ed_l[8] = {
+	0x5cf5d3ed, 0x5812631a, 0xa2f79cd6, 0x14def9de, 0, 0, 0, 0x10000000,
+};
+
+/* ---- the field ---------------------------------------------------------- */
+
+static void ng_fe_unpack(ng_fe o, const uint8_t b[32])
+{
+	for (int i = 0; i < 16; i++)
+		o[i] = (int32_t)(b[2 * i] | (uint32_t)b[2 * i + 1] << 8);
+	o[15] &= 0x7fff;
+}
+
+/* One carry pass: every limb keeps its low 16 bits (0..65535) and passes
+ * the rest on; what leaves limb 15 (weight 2^256 = 38) re-enters limb 0. */
+static void ng_fe_carry(int64_t t[16])
+{
+	for (int i = 0; i < 16; i++) {
+		int64_t c = t[i] >> 16;
+		t[i] -= c * 65536;
+		t[(i + 1) & 15] += i == 15 ? 38 * c : c;
+	}
+}
+
+static void ng_fe_add(ng_fe o, const ng_fe a, const ng_fe b)
+{
+	for (int i = 0; i < 16; i++)
+		o[i] = a[i] + b[i];
+}
+
+static void ng_fe_sub(ng_fe o, const ng_fe a, const ng_fe b)
+{
+	for (int i = 0; i < 16; i++)
+		o[i] = a[i] - b[i];
+}
+
+static void ng_fe_mul(ng_fe o, const ng_fe a, const ng_fe b)
+{
+	int64_t t[31];
+	memset(t, 0, sizeof t);
+	for (int i = 0; i < 16; i++)
+		for (int j = 0; j < 16; j++)
+			t[i + j] += (int64_t)a[i] * b[j];
+	for (int i = 0; i < 15; i++)
+		t[i] += 38 * t[i + 16];
+	ng_fe_carry(t);
+	ng_fe_carry(t);
+	for (int i = 0; i < 16; i++)
+		o[i] = (int32_t)t[i];
+}
+
+/* The canonical encoding (value mod p, little-endian). Three carry passes
+ * leave every limb in [0, 2^16), so the value is below 2^256 = 2p + 38;
+ * then p is subtracted twice where that does not go negative, by masks. */
+static void ng_fe_pack(uint8_t b[32], const ng_fe a)
+{
+	int64_t t[16], m[16];
+	for (int i = 0; i < 16; i++)
+		t[i] = a[i];
+	ng_fe_carry(t);
+	ng_fe_carry(t);
+	ng_fe_carry(t);
+	for (int k = 0; k < 2; k++) {
+		int64_t borrow = 0;
+		for (int i = 0; i < 16; i++) {
+			m[i] = t[i] - (i == 0 ? 0xffed : i == 15 ? 0x7fff : 0xffff) - borrow;
+			borrow = (m[i] >> 16) & 1;
+			m[i] &= 0xffff;
+		}
+		int64_t keep = -borrow; /* all ones: t < p, keep t */
+		for (int i = 0; i < 16; i++)
+			t[i] = (t[i] & keep) | (m[i] & ~keep);
+	}
+	for (int i = 0; i < 16; i++) {
+		b[2 * i] = (uint8_t)t[i];
+		b[2 * i + 1] = (uint8_t)(t[i] >> 8);
+	}
+}
+
+/* o = x^e for the exponents of the form 2^(top+1) + 2^top + ... + 1 minus
+ * the bits in skip (below 2^5): starting from x (the top bit), one squaring
+ * per lower bit and a multiplication by x where the bit is set. */
+static void ng_fe_pow(ng_fe o, const ng_fe x, int top, uint32_t skip)
+{
+	ng_fe c;
+	memcpy(c, x, sizeof c);
+	for (int a = top; a >= 0; a--) {
+		ng_fe_mul(c, c, c);
+		if (a > 4 || !((skip >> a) & 1))
+			ng_fe_mul(c, c, x);
+	}
+	memcpy(o, c, sizeof c);
+}
+
+/* 1/x = x^(p-2), p - 2 = 2^255 - 21: bits 254..0 but 4 and 2. */
+static void ng_fe_inv(ng_fe o, const ng_fe x)
+{
+	ng_fe_pow(o, x, 253, (1u << 4) | (1u << 2));
+}
+
+/* x^((p-5)/8), (p-5)/8 = 2^252 - 3: bits 251..0 but 1. */
+static void ng_fe_pow2523(ng_fe o, const ng_fe x)
+{
+	ng_fe_pow(o, x, 250, 1u << 1);
+}
+
+/* Nonzero if a != b (mod p). */
+static int ng_fe_neq(const ng_fe a, const ng_fe b)
+{
+	uint8_t x[32], y[32];
+	unsigned d = 0;
+	ng_fe_pack(x, a);
+	ng_fe_pack(y, b);
+	for (int i = 0; i < 32; i++)
+		d |= x[i] ^ y[i];
+	return d != 0;
+}
+
+/* The least significant bit of the canonical value ("negative" x). */
+static int ng_fe_parity(const ng_fe a)
+{
+	uint8_t x[32];
+	ng_fe_pack(x, a);
+	return x[0] & 1;
+}
+
+/* ---- the group ---------------------------------------------------------- */
+
+static void ng_pt_zero(ng_pt *p)
+{
+	memset(p, 0, sizeof *p);
+	p->y[0] = 1;
+	p->z[0] = 1;
+}
+
+/* o = p + q (o may be p or q). RFC 8032 5.1.4, with a = -1:
+ * A = (Y1-X1)(Y2-X2), B = (Y1+X1)(Y2+X2), C = T1 2d T2, D = Z1 2 Z2,
+ * E = B-A, F = D-C, G = D+C, H = B+A, X3 = EF, Y3 = GH, T3 = EH, Z3 = FG. */
+static void ng_pt_add(ng_pt *o, const ng_pt *p, const ng_pt *q)
+{
+	ng_fe a, b, c, d, t;
+	ng_fe_sub(a, p->y, p->x);
+	ng_fe_sub(t, q->y, q->x);
+	ng_fe_mul(a, a, t);
+	ng_fe_add(b, p->y, p->x);
+	ng_fe_add(t, q->y, q->x);
+	ng_fe_mul(b, b, t);
+	ng_fe_unpack(t, ng_ed_d);
+	ng_fe_add(t, t, t);
+	ng_fe_mul(c, p->t, t);
+	ng_fe_mul(c, c, q->t);
+	ng_fe_mul(d, p->z, q->z);
+	ng_fe_add(d, d, d);
+	ng_fe_sub(t, b, a);      /* E */
+	ng_fe_add(b, b, a);      /* H */
+	ng_fe_sub(a, d, c);      /* F */
+	ng_fe_add(d, d, c);      /* G */
+	ng_fe_mul(o->x, t, a);
+	ng_fe_mul(o->y, d, b);
+	ng_fe_mul(o->t, t, b);
+	ng_fe_mul(o->z, a, d);
+}
+
+static void ng_pt_base(ng_pt *b)
+{
+	uint8_t y[32];
+	memset(y, 0x66, sizeof y);
+	y[0] = 0x58;
+	ng_fe_unpack(b->x, ng_ed_bx);
+	ng_fe_unpack(b->y, y);
+	memset(b->z, 0, sizeof b->z);
+	b->z[0] = 1;
+	ng_fe_mul(b->t, b->x, b->y);
+}
+
+/* RFC 8032 5.1.2: y with the sign of x in the top bit. */
+static void ng_pt_encode(uint8_t out[32], const ng_pt *p)
+{
+	ng_fe zi, x, y;
+	ng_fe_inv(zi, p->z);
+	ng_fe_mul(x, p->x, zi);
+	ng_fe_mul(y, p->y, zi);
+	ng_fe_pack(out, y);
+	out[31] = (uint8_t)(out[31] | ng_fe_parity(x) << 7);
+}
+
+/* RFC 8032 5.1.3. Public input only (variable time). False if it does not
+ * decode: y >= p, u/v not a square, or x = 0 with the sign bit set. */
+static bool ng_pt_decode(ng_pt *p, const uint8_t in[32])
+{
+	/* y < p: p's bytes are ed ff .. ff 7f. */
+	int i = 30;
+	while (i > 0 && in[i] == 0xff)
+		i--;
+	if ((in[31] & 0x7f) == 0x7f && i == 0 && in[0] >= 0xed)
+		return false;
+	ng_fe u, v, t, one, zero;
+	memset(zero, 0, sizeof zero);
+	memcpy(one, zero, sizeof one);
+	one[0] = 1;
+	ng_fe_unpack(p->y, in);
+	ng_fe_mul(u, p->y, p->y);
+	ng_fe_unpack(v, ng_ed_d);
+	ng_fe_mul(v, v, u);
+	ng_fe_sub(u, u, one);    /* u = y^2 - 1 */
+	ng_fe_add(v, v, one);    /* v = d y^2 + 1 */
+	/* x = u v^3 (u v^7)^((p-5)/8) */
+	ng_fe_mul(t, v, v);
+	ng_fe_mul(t, t, v);      /* v^3 */
+	ng_fe_mul(p->x, t, t);
+	ng_fe_mul(p->x, p->x, v);
+	ng_fe_mul(p->x, p->x, u); /* u v^7 */
+	ng_fe_pow2523(p->x, p->x);
+	ng_fe_mul(p->x, p->x, t);
+	ng_fe_mul(p->x, p->x, u);
+	/* v x^2 = u: x; = -u: x sqrt(-1); else no root. */
+	ng_fe_mul(t, p->x, p->x);
+	ng_fe_mul(t, t, v);
+	if (ng_fe_neq(t, u)) {
+		ng_fe_add(t, t, u);
+		if (ng_fe_neq(t, zero))
+			return false;
+		ng_fe_unpack(t, ng_ed_sqrtm1);
+		ng_fe_mul(p->x, p->x, t);
+	}
+	int sign = in[31] >> 7;
+	if (sign && !ng_fe_neq(p->x, zero))
+		return false;
+	if (ng_fe_parity(p->x) != sign)
+		ng_fe_sub(p->x, zero, p->x);
+	memset(p->z, 0, sizeof p->z);
+	p->z[0] = 1;
+	ng_fe_mul(p->t, p->x, p->y);
+	return true;
+}
+
+/* Swaps p and q when bit is 1, in constant time. */
+static void ng_pt_cswap(ng_pt *p, ng_pt *q, unsigned bit)
+{
+	int32_t mask = -(int32_t)bit;
+	int32_t *a = p->x, *b = q->x;
+	for (size_t i = 0; i < sizeof *p / sizeof(int32_t); i++) {
+		int32_t x = mask & (a[i] ^ b[i]);
+		a[i] ^= x;
+		b[i] ^= x;
+	}
+}
+
+/* o = [s]B for a secret 256-bit scalar s (little-endian), in constant time:
+ * for each bit from the top, (P, Q) becomes (2P, P+Q) or (P+Q, 2Q), with
+ * Q - P = B throughout; the swaps are masked, the operations always the same. */
+static void ng_pt_mul_base(ng_pt *o, const uint8_t s[32])
+{
+	ng_pt q;
+	ng_pt_zero(o);
+	ng_pt_base(&q);
+	for (int i = 255; i >= 0; i--) {
+		unsigned bit = (s[i >> 3] >> (i & 7)) & 1u;
+		ng_pt_cswap(o, &q, bit);
+		ng_pt_add(&q, &q, o);
+		ng_pt_add(o, o, o);
+		ng_pt_cswap(o, &q, bit);
+	}
+	ng_wipe(&q, sizeof q);
+}
+
+/* ---- scalars mod L ------------------------------------------------------ */
+
+static void ng_sc_load(uint32_t *w, const uint8_t *b, int nwords)
+{
+	for (int i = 0; i < nwords; i++)
+		w[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+		       (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+}
+
+static void ng_sc_store(uint8_t b[32], const uint32_t w[8])
+{
+	for (int i = 0; i < 32; i++)
+		b[i] = (uint8_t)(w[i >> 2] >> (8 * (i & 3)));
+}
+
+/* r = x mod L for a 512-bit x (16 words), in constant time: r stays below
+ * L; each step doubles it, adds the next bit of x (from the top) and
+ * subtracts L unless that borrows. */
+static void ng_sc_reduce_words(uint32_t r[8], const uint32_t x[16])
+{
+	uint32_t s[8];
+	memset(r, 0, 8 * sizeof r[0]);
+	for (int i = 511; i >= 0; i--) {
+		uint32_t in = (x[i >> 5] >> (i & 31)) & 1u;
+		for (int j = 0; j < 8; j++) {
+			uint32_t out = r[j] >> 31;
+			r[j] = r[j] << 1 | in;
+			in = out;
+		}
+		uint64_t borrow = 0;
+		for (int j = 0; j < 8; j++) {
+			uint64_t d = (uint64_t)r[j] - ng_ed_l[j] - borrow;
+			s[j] = (uint32_t)d;
+			borrow = d >> 63;
+		}
+		uint32_t take = (uint32_t)borrow - 1u; /* all ones: r >= L */
+		for (int j = 0; j < 8; j++)
+			r[j] = (r[j] & ~take) | (s[j] & take);
+	}
+	ng_wipe(s, sizeof s);
+}
+
+void ng_ed25519_sc_reduce(uint8_t out[32], const uint8_t in[64])
+{
+	uint32_t x[16], r[8];
+	ng_sc_load(x, in, 16);
+	ng_sc_reduce_words(r, x);
+	ng_sc_store(out, r);
+	ng_wipe(x, sizeof x);
+	ng_wipe(r, sizeof r);
+}
+
+/* out = (a + b c) mod L; a, b below L, c below 2^256. Constant time. */
+static void ng_sc_muladd(uint8_t out[32], const uint8_t a[32], const uint8_t b[32], const uint8_t c[32])
+{
+	uint32_t x[16], y[8], z[8], r[8];
+	ng_sc_load(y, b, 8);
+	ng_sc_load(z, c, 8);
+	ng_sc_load(r, a, 8);
+	memset(x, 0, sizeof x);
+	for (int i = 0; i < 8; i++) {
+		uint64_t carry = 0;
+		for (int j = 0; j < 8; j++) {
+			uint64_t t = (uint64_t)y[i] * z[j] + x[i + j] + carry;
+			x[i + j] = (uint32_t)t;
+			carry = t >> 32;
+		}
+		x[i + 8] = (uint32_t)carry;
+	}
+	uint64_t carry = 0; /* b c < 2^509, + a < 2^253: no carry out of x[15] */
+	for (int i = 0; i < 16; i++) {
+		carry += (uint64_t)x[i] + (i < 8 ? r[i] : 0);
+		x[i] = (uint32_t)carry;
+		carry >>= 32;
+	}
+	ng_sc_reduce_words(r, x);
+	ng_sc_store(out, r);
+	ng_wipe(x, sizeof x);
+	ng_wipe(y, sizeof y);
+	ng_wipe(z, sizeof z);
+	ng_wipe(r, sizeof r);
+}
+
+/* S < L (RFC 8032 5.1.7 step 1), public input: compared from the top. */
+static bool ng_sc_canonical(const uint8_t s[32])
+{
+	uint32_t w[8];
+	ng_sc_load(w, s, 8);
+	for (int i = 7; i >= 0; i--)
+		if (w[i] != ng_ed_l[i])
+			return w[i] < ng_ed_l[i];
+	return false;
+}
+
+/* k = SHA-512(R || A || M) mod L */
+static void ng_ed_challenge(uint8_t k[32], const uint8_t r[32], const uint8_t a[32],
+			    const uint8_t *msg, size_t len)
+{
+	ng_sha512_ctx c;
+	uint8_t h[64];
+	ng_sha512_init(&c);
+	ng_sha512_update(&c, r, 32);
+	ng_sha512_update(&c, a, 32);
+	ng_sha512_update(&c, msg, len);
+	ng_sha512_final(&c, h);
+	ng_ed25519_sc_reduce(k, h);
+}
+
+/* ---- RFC 8032 5.1.5 to 5.1.7 -------------------------------------------- */
+
+/* The secret scalar s (pruned: 5.1.5 step 2) and the prefix, from SHA-512
+ * of the secret key. */
+static void ng_ed_expand(uint8_t h[64], const uint8_t secret[32])
+{
+	ng_sha512(h, secret, 32);
+	h[0] &= 248;
+	h[31] &= 127;
+	h[31] |= 64;
+}
+
+void ng_ed25519_public_key(uint8_t pub[32], const uint8_t secret[32])
+{
+	uint8_t h[64];
+	ng_pt a;
+	ng_ed_expand(h, secret);
+	ng_pt_mul_base(&a, h);
+	ng_pt_encode(pub, &a);
+	ng_wipe(h, sizeof h);
+	ng_wipe(&a, sizeof a);
+}
+
+void ng_ed25519_sign(uint8_t sig[64], const uint8_t secret[32], const uint8_t *msg, size_t len)
+{
+	uint8_t h[64], pub[32], r[64], k[32];
+	ng_pt p;
+	ng_sha512_ctx c;
+	ng_ed_expand(h, secret);
+	ng_pt_mul_base(&p, h);
+	ng_pt_encode(pub, &p);
+	/* r = SHA-512(prefix || M) mod L, R = [r]B */
+	ng_sha512_init(&c);
+	ng_sha512_update(&c, h + 32, 32);
+	ng_sha512_update(&c, msg, len);
+	ng_sha512_final(&c, r);
+	ng_ed25519_sc_reduce(r, r);
+	ng_pt_mul_base(&p, r);
+	ng_pt_encode(sig, &p);
+	/* S = (r + k s) mod L */
+	ng_ed_challenge(k, sig, pub, msg, len);
+	ng_sc_muladd(sig + 32, r, k, h);
+	ng_wipe(h, sizeof h);
+	ng_wipe(r, sizeof r);
+	ng_wipe(&p, sizeof p);
+}
+
+bool ng_ed25519_verify(const uint8_t sig[64], const uint8_t pub[32], const uint8_t *msg, size_t len)
+{
+	ng_pt t[4], p; /* t[1] = B, t[2] = -A, t[3] = B - A (t[0] unused) */
+	uint8_t k[32], r[32];
+	if (!ng_sc_canonical(sig + 32) || !ng_pt_decode(&t[2], pub))
+		return false;
+	ng_fe zero;
+	memset(zero, 0, sizeof zero);
+	ng_fe_sub(t[2].x, zero, t[2].x);
+	ng_fe_sub(t[2].t, zero, t[2].t);
+	ng_pt_base(&t[1]);
+	ng_pt_add(&t[3], &t[1], &t[2]);
+	ng_ed_challenge(k, sig, pub, msg, len);
+	/* [S]B - [k]A, both scalars below L < 2^253: bits 252..0 together. */
+	ng_pt_zero(&p);
+	for (int i = 252; i >= 0; i--) {
+		ng_pt_add(&p, &p, &p);
+		unsigned sel = ((sig[32 + (i >> 3)] >> (i & 7)) & 1u) | ((k[i >> 3] >> (i & 7)) & 1u) << 1;
+		if (sel)
+			ng_pt_add(&p, &p, &t[sel]);
+	}
+	ng_pt_encode(r, &p);
+	return memcmp(r, sig, 32) == 0;
+}
+
+int ng_ed25519_selftest(void)
+{
+	/* FIPS 180-4's example: SHA-512("abc"), its first 16 bytes. */
+	static const uint8_t abc[16] = {
+		0xdd, 0xaf, 0x35, 0xa1, 0x93, 0x61, 0x7a, 0xba, 0xcc, 0x41, 0x73, 0x49, 0xae, 0x20, 0x41, 0x31,
+	};
+	/* RFC 8032 7.1 TEST 2: public key, message 0x72, signature. */
+	static const uint8_t pub[32] = {
+		0x3d, 0x40, 0x17, 0xc3, 0xe8, 0x43, 0x89, 0x5a, 0x92, 0xb7, 0x0a, 0xa7, 0x4d, 0x1b, 0x7e, 0xbc,
+		0x9c, 0x98, 0x2c, 0xcf, 0x2e, 0xc4, 0x96, 0x8c, 0xc0, 0xcd, 0x55, 0xf1, 0x2a, 0xf4, 0x66, 0x0c,
+	};
+	static const uint8_t sig[64] = {
+		0x92, 0xa0, 0x09, 0xa9, 0xf0, 0xd4, 0xca, 0xb8, 0x72, 0x0e, 0x82, 0x0b, 0x5f, 0x64, 0x25, 0x40,
+		0xa2, 0xb2, 0x7b, 0x54, 0x16, 0x50, 0x3f, 0x8f, 0xb3, 0x76, 0x22, 0x23, 0xeb, 0xdb, 0x69, 0xda,
+		0x08, 0x5a, 0xc1, 0xe4, 0x3e, 0x15, 0x99, 0x6e, 0x45, 0x8f, 0x36, 0x13, 0xd0, 0xf1, 0x1d, 0x8c,
+		0x38, 0x7b, 0x2e, 0xae, 0xb4, 0x30, 0x2a, 0xee, 0xb0, 0x0d, 0x29, 0x16, 0x12, 0xbb, 0x0c, 0x00,
+	};
+	static const uint8_t msg = 0x72;
+	uint8_t d[64], s[64];
+	ng_sha512(d, "abc", 3);
+	if (memcmp(d, abc, sizeof abc))
+		return 1;
+	if (!ng_ed25519_verify(sig, pub, &msg, 1))
+		return 2;
+	memcpy(s, sig, 64);
+	s[5] ^= 0x10;
+	if (ng_ed25519_verify(s, pub, &msg, 1))
+		return 3;
+	/* S + L: the same point equation, but S is not canonical. */
+	uint32_t w[8];
+	uint64_t carry = 0;
+	ng_sc_load(w, sig + 32, 8);
+	for (int i = 0; i < 8; i++) {
+		carry += (uint64_t)w[i] + ng_ed_l[i];
+		w[i] = (uint32_t)carry;
+		carry >>= 32;
+	}
+	memcpy(s, sig, 32);
+	ng_sc_store(s + 32, w);
+	if (ng_ed25519_verify(s, pub, &msg, 1))
+		return 4;
+	return 0;
+}

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The update state machine and the boot check (update.h). */
+#include <string.h>
+#include "ng/sha256.h"
+#include "update.h"
+
+/* DFU 1.1 status codes (usb/dfu.h; boot/ sits below usb/). */
+enum { ST_OK = 0x00, ST_WRITE = 0x03, ST_ERASE = 0x04, ST_PROG = 0x06, ST_VERIFY = 0x07, ST_ADDRESS = 0x08,
+       ST_FIRMWARE = 0x0A };
+
+static uint32_t region_len(const ng_boot_target *t) { return t->flash_size - NG_LOADER_SIZE; }
+
+static uint32_t rd32le(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info)
+{
+	const uint8_t *r = t->mem + NG_LOADER_SIZE;
+	ng_status st = ng_image_check(r, region_len(t), t->owner_key, info);
+	if (st != NG_OK)
+		return st;
+	/* ARMv7-M B1.5.3: word 0 the initial SP, word 1 the reset vector (Thumb) */
+	uint32_t sp = rd32le(r), pc = rd32le(r + 4);
+	if (info->load_addr != NG_APP_BASE || info->image_len < 8 || sp < t->ram_base + NG_BOOTINFO_RAM ||
+	    sp > t->ram_base + t->ram_size || (sp & 3u) || !(pc & 1u) || pc < NG_APP_BASE + 8 ||
+	    pc >= NG_APP_BASE + info->image_len)
+		return NG_ERR_IMAGE_FORMAT;
+	return NG_OK;
+}
+
+const uint8_t *ng_boot_keyslot(const uint8_t *mem)
+{
+	const uint8_t *k = mem + (NG_KEYSLOT_ADDR - NG_FLASH_MEM);
+	return memcmp(k, NG_KEYSLOT_MAGIC, 8) == 0 ? k + 8 : NULL;
+}
+
+void ng_boot_info_fill(ng_boot_info *b, const ng_boot_target *t, ng_status st, const ng_image_info *info)
+{
+	memset(b, 0, sizeof *b);
+	b->magic = NG_BOOTINFO_MAGIC;
+	b->loader_version = NG_LOADER_VERSION;
+	if (t->owner_key) {
+		b->status |= NG_BOOT_OWNER_KEY;
+		ng_sha256(b->key_fp, t->owner_key, 32);
+	}
+	if (st == NG_OK) {
+		b->status |= NG_BOOT_IMAGE_VALID;
+		if (t->owner_key)
+			b->status |= NG_BOOT_IMAGE_SIGNED;
+		b->image_version = info->version;
+		b->image_len = info->image_len + NG_IMAGE_TRAILER_LEN;
+		memcpy(b->digest, info->digest, sizeof b->digest);
+	}
+	if (t->bus && (ng_fpec_protected(t->bus) & NG_LOADER_WRP_MASK) == NG_LOADER_WRP_MASK)
+		b->status |= NG_BOOT_WRP;
+}
+
+void ng_update_init(ng_update *up, const ng_boot_target *t)
+{
+	memset(up, 0, sizeof *up);
+	up->t = *t;
+}
+
+static uint8_t status_of(ng_fpec_err e, uint8_t what)
+{
+	switch (e) {
+	case NG_FPEC_OK: return ST_OK;
+	case NG_FPEC_ERR_PG: return ST_PROG;
+	case NG_FPEC_ERR_VERIFY: return ST_VERIFY;
+	default: return what; /* locked, busy, write-protected */
+	}
+}
+
+static ng_fpec_err erase(ng_update *up, uint32_t page)
+{
+	return ng_fpec_erase_page(up->t.bus, NG_APP_BASE + page * NG_FLASH_PAGE);
+}
+
+static uint8_t block(ng_update *up, const uint8_t *data, uint16_t len)
+{
+	for (uint16_t i = 0; i < len;) {
+		uint32_t off = up->received + i, page = off / NG_FLASH_PAGE;
+		uint32_t n = NG_FLASH_PAGE - off % NG_FLASH_PAGE;
+		if (n > (uint32_t)(len - i))
+			n = (uint32_t)(len - i);
+		if (page == 0) {
+			memcpy(up->page0 + off, data + i, n);
+		} else {
+			for (; up->erased_to <= page; up->erased_to++) {
+				ng_fpec_err e = erase(up, up->erased_to);
+				if (e != NG_FPEC_OK)
+					return status_of(e, ST_ERASE);
+			}
+			ng_fpec_err e = ng_fpec_program(up->t.bus, NG_APP_BASE + off, data + i, n);
+			if (e != NG_FPEC_OK)
+				return status_of(e, ST_WRITE);
+		}
+		i = (uint16_t)(i + n);
+	}
+	up->received += len;
+	return ST_OK;
+}
+
+uint8_t ng_update_block(ng_update *up, uint16_t blk, const uint8_t *data, uint16_t len, bool first)
+{
+	if (first) {
+		up->active = true;
+		up->odd = false;
+		up->received = 0;
+		up->erased_to = 1;
+		memset(up->page0, 0xFF, sizeof up->page0);
+	} else if (!up->active || blk != up->next_blk || up->odd) {
+		up->active = false; /* the download is over: start again from block 0 */
+		return ST_ADDRESS;
+	}
+	if (len == 0 || len > region_len(&up->t) - up->received) {
+		up->active = false;
+		return ST_ADDRESS;
+	}
+	if (ng_fpec_unlock(up->t.bus) != NG_FPEC_OK)
+		return ST_WRITE;
+	uint8_t st = ST_OK;
+	if (first) { /* step 1: the old image is gone before anything is written */
+		ng_fpec_err e = erase(up, 0);
+		if (e != NG_FPEC_OK)
+			st = status_of(e, ST_ERASE);
+	}
+	if (st == ST_OK)
+		st = block(up, data, len);
+	ng_fpec_lock(up->t.bus);
+	up->next_blk = (uint16_t)(blk + 1u);
+	up->odd = (len & 1u) != 0;
+	if (st != ST_OK)
+		up->active = false;
+	return st;
+}
+
+uint8_t ng_update_manifest(ng_update *up)
+{
+	if (!up->active || up->received == 0)
+		return ST_ADDRESS;
+	up->active = false;
+	if (ng_fpec_unlock(up->t.bus) != NG_FPEC_OK)
+		return ST_WRITE;
+	uint32_t pages = region_len(&up->t) / NG_FLASH_PAGE;
+	ng_fpec_err e = NG_FPEC_OK;
+	for (; up->erased_to < pages && e == NG_FPEC_OK; up->erased_to++) /* step 3 */
+		e = erase(up, up->erased_to);
+	uint32_t n0 = up->received < NG_FLASH_PAGE ? up->received : NG_FLASH_PAGE;
+	if (e == NG_FPEC_OK)
+		e = ng_fpec_program(up->t.bus, NG_APP_BASE, up->page0, n0);
+	uint8_t st = status_of(e, ST_WRITE);
+	if (st == ST_OK) {
+		ng_status c = ng_boot_check(&up->t, &up->info);
+		if (c != NG_OK) {
+			st = (c == NG_ERR_IMAGE_UNSIGNED || c == NG_ERR_IMAGE_KEY || c == NG_ERR_IMAGE_SIGNATURE)
+				     ? ST_FIRMWARE : ST_VERIFY;
+			erase(up, 0); /* not bootable, not even half */
+		}
+	}
+	ng_fpec_lock(up->t.bus);
+	return st;
+}
+
+void ng_update_abort(ng_update *up) { up->active = false; }
+
+bool ng_update_answer(ng_update *up, const uint8_t *nonce, uint16_t len, uint8_t out[32])
+{
+	ng_image_info info;
+	if (ng_boot_check(&up->t, &info) != NG_OK)
+		return false;
+	ng_sha256_ctx c;
+	ng_sha256_init(&c);
+	ng_sha256_update(&c, nonce, len);
+	ng_sha256_update(&c, up->t.mem + NG_LOADER_SIZE, info.image_len + NG_IMAGE_TRAILER_LEN);
+	ng_sha256_final(&c, out);
+	return true;
+}

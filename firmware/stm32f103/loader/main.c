@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The permanent boot loader (doc/firmware.md, "Updates over USB"): flash
+ * pages 0..15, never erased by an update. At every reset:
+ *   1. check the application at 0x08004000 (boot/update.h: vector table,
+ *      trailer length, SHA-256, with an owner key the Ed25519 signature)
+ *      and write what it found into the boot record at the start of RAM;
+ *   2. a valid image, and no request for DFU mode from the application:
+ *      write-protect the loader's pages if they are not yet (WRP option
+ *      bytes, effective from the next reset), lock the FPEC out until the
+ *      next reset with a wrong key, and jump: VTOR, MSP from the image's
+ *      vector table, then its reset vector;
+ *   3. otherwise USB DFU mode (usb/dfu_device.h) with its own LED pattern,
+ *      writing updates with boot/update.c; leaving DFU mode (a USB reset
+ *      after a good manifestation, or DFU_DETACH) resets the chip, so the
+ *      new image is checked again by step 1 before it runs.
+ * Nothing received over USB is ever executed: it is only written to flash. */
+#include "board.h"
+#include "dcd_stm32f1.h"
+#include "dfu_device.h"
+#include "fw.h"
+#include "stm32f103.h"
+#include "update.h"
+
+#ifndef NG_LOADER_WRP
+#define NG_LOADER_WRP 1 /* write-protect pages 0..7 at the first boot of a valid image */
+#endif
+#define NG_BOOT_RECORD ((ng_boot_info *)0x20000000u)
+
+/* The FPEC on the chip: plain volatile accesses. */
+static uint32_t bus_rd32(void *u, uint32_t a) { (void)u; return *(volatile uint32_t *)a; }
+static void bus_wr32(void *u, uint32_t a, uint32_t v) { (void)u; *(volatile uint32_t *)a = v; }
+static uint16_t bus_rd16(void *u, uint32_t a) { (void)u; return *(volatile uint16_t *)a; }
+static void bus_wr16(void *u, uint32_t a, uint16_t v) { (void)u; *(volatile uint16_t *)a = v; }
+static const ng_fpec_bus ng_bus = { bus_rd32, bus_wr32, bus_rd16, bus_wr16, 0, 0 };
+
+static ng_dfu_dev ng_dev;
+static ng_update ng_up;
+static ng_dfu_backend ng_be;
+
+static void __attribute__((noreturn)) ng_loader_jump(uint32_t base)
+{
+	const volatile uint32_t *v = (const volatile uint32_t *)base;
+	uint32_t sp = v[0], pc = v[1];
+	NG_WR(NG_SYST_CSR, 0);     /* SysTick off: the application sets its own */
+	NG_WR(NG_SCB_VTOR, base);  /* ARMv7-M B3.2.5 */
+	__asm__ volatile("msr msp, %0\n\tbx %1" : : "r"(sp), "r"(pc) : "memory");
+	__builtin_unreachable();
+}
+
+static void __attribute__((noreturn)) ng_loader_reset_chip(void)
+{
+	ng_dfu_dev_connect(&ng_dev, false); /* off the bus: the host sees a detach */
+	ng_delay_us(20000);
+	NG_WR(NG_SCB_AIRCR, NG_SCB_AIRCR_SYSRESETREQ);
+	for (;;)
+		;
+}
+
+int main(void)
+{
+	ng_boot_target t = { .bus = &ng_bus, .mem = (const uint8_t *)NG_FLASH_MEM,
+			     .flash_size = NG_BOARD_FLASH_KB * 1024u, .ram_base = 0x20000000u,
+			     .ram_size = NG_BOARD_RAM_KB * 1024u };
+	t.owner_key = ng_boot_keyslot(t.mem);
+	ng_boot_info *rec = NG_BOOT_RECORD;
+	bool asked = rec->magic == NG_BOOTINFO_MAGIC && rec->request == NG_BOOT_REQ_DFU;
+	ng_image_info info;
+	ng_status st = ng_boot_check(&t, &info);
+	ng_boot_info_fill(rec, &t, st, &info);
+	if (st == NG_OK && !asked) {
+		if (NG_LOADER_WRP && !(rec->status & NG_BOOT_WRP) && ng_fpec_unlock(&ng_bus) == NG_FPEC_OK)
+			ng_fpec_protect(&ng_bus, NG_LOADER_WRP_MASK); /* WRP0 bits 0-3: pages 0-15 */
+		ng_fpec_lockout(&ng_bus);
+		ng_loader_jump(NG_APP_BASE);
+	}
+
+	rec->status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
+	ng_systick_init();
+	ng_board_init();
+	ng_led_set(NG_LED_DFU);
+	ng_update_init(&ng_up, &t);
+	ng_dfu_backend_update(&ng_be, &ng_up);
+	ng_dfu_dev_config cfg = { .be = &ng_be, .boot = rec, .loader = "NeuG loader 1.0" };
+	ng_uid_read(cfg.uid);
+	ng_dfu_dev_init(&ng_dev, &cfg, &ng_stm32_dcd_ops, NULL);
+	ng_dfu_dev_connect(&ng_dev, true);
+	for (;;) {
+		if (ng_dfu_dev_task(&ng_dev) != NG_DFU_LEAVE_NONE && ng_boot_check(&t, &info) == NG_OK)
+			ng_loader_reset_chip();
+		ng_led_poll(ng_millis());
+	}
+}

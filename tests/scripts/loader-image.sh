@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The built boot loader and application images (doc/firmware.md, "Updates
+# over USB"): loader.bin fills pages 0..15 with a vector table into RAM and
+# itself, an erased key slot without OWNER_KEY; the application's vector
+# table at 0x08004000; neug-full.bin = loader.bin + neug.img; the loader
+# holds the flash keys and no application image does (the application never
+# unlocks the flash); and the host build of the loader's boot check
+# (`neug emulate --flash`) accepts the real image and refuses it with one
+# bit flipped. Run from the repo root after `make`.
+set -u
+N=$(pwd)/${NEUG:-build/neug}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass() { echo "PASS: loader-image: $*"; }
+fail() { echo "FAIL: loader-image: $*"; rc=1; }
+rc=0
+[ -x "$N" ] || { echo "FAIL: loader-image: $N not built"; exit 1; }
+command -v arm-none-eabi-gcc >/dev/null || { echo "SKIP: loader-image: arm-none-eabi-gcc not installed"; exit 77; }
+d=build/firmware/fst-01
+if ! make --no-print-directory -j2 FW_SIGN_TOOL="$N" OWNER_KEY= $d/loader.bin $d/neug-full.bin \
+	build/firmware/blue-pill/neug.bin >"$T/log" 2>&1; then
+	fail "make the fst-01 loader and images"; tail -n 20 "$T/log" | sed 's/^# /'
+	exit 1
+fi
+word() { od -A n -t u4 -j "$2" -N 4 "$1" | tr -d ' '; }
+sp=$(word $d/loader.bin 0) pc=$(word $d/loader.bin 4)
+if [ "$(stat -c %s $d/loader.bin)" = 16384 ] && [ $((sp)) -gt $((0x20000080)) ] && [ $((sp)) -le $((0x20005000)) ] &&
+	[ $((pc & 1)) = 1 ] && [ $((pc)) -lt $((0x08003FC0)) ] && [ $((pc)) -ge $((0x08000000)) ]; then
+	pass "loader.bin: 16384 bytes, SP $(printf %#x $sp) in RAM, reset vector $(printf %#x $pc) in the loader (Thumb)"
+else
+	fail "loader.bin: size $(stat -c %s $d/loader.bin), SP $(printf %#x $sp), reset $(printf %#x $pc)"
+fi
+if [ "$(tail -c 64 $d/loader.bin | od -A n -v -t x1 | tr -d ' \n' | tr -d f)" = "" ]; then
+	pass "without OWNER_KEY the key slot (0x08003FC0, 64 bytes) is erased"
+else
+	fail "the key slot is not erased without OWNER_KEY"
+fi
+sp=$(word $d/neug.bin 0) pc=$(word $d/neug.bin 4)
+if [ $((sp)) -le $((0x20005000)) ] && [ $((pc)) -ge $((0x08004000)) ] && [ $((pc & 1)) = 1 ]; then
+	pass "the application is linked for 0x08004000 (reset vector $(printf %#x $pc))"
+else
+	fail "the application's vector table: SP $(printf %#x $sp), reset $(printf %#x $pc)"
+fi
+if cat $d/loader.bin $d/neug.img | cmp -s - $d/neug-full.bin; then
+	pass "neug-full.bin = loader.bin + neug.img"
+else
+	fail "neug-full.bin is not loader.bin + neug.img"
+fi
+has() { od -A n -t x1 -v "$1" | tr -d ' \n' | grep -q "$2"; }
+key1=23016745 key2=ab89efcd
+if has $d/loader.bin $key1 && has $d/loader.bin $key2; then
+	pass "the loader holds KEY1 and KEY2 (PM0075 §2.3.1): it programs the flash"
+else
+	fail "the loader does not hold the flash keys"
+fi
+for b in fst-01 blue-pill; do
+	if has build/firmware/$b/neug.bin $key1; then
+		fail "$b: the application image contains KEY1"
+	else
+		pass "$b: the application image does not contain KEY1: it cannot unlock the flash"
+	fi
+done
+# the host build of the boot check against the real image
+head -c $((128 * 1024)) /dev/zero | tr '\0' '\377' > "$T/flash"
+dd if=$d/neug-full.bin of="$T/flash" conv=notrunc status=none
+timeout 5 "$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$T/flash" -v >"$T/emu" 2>&1 &
+p=$!
+sleep 1
+kill $p 2>/dev/null; wait $p 2>/dev/null
+if grep -q "loader: image ok -> application" "$T/emu"; then
+	pass "the loader's boot check (host build) accepts the real fst-01 image"
+else
+	fail "the boot check refused the real image: $(head -n 2 "$T/emu")"
+fi
+printf '\x00' | dd of="$T/flash" bs=1 seek=$((16384 + 20000)) conv=notrunc status=none
+timeout 5 "$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$T/flash" -v >"$T/emu" 2>&1 &
+p=$!
+sleep 1
+kill $p 2>/dev/null; wait $p 2>/dev/null
+if grep -q "loader: image digest.*-> DFU mode\|-> DFU mode" "$T/emu"; then
+	pass "one byte changed in the image: DFU mode ($(grep -o 'loader: [^>]*' "$T/emu" | head -n 1))"
+else
+	fail "one byte changed in the image was not refused: $(head -n 2 "$T/emu")"
+fi
+exit $rc

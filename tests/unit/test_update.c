@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The loader's update state machine (boot/update.c) on the FPEC model, with
+ * no QEMU: an update, then the same update with the power cut at every
+ * single flash operation (each page erase and each half-word, left half
+ * done), each followed by a boot check of what is left and a retry; refused
+ * images (a flipped bit, truncated, unsigned or wrongly signed under an
+ * owner key, too large, blocks out of order) leave no bootable image; the
+ * challenge answer against OpenSSL's SHA-256. */
+#include <openssl/sha.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "ed25519.h"
+#include "fakes/boot_fixture.h"
+
+static bf_board B;
+static ng_update U;
+static uint8_t A[BF_IMG_CAP], Bimg[BF_IMG_CAP], S[BF_IMG_CAP];
+static uint8_t saved[BF_FLASH];
+
+static long cut_at, ops;
+static bool cut_cb(void *user, int kind, uint32_t addr)
+{
+	(void)user;
+	(void)kind;
+	(void)addr;
+	return ops++ == cut_at;
+}
+
+static bool boots(const uint8_t *img, size_t n)
+{
+	ng_image_info info;
+	if (ng_boot_check(&B.t, &info) != NG_OK)
+		return false;
+	uint8_t d[32];
+	SHA256(img, n - NG_IMAGE_TRAILER_LEN, d);
+	return memcmp(d, info.digest, 32) == 0 && info.image_len + NG_IMAGE_TRAILER_LEN == n &&
+	       memcmp(B.mem + NG_LOADER_SIZE, img, n) == 0;
+}
+
+int main(void)
+{
+	uint64_t seed = ng_test_seed();
+	bf_init(&B, NULL);
+	size_t na = bf_image(A, sizeof A, 3000, seed, 0x000100, NULL);
+	size_t nb = bf_image(Bimg, sizeof Bimg, 5000, seed + 1, 0x000200, NULL);
+	CHECK(na && nb, "two images made (%zu and %zu bytes)", na, nb);
+	ng_image_info info;
+	CHECK(ng_boot_check(&B.t, &info) == NG_ERR_IMAGE_NONE, "blank flash: no image (DFU mode)");
+
+	ng_update_init(&U, &B.t);
+	CHECK(bf_update(&U, A, na, 256) == 0 && boots(A, na), "image A downloaded in 256-byte blocks boots");
+	CHECK(B.m.faults == 0, "no bus faults during an update");
+	CHECK(bf_update(&U, Bimg, nb, 256) == 0 && boots(Bimg, nb), "then image B over it boots");
+	CHECK(bf_update(&U, A, na, 256) == 0 && boots(A, na) && ng_fpec_blank(&B.bus, NG_APP_BASE + (uint32_t)na, BF_IMG_CAP - (uint32_t)na),
+	      "a shorter image over a longer one: nothing of B left behind it");
+	CHECK(B.m.cr & NG_FLASH_CR_LOCK, "the FPEC is locked after the update");
+
+	/* Power cut at every operation of an update from A to B. */
+	memcpy(saved, B.mem, sizeof saved);
+	B.m.cut = cut_cb;
+	cut_at = -1;
+	ops = 0;
+	CHECK(bf_update(&U, Bimg, nb, 256) == 0 && boots(Bimg, nb), "update A -> B without a cut");
+	long total = ops;
+	long bad = 0, old_boots = 0, new_boots = 0, retry_bad = 0;
+	for (long k = 0; k < total; k++) {
+		memcpy(B.mem, saved, sizeof saved);
+		ng_fpec_model_reset(&B.m);
+		cut_at = k;
+		ops = 0;
+		bf_update(&U, Bimg, nb, 256);
+		ng_fpec_model_reset(&B.m); /* power comes back */
+		ng_update_init(&U, &B.t);
+		ng_status st = ng_boot_check(&B.t, &info);
+		if (st == NG_OK) {
+			if (boots(Bimg, nb))
+				new_boots++;
+			else if (boots(A, na))
+				old_boots++;
+			else
+				bad++;
+		}
+		cut_at = -1;
+		if (bf_update(&U, Bimg, nb, 256) != 0 || !boots(Bimg, nb))
+			retry_bad++;
+	}
+	CHECK(bad == 0, "power cut at each of the %ld flash operations: never a bootable image other than A or B", total);
+	CHECK(old_boots == 0, "the old image is gone from the first operation on (%ld boots of A)", old_boots);
+	CHECK(new_boots <= 2, "the new image boots only when the cut came after its first page was written (%ld times)", new_boots);
+	CHECK(retry_bad == 0, "after every cut the board takes the update again and boots B");
+	B.m.cut = NULL;
+
+	/* Refused images: none leaves a bootable image. */
+	memcpy(S, Bimg, nb);
+	S[1000] ^= 0x10;
+	CHECK(bf_update(&U, S, nb, 256) == 7 && ng_boot_check(&B.t, &info) != NG_OK, "a flipped bit: errVERIFY, no image");
+	CHECK(bf_update(&U, Bimg, nb - 100, 256) == 7 && ng_boot_check(&B.t, &info) != NG_OK, "truncated: errVERIFY, no image");
+	CHECK(ng_update_block(&U, 0, Bimg, 256, true) == 0 && ng_update_block(&U, 2, Bimg + 512, 256, false) == 8,
+	      "a block out of order: errADDRESS");
+	CHECK(ng_update_manifest(&U) == 8 && ng_boot_check(&B.t, &info) != NG_OK, "and the download is over: no image");
+	static uint8_t big[BF_IMG_CAP + 256];
+	memset(big, 0x11, sizeof big);
+	uint8_t st = 0;
+	for (size_t off = 0; off < sizeof big && st == 0; off += 256)
+		st = ng_update_block(&U, (uint16_t)(off / 256), big + off, 256, off == 0);
+	CHECK(st == 8, "more than the region (%u bytes): errADDRESS", (unsigned)BF_IMG_CAP);
+	CHECK(ng_update_block(&U, 0, Bimg, 255, true) == 0 && ng_update_block(&U, 1, Bimg + 255, 256, false) == 8,
+	      "an odd-length block that was not the last: errADDRESS");
+	CHECK(bf_update(&U, Bimg, nb, 64) == 0 && boots(Bimg, nb), "64-byte blocks work too");
+	CHECK(bf_update(&U, Bimg, nb, 333) == 8, "333-byte blocks: refused at the second (odd length)");
+	CHECK(bf_update(&U, Bimg, nb, 1024) == 0 && boots(Bimg, nb), "1024-byte blocks");
+	ng_update_abort(&U);
+	CHECK(ng_update_block(&U, 0, A, 256, true) == 0 && (ng_update_abort(&U), ng_boot_check(&B.t, &info) != NG_OK),
+	      "an aborted download leaves no image");
+	CHECK(ng_update_manifest(&U) == 8, "manifest without a download: errADDRESS");
+
+	/* The challenge. */
+	CHECK(bf_update(&U, A, na, 256) == 0, "image A again");
+	uint8_t nonce[32], ans[32], want[32], buf[32 + BF_IMG_CAP];
+	for (int i = 0; i < 32; i++)
+		nonce[i] = (uint8_t)ng_test_rand(&seed);
+	memcpy(buf, nonce, 32);
+	memcpy(buf + 32, A, na);
+	SHA256(buf, 32 + na, want);
+	CHECK(ng_update_answer(&U, nonce, 32, ans) && memcmp(ans, want, 32) == 0, "answer = SHA-256(nonce || neug.img) (OpenSSL)");
+	buf[40] ^= 1;
+	SHA256(buf, 32 + na, want);
+	CHECK(memcmp(ans, want, 32) != 0, "and differs for a different image");
+	B.mem[NG_LOADER_SIZE + 50] ^= 1;
+	CHECK(!ng_update_answer(&U, nonce, 32, ans), "no answer for an image that does not pass the check");
+
+	/* An owner key: only images it signed. */
+	uint8_t sk[32], pk[32], sk2[32], pk2[32];
+	for (int i = 0; i < 32; i++) {
+		sk[i] = (uint8_t)ng_test_rand(&seed);
+		sk2[i] = (uint8_t)ng_test_rand(&seed);
+	}
+	ng_ed25519_public_key(pk, sk);
+	ng_ed25519_public_key(pk2, sk2);
+	bf_init(&B, pk);
+	ng_update_init(&U, &B.t);
+	size_t ns = bf_image(S, sizeof S, 4000, seed + 2, 0x000300, sk);
+	CHECK(bf_update(&U, A, na, 256) == 10 && ng_boot_check(&B.t, &info) != NG_OK, "owner key: an unsigned image refused (errFIRMWARE)");
+	CHECK(bf_update(&U, S, ns, 256) == 0 && boots(S, ns), "an image the owner signed boots");
+	size_t n2 = bf_image(S, sizeof S, 4000, seed + 2, 0x000300, sk2);
+	CHECK(bf_update(&U, S, n2, 256) == 10 && ng_boot_check(&B.t, &info) != NG_OK, "signed by another key: refused, no image");
+	ng_boot_info bi;
+	bf_update(&U, S, n2, 256);
+	ng_boot_info_fill(&bi, &B.t, ng_boot_check(&B.t, &info), &info);
+	uint8_t fp[32];
+	SHA256(pk, 32, fp);
+	CHECK(bi.magic == NG_BOOTINFO_MAGIC && bi.status == NG_BOOT_OWNER_KEY && memcmp(bi.key_fp, fp, 32) == 0,
+	      "boot information: owner key, no valid image, key fingerprint = SHA-256(key)");
+	ns = bf_image(S, sizeof S, 4000, seed + 2, 0x000300, sk);
+	bf_update(&U, S, ns, 256);
+	ng_boot_info_fill(&bi, &B.t, ng_boot_check(&B.t, &info), &info);
+	SHA256(S, ns - NG_IMAGE_TRAILER_LEN, fp);
+	CHECK(bi.status == (NG_BOOT_OWNER_KEY | NG_BOOT_IMAGE_VALID | NG_BOOT_IMAGE_SIGNED) && bi.image_len == ns &&
+	      bi.image_version == 0x000300 && memcmp(bi.digest, fp, 32) == 0,
+	      "boot information after a signed update: valid, signed, length %u, version, digest", bi.image_len);
+
+	/* The key slot. */
+	static uint8_t mem[BF_FLASH];
+	memset(mem, 0xFF, sizeof mem);
+	CHECK(ng_boot_keyslot(mem) == NULL, "an erased key slot: no owner key");
+	memcpy(mem + NG_KEYSLOT_ADDR - NG_FLASH_MEM, NG_KEYSLOT_MAGIC, 8);
+	memcpy(mem + NG_KEYSLOT_ADDR - NG_FLASH_MEM + 8, pk, 32);
+	CHECK(ng_boot_keyslot(mem) && memcmp(ng_boot_keyslot(mem), pk, 32) == 0, "a written key slot gives the key");
+
+	/* A vector table that does not point into RAM and the image. */
+	bf_init(&B, NULL);
+	ng_update_init(&U, &B.t);
+	size_t nv = bf_image(S, sizeof S, 2000, seed, 1, NULL);
+	uint32_t sp = 0x30000000u;
+	memcpy(S, &sp, 4);
+	nv = 0;
+	ng_image_params p = { .load_addr = NG_APP_BASE, .version = 1, .version_str = "1", .board = "t" };
+	ng_image_make(S, sizeof S, 2000, &p, NULL, &nv);
+	CHECK(bf_update(&U, S, nv, 256) == 7 && ng_boot_check(&B.t, &info) != NG_OK, "initial SP outside RAM: refused");
+	return ng_check_exit();
+}

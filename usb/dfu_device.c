@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The boot loader's DFU-mode device (dfu_device.h). */
+#include <string.h>
+#include "dfu_device.h"
+#include "neug_device.h"
+
+/* USB 2.0 §9.6.1; class 0: the interface says what it is (DFU 1.1 §4.2.1). */
+static const uint8_t dfu_device_desc[18] = {
+	18, 1, 0x00, 0x02, 0x00, 0x00, 0x00, NG_EP0_SIZE,
+	(uint8_t)NG_NEUG_VID, (uint8_t)(NG_NEUG_VID >> 8),
+	(uint8_t)NG_NEUG_PID, (uint8_t)(NG_NEUG_PID >> 8),
+	(uint8_t)NG_NEUG_BCD_DEVICE, (uint8_t)(NG_NEUG_BCD_DEVICE >> 8),
+	NG_NEUG_STR_MANUFACTURER, NG_NEUG_STR_PRODUCT, NG_NEUG_STR_SERIAL, 1,
+};
+
+#define DFU_CFG_LEN (9 + 9 + NG_DFU_FUNC_LEN)
+static const uint8_t dfu_config_desc[DFU_CFG_LEN] = {
+	9, 2, DFU_CFG_LEN, 0, 1, 1, 0, 0x80, 50,
+	/* DFU 1.1 §4.2.3: interface 0, alternate setting 0, no endpoints */
+	9, 4, 0, 0, 0, NG_DFU_CLASS, NG_DFU_SUBCLASS, NG_DFU_PROTO_DFU, NG_DFU_STR_ALT0,
+	NG_DFU_FUNC_LEN, NG_DFU_DESC_FUNCTIONAL, NG_DFU_ATTRIBUTES,
+	(uint8_t)NG_DFU_DETACH_TIMEOUT, (uint8_t)(NG_DFU_DETACH_TIMEOUT >> 8),
+	(uint8_t)NG_DFU_TRANSFER_SIZE, (uint8_t)(NG_DFU_TRANSFER_SIZE >> 8),
+	(uint8_t)NG_DFU_VERSION, (uint8_t)(NG_DFU_VERSION >> 8),
+};
+
+static uint16_t dfu_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
+{
+	ng_dfu_dev *d = ctx;
+	(void)langid;
+	switch (index) {
+	case 0: return ng_usbd_string_langid(out);
+	case NG_NEUG_STR_MANUFACTURER: return ng_usbd_string_ascii("Free Software Initiative of Japan", out, cap);
+	case NG_NEUG_STR_PRODUCT: return ng_usbd_string_ascii("NeuG boot loader (DFU)", out, cap);
+	case NG_NEUG_STR_SERIAL: return ng_usbd_string_ascii(d->serial, out, cap);
+	case NG_DFU_STR_LOADER: return ng_usbd_string_ascii(d->cfg.loader ? d->cfg.loader : "unknown", out, cap);
+	case NG_DFU_STR_ALT0: return ng_usbd_string_ascii("NeuG application", out, cap);
+	default: return 0;
+	}
+}
+
+/* GET_INFO (vendor, device): only the boot information in DFU mode. */
+static bool info_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage,
+			 const uint8_t *data, uint16_t len)
+{
+	ng_dfu_dev *d = ctx;
+	(void)data;
+	(void)len;
+	if (s->bmRequestType != 0xC0 || s->bRequest != NG_NEUG_REQ_GET_INFO || stage != NG_CTRL_SETUP ||
+	    s->wValue != 0)
+		return false;
+	return ng_dfu_boot_info_reply(u, d->cfg.boot, s->wIndex);
+}
+
+static uint8_t be_dnload(void *u, uint16_t blk, const uint8_t *data, uint16_t len, bool first)
+{
+	return ng_update_block(u, blk, data, len, first);
+}
+static uint8_t be_manifest(void *u) { return ng_update_manifest(u); }
+static void be_abort(void *u) { ng_update_abort(u); }
+static bool be_answer(void *u, const uint8_t *nonce, uint16_t len, uint8_t out[32])
+{
+	return ng_update_answer(u, nonce, len, out);
+}
+
+void ng_dfu_backend_update(ng_dfu_backend *be, ng_update *up)
+{
+	memset(be, 0, sizeof *be);
+	be->dnload = be_dnload;
+	be->manifest = be_manifest;
+	be->abort = be_abort;
+	be->answer = be_answer;
+	/* PM0075 / the F103 datasheet: page erase <= 40 ms, half-word <= 70 us */
+	be->poll_dnload_ms = 50;
+	be->poll_manifest_ms = 500;
+	be->user = up;
+}
+
+ng_status ng_dfu_dev_init(ng_dfu_dev *d, const ng_dfu_dev_config *cfg, const ng_dcd_ops *ops, void *drv)
+{
+	static const char hx[] = "0123456789ABCDEF";
+	if (!d || !cfg || !cfg->be || !ops)
+		return NG_ERR_ARG;
+	memset(d, 0, sizeof *d);
+	d->cfg = *cfg;
+	for (int i = 0; i < 24; i++)
+		d->serial[i] = hx[(cfg->uid[i / 8] >> (28 - 4 * (i % 8))) & 0xFu];
+	ng_dfu_init_mode(&d->dfu, cfg->be);
+	d->info_cls.first_iface = 0xFF;
+	d->info_cls.ctx = d;
+	d->info_cls.control = info_control;
+	d->desc.device = dfu_device_desc;
+	d->desc.config = dfu_config_desc;
+	d->desc.string = dfu_string;
+	d->desc.string_ctx = d;
+	const ng_usbd_class *cl[2] = {&d->dfu.cls, &d->info_cls};
+	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 2);
+}
+
+void ng_dfu_dev_connect(ng_dfu_dev *d, bool on) { ng_usbd_connect(&d->usbd, on); }
+
+uint8_t ng_dfu_dev_task(ng_dfu_dev *d)
+{
+	ng_usbd_task(&d->usbd);
+	ng_dfu_task(&d->dfu);
+	ng_usbd_task(&d->usbd);
+	return ng_dfu_take_leave(&d->dfu, &d->usbd);
+}
