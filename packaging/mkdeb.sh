@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# make deb: builds the Debian packages from a copy of this tree, as on a
+# clean clone (no build/ carried over), and collects them.
+#   packaging/mkdeb.sh OUTDIR
+# The copy is the files git knows (tracked, and untracked ones not ignored),
+# or the whole tree but build/ outside git; it is made outside build/ (the
+# top Makefile includes every *.d under build/). OUTDIR gets the .debs, the
+# .changes, the .buildinfo and dpkg-buildpackage's log (build.log); lintian
+# (when installed, and LINTIAN is not 0) checks the .changes: lintian.log.
+set -eu
+cd "$(dirname "$0")/.."
+out=$1
+for t in dpkg-buildpackage dh; do
+	command -v $t >/dev/null || { echo "make deb: $t not found: apt-get install dpkg-dev debhelper" >&2; exit 1; }
+done
+ver=$(dpkg-parsechangelog -S Version)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/neug-deb.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+src=$tmp/neug-$ver
+mkdir "$src"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git ls-files -z -c -o --exclude-standard | xargs -0 cp --parents -a -t "$src" 2>/dev/null ||
+		{ git ls-files -z -c -o --exclude-standard | while IFS= read -r -d '' f; do
+			[ -e "$f" ] && cp --parents -a "$f" "$src"; done; }
+else
+	tar --exclude=./build -cf - . | tar -C "$src" -xf -
+fi
+echo "make deb: dpkg-buildpackage -us -uc -b in $src (log: $out/build.log)"
+mkdir -p "$out"
+if ! (cd "$src" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1; then
+	tail -20 "$out/build.log" >&2
+	echo "make deb: dpkg-buildpackage failed (full log: $out/build.log)" >&2
+	exit 1
+fi
+rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
+mv "$tmp"/*.deb "$tmp"/*.changes "$tmp"/*.buildinfo "$out"/
+changes=$(ls "$out"/neug_"$ver"_*.changes)
+ls -l "$out"/*.deb
+if [ "${LINTIAN:-1}" != 0 ] && command -v lintian >/dev/null; then
+	if lintian --fail-on error,warning "$changes" >"$out/lintian.log" 2>&1; then
+		echo "make deb: lintian: no error, no warning ($(wc -l <"$out/lintian.log") lines of info in $out/lintian.log)"
+	else
+		cat "$out/lintian.log" >&2
+		echo "make deb: lintian reports errors or warnings (above)" >&2
+		exit 1
+	fi
+fi
