@@ -38,7 +38,7 @@ dpkg -L neug >/tmp/neug.files
 	pass "/usr/bin/neug --version: neug $ver, the package's version" ||
 	fail "neug is '$(command -v neug)', --version '$(neug --version 2>&1)', package $ver"
 for f in /lib/udev/rules.d/70-neug.rules /lib/systemd/system/neug-feed@.service /lib/systemd/system/neug-egd.socket \
-	/usr/share/bash-completion/completions/neug /usr/share/man/man1/neug.1.gz /etc/default/neug; do
+	/usr/share/bash-completion/completions/neug /usr/share/metainfo/neug.metainfo.xml /etc/default/neug; do  # (no man pages: the guest excludes them)
 	[ -f "$f" ] || fail "the package did not install $f"
 done
 [ "$(systemctl is-enabled neug-egd.socket 2>&1)" = disabled ] && [ "$(systemctl is-enabled neug-feed.service 2>&1)" = disabled ] &&
