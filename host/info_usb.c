@@ -143,7 +143,7 @@ int ng_info_query(const char *tty, ng_info *inf, char *err, size_t errlen)
 	if (r != 0) {
 		snprintf(err, errlen, "cannot open USB device %03d/%03d%s%s: %s%s", inf->bus, inf->addr,
 			 inf->tty[0] ? " behind " : "", inf->tty, libusb_strerror(r),
-			 r == LIBUSB_ERROR_ACCESS ? " (run as root, or install the udev rule 90-neug.rules)" : "");
+			 r == LIBUSB_ERROR_ACCESS ? " (run as root, or install the udev rule 70-neug.rules)" : "");
 		libusb_exit(ctx);
 		return -1;
 	}

@@ -23,7 +23,9 @@ expect() { # prefix udevdir unitdir
 		for d in $docs; do echo ".$p/share/doc/neug/$d"; done
 		echo ".$p/share/doc/neug/examples/rng-tools-debian"
 		echo ".$p/share/doc/neug/examples/rngd.service.d-neug.conf"
-		echo ".$ud/90-neug.rules"
+		echo ".$ud/70-neug.rules"
+		echo ".$p/share/bash-completion/completions/neug"
+		echo ".$p/share/metainfo/neug.metainfo.xml"
 		for u in $units; do echo ".$un/$u"; done
 	} | sort
 }
@@ -72,14 +74,14 @@ for prefix in /usr /usr/local; do
 			echo "SKIP: systemd-analyze verify (systemd-analyze not installed)"
 		fi
 		if command -v udevadm >/dev/null && udevadm --help 2>&1 | grep -q verify; then
-			udevadm verify "$d$ud/90-neug.rules" >/dev/null 2>&1 && pass "udevadm verify 90-neug.rules" ||
-				fail "udevadm verify 90-neug.rules"
+			udevadm verify "$d$ud/70-neug.rules" >/dev/null 2>&1 && pass "udevadm verify 70-neug.rules" ||
+				fail "udevadm verify 70-neug.rules"
 		else
 			# older udev: the rule at least parses in udevadm test-builtin? check syntax by hand
-			bad=$(grep -v '^#' packaging/udev/90-neug.rules | tr -d '\\' | grep -Ev '^\s*$' |
+			bad=$(grep -v '^#' packaging/udev/70-neug.rules | tr -d '\\' | grep -Ev '^\s*$' |
 				grep -Ev '(==|\+=|=)"' | head -1)
-			[ -z "$bad" ] && pass "90-neug.rules: every line is KEY op \"value\" (no udevadm verify here)" ||
-				fail "90-neug.rules: odd line '$bad'"
+			[ -z "$bad" ] && pass "70-neug.rules: every line is KEY op \"value\" (no udevadm verify here)" ||
+				fail "70-neug.rules: odd line '$bad'"
 		fi
 	fi
 	if ! make --no-print-directory -s uninstall PREFIX="$prefix" DESTDIR="$d" >"$tmp/log" 2>&1; then

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # make check-system: a Debian bookworm guest (mmdebstrap: systemd, udev, kmod,
-# rng-tools5, usbip + our `make install` tree) booted with systemd under QEMU
-# (TCG) on the host's Debian kernel and its modules. Inside (guest-test.sh):
-# neug emulate + usbip attach, udev's /dev/neug and neug-feed@ttyACMn, the
-# journal, the pool's intake, neug info, rngd and rngtest on /dev/neug,
-# detach/re-attach; and virtio-rng backed by `neug egd` on this host via
-# QEMU's rng-egd. The Debian root is cached under build/system/ (mkbase.sh,
+# rng-tools5, usbip, socat) booted with systemd under QEMU (TCG) on the host's
+# Debian kernel and its modules. Inside (guest-test.sh): our package
+# (build/deb/neug_*.deb, `make deb`) installed with apt-get; neug emulate +
+# usbip attach, udev's /dev/neug and neug-feed@ttyACMn, the sandbox's
+# exposure scores (systemd-analyze security) and the services working in it,
+# the journal, the pool's intake, neug info, rngd and rngtest on /dev/neug,
+# detach/re-attach, the socket-activated neug-egd in the guest; then apt-get
+# remove and purge leaving nothing behind. And virtio-rng backed by
+# `neug egd` on this host via QEMU's rng-egd. The Debian root is cached under build/system/ (mkbase.sh,
 # about 30 s with the mirror); the disk image is rebuilt when an input changes.
 # SKIPs (with the reason) without root, QEMU, a kernel, mmdebstrap or the
 # mirror; NG_CHECK_SYSTEM=0 skips it on purpose.
@@ -23,6 +26,8 @@ kver=${KVER:-$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|.*/vmlinuz-||' | sort -V 
 [ -d "/lib/modules/$kver" ] || skip "no /lib/modules/$kver"
 [ -x build/neug ] || { echo "FAIL: system: build/neug missing (make tests)"; exit 1; }
 build/neug emulate --help 2>&1 | grep -q '^Usage: neug emulate' || skip "this build has no neug emulate yet"
+command -v dh >/dev/null && command -v dpkg-buildpackage >/dev/null || skip "debhelper/dpkg-dev not installed (make deb)"
+dpkg-checkbuilddeps >/dev/null 2>&1 || skip "the package's build dependencies: $(dpkg-checkbuilddeps 2>&1 | sed 's/.*Unmet/Unmet/')"
 out=build/system
 mkdir -p "$out"
 t0=$SECONDS
@@ -34,7 +39,14 @@ if ! bash tests/system/mkbase.sh >"$out/mkbase.log" 2>&1; then
 	echo "FAIL: system: building the Debian root (mmdebstrap): $(tail -3 "$out/mkbase.log" | tr '\n' ' ')"
 	exit 1
 fi
-if ! bash tests/system/mkimage.sh "$kver" "$out/disk.img" >"$out/mkimage.log" 2>&1; then
+if ! make --no-print-directory deb LINTIAN=0 >"$out/deb.log" 2>&1; then
+	echo "FAIL: system: make deb: $(tail -3 "$out/deb.log" | tr '\n' ' ')"
+	exit 1
+fi
+deb=$(ls build/deb/neug_*_"$(dpkg --print-architecture)".deb 2>/dev/null | tail -1)
+[ -f "$deb" ] || { echo "FAIL: system: no build/deb/neug_*.deb after make deb"; exit 1; }
+echo "# $(tail -1 "$out/deb.log")"
+if ! bash tests/system/mkimage.sh "$kver" "$out/disk.img" "$deb" >"$out/mkimage.log" 2>&1; then
 	echo "FAIL: system: building the disk image: $(tail -3 "$out/mkimage.log" | tr '\n' ' ')"
 	exit 1
 fi

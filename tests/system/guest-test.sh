@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Runs inside the Debian guest of tests/system/check.sh (systemd, udev, the
-# installed neug). Results: PASS:/FAIL:/SKIP:/# lines on /dev/ttyS1, ending
-# with "# done". EGD: the host runs `neug egd`, QEMU's rng-egd backs this
-# guest's virtio-rng. USB: `neug emulate` here, attached with usbip.
+# Debian package, installed here first). Results: PASS:/FAIL:/SKIP:/# lines
+# on /dev/ttyS1, ending with "# done". EGD: the host runs `neug egd`, QEMU's
+# rng-egd backs this guest's virtio-rng; the package's socket-activated
+# neug-egd runs here too. USB: `neug emulate` here, attached with usbip.
+# Last, the package is removed and purged: nothing of it may be left.
 set -u
 exec 3>/dev/ttyS1
 say() { echo "$*" >&3; echo "$*"; }
@@ -20,6 +22,49 @@ wait_for() { # seconds command...
 T=/usr/lib/neug-systest
 say "# guest up at $(cut -d' ' -f1 /proc/uptime) s; kernel $(uname -r); $(systemctl is-system-running 2>&1)"
 [ "$(cat /proc/1/comm)" = systemd ] && pass "booted with systemd as PID 1" || fail "PID 1 is $(cat /proc/1/comm)"
+
+# --- the package ---
+deb=$(ls $T/deb/neug_*.deb | head -1)
+if apt-get install -y "$deb" >/tmp/apt.log 2>&1 ||
+	{ say "# apt-get install failed ($(tail -2 /tmp/apt.log | tr '\n' ' ')), dpkg -i"; dpkg -i "$deb" >>/tmp/apt.log 2>&1; }; then
+	ver=$(dpkg-query -W -f '${Version}' neug)
+	pass "apt-get install $(basename "$deb"): neug $ver ($(dpkg -L neug | grep -c .) paths)"
+else
+	fail "installing $(basename "$deb"): $(tail -3 /tmp/apt.log | tr '\n' ' ') (the rest needs it)"
+	exit 0
+fi
+dpkg -L neug >/tmp/neug.files
+[ "$(command -v neug)" = /usr/bin/neug ] && [ "$(neug --version)" = "neug $ver" ] &&
+	pass "/usr/bin/neug --version: neug $ver, the package's version" ||
+	fail "neug is '$(command -v neug)', --version '$(neug --version 2>&1)', package $ver"
+for f in /lib/udev/rules.d/70-neug.rules /lib/systemd/system/neug-feed@.service /lib/systemd/system/neug-egd.socket \
+	/usr/share/bash-completion/completions/neug /usr/share/metainfo/neug.metainfo.xml /etc/default/neug; do  # (no man pages: the guest excludes them)
+	[ -f "$f" ] || fail "the package did not install $f"
+done
+[ "$(systemctl is-enabled neug-egd.socket 2>&1)" = disabled ] && [ "$(systemctl is-enabled neug-feed.service 2>&1)" = disabled ] &&
+	pass "units installed and known to systemd, neug-egd.socket and neug-feed.service left disabled" ||
+	fail "unit state after install: egd.socket $(systemctl is-enabled neug-egd.socket 2>&1), feed $(systemctl is-enabled neug-feed.service 2>&1)"
+
+# The sandbox: systemd-analyze security's exposure of a loaded unit (at most
+# MAX), and the running process (its uid, its effective capabilities).
+exposure() { systemd-analyze security --no-pager "$1" 2>/dev/null | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p'; }
+check_sandbox() { # unit max-exposure expected-CapEff
+	local u=$1 max=$2 cap=$3 e pid uid ce
+	e=$(exposure "$u")
+	if [ -n "$e" ] && awk -v e="$e" -v m="$max" 'BEGIN { exit !(e <= m) }'; then
+		pass "systemd-analyze security $u: exposure $e (at most $max)"
+	else
+		fail "systemd-analyze security $u: exposure '$e', more than $max"
+	fi
+	pid=$(systemctl show -p MainPID --value "$u")
+	uid=$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	ce=$(awk '/^CapEff:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	if [ -n "$uid" ] && [ "$uid" != 0 ] && [ "$ce" = "$cap" ]; then
+		pass "$u runs as uid $uid ($(ps -o user= -p "$pid")), effective capabilities $ce"
+	else
+		fail "$u (pid $pid): uid '$uid', CapEff '$ce' (want non-root, $cap)"
+	fi
+}
 
 # --- EGD: virtio-rng backed by the host's neug egd ---
 modprobe virtio_rng 2>/dev/null
@@ -82,6 +127,7 @@ if wait_for 20 sh -c "journalctl -b -u $unit --no-pager -o cat | grep -Eq 'statu
 else
 	fail "no write counted by $unit: $(journalctl -b -u "$unit" --no-pager -o cat | tail -3 | tr '\n' ' ')"
 fi
+check_sandbox "$unit" 3.0 0000000000200000
 prio=$(journalctl -b -u "$unit" --no-pager -o json | grep -m1 '"MESSAGE":"started' | grep -o '"PRIORITY":"[0-9]"')
 [ "$prio" = '"PRIORITY":"5"' ] && pass "the journal got feed's level prefix (<5> notice: $prio)" ||
 	fail "feed's start message priority: '$prio'"
@@ -101,6 +147,34 @@ drv=$(basename "$(readlink -f "/sys/class/tty/$tty/device/driver")")
 	fail "after neug info: driver '$drv', $unit $(systemctl is-active "$unit")"
 neug info --json >/tmp/info.json 2>&1 && grep -q '"vid":"234b"' /tmp/info.json && grep -q '"raw":{' /tmp/info.json &&
 	pass "neug info --json (first NeuG found): vid 234b, raw-sample state present" || fail "neug info --json: $(cat /tmp/info.json)"
+
+# The package's EGD server, socket-activated: 64 bytes for an EGD blocking
+# read (command 2), served by the sandboxed neug-egd.service.
+systemctl start neug-egd.socket
+if [ -S /run/neug-egd.sock ]; then
+	# shut-none: no half-close after the request (neug egd drops a client
+	# at its EOF, a pending request with it); readbytes: done at 64
+	n=$(printf '\002\100' | timeout 300 socat -t 240 - UNIX-CONNECT:/run/neug-egd.sock,shut-none,readbytes=64 | wc -c)
+	[ "$n" = 64 ] && pass "neug-egd.socket: an EGD read of 64 bytes got $n bytes from neug-egd.service" ||
+		fail "neug-egd: EGD read got $n bytes: $(journalctl -b -u neug-egd.service --no-pager -o cat | tail -3 | tr '\n' ' ')"
+	check_sandbox neug-egd.service 2.0 0000000000000000
+else
+	fail "neug-egd.socket: no /run/neug-egd.sock ($(systemctl is-active neug-egd.socket))"
+fi
+# The host-source feed (jitter), sandboxed with only the pseudo-devices.
+systemctl start neug-feed.service
+if wait_for 120 sh -c "journalctl -b -u neug-feed.service --no-pager -o cat | grep -q 'started: source'"; then
+	sleep 2
+	systemctl kill -s USR1 neug-feed.service
+	if wait_for 30 sh -c "journalctl -b -u neug-feed.service --no-pager -o cat | grep -Eq 'status: wrote [1-9][0-9]* bytes, credited [1-9]'"; then
+		pass "neug-feed.service (jitter): $(journalctl -b -u neug-feed.service --no-pager -o cat | grep 'status: wrote' | tail -1)"
+	else
+		fail "neug-feed.service wrote nothing: $(journalctl -b -u neug-feed.service --no-pager -o cat | tail -3 | tr '\n' ' ')"
+	fi
+	check_sandbox neug-feed.service 3.0 0000000000200000
+else
+	fail "neug-feed.service did not start: $(journalctl -b -u neug-feed.service --no-pager -o cat | tail -3 | tr '\n' ' ')"
+fi
 
 # The mode by line coding on the real cdc_acm: parity odd = crc32, even =
 # raw, none = conditioned, as the board reports it (GET_INFO 0). The feed
@@ -199,3 +273,44 @@ else
 	fail "attach the board with a dead noise source"
 fi
 kill $emu 2>/dev/null
+wait $emu 2>/dev/null
+
+# --- remove and purge ---
+# A good board attached again (its feed running), neug-feed.service and
+# neug-egd.socket active: the package's scripts must stop them all.
+usbip detach -p 0 >/dev/null 2>&1 || usbip detach -p 8 >/dev/null 2>&1
+wait_for 20 sh -c '! test -e /dev/neug'
+neug emulate --source=jitter >/tmp/emulate3.log 2>&1 &
+emu=$!
+if attach && wait_for 30 test -e /dev/neug && wait_for 30 sh -c "systemctl -q is-active neug-feed@\$(basename \$(readlink -f /dev/neug)).service"; then
+	say "# before removal: $(systemctl list-units --no-legend --plain 'neug*' | awk '{ print $1 "=" $3 }' | tr '\n' ' ')"
+else
+	say "# before removal: the board's feed did not start again"
+fi
+leftover_units() { systemctl list-units --all --no-legend --plain 'neug*' | awk '$1 != "neug-systest.service" && ($3 == "active" || $3 == "activating" || $3 == "reloading") { print $1 }'; }
+if apt-get remove -y neug >/tmp/remove.log 2>&1; then pass "apt-get remove neug"; else fail "apt-get remove neug: $(tail -3 /tmp/remove.log | tr '\n' ' ')"; fi
+[ -z "$(leftover_units)" ] && pass "after remove: no neug unit active (the board's feed, neug-feed.service and neug-egd.socket stopped)" ||
+	fail "after remove: units still active: $(leftover_units | tr '\n' ' ')"
+# the emulated board (the test's, running the deleted binary) goes too
+usbip detach -p 0 >/dev/null 2>&1 || usbip detach -p 8 >/dev/null 2>&1
+kill $emu 2>/dev/null; wait $emu 2>/dev/null
+[ -z "$(pgrep -x neug)" ] && pass "after remove: no neug process" || fail "after remove: processes $(pgrep -a -x neug | tr '\n' ' ')"
+[ -z "$(systemctl list-unit-files --no-legend 'neug*' | grep -v neug-systest)" ] &&
+	pass "after remove: systemd knows no neug unit file" || fail "after remove: $(systemctl list-unit-files --no-legend 'neug*' | tr '\n' ' ')"
+left=$(grep -v '^/etc/default/neug$' /tmp/neug.files | while read -r f; do [ -e "$f" ] && [ ! -d "$f" ] && echo "$f"; done)
+[ -z "$left" ] && [ -f /etc/default/neug ] && dpkg -l neug 2>/dev/null | grep -q '^rc' &&
+	pass "after remove: none of the package's $(grep -c . /tmp/neug.files) paths but its conffile /etc/default/neug (state rc)" ||
+	fail "after remove: left $(echo $left) ; conffile $(ls /etc/default/neug 2>&1); $(dpkg -l neug 2>&1 | tail -1)"
+if apt-get purge -y neug >/tmp/purge.log 2>&1; then pass "apt-get purge neug"; else fail "apt-get purge neug: $(tail -3 /tmp/purge.log | tr '\n' ' ')"; fi
+left=$(while read -r f; do [ -e "$f" ] && [ ! -d "$f" ] && echo "$f"; done </tmp/neug.files)
+[ -n "$(dpkg-query -W -f '${Status}' neug 2>/dev/null | grep -v 'not-installed')" ] && left="$left dpkg:$(dpkg-query -W -f '${Status}' neug)"
+# anything named after us anywhere (the test's own files aside), dpkg's and
+# deb-systemd-helper's records of the package
+left="$left $(find / -xdev \( -path /proc -o -path /sys -o -path /tmp -o -path $T -o -path /var/log/journal \
+	-o -name 'neug-systest.service' \) -prune -o -name '*neug*' -print 2>/dev/null | tr '\n' ' ')"
+left="$left $(find /run -name '*neug*' -not -path '/run/systemd/*' -not -path '/run/udev/*' 2>/dev/null | tr '\n' ' ')"
+left="$left $(grep -rl neug /var/lib/systemd/deb-systemd-helper-enabled /var/lib/systemd/deb-systemd-helper-masked 2>/dev/null | tr '\n' ' ')"
+left=$(echo $left)
+[ -z "$left" ] && [ -z "$(leftover_units)" ] &&
+	pass "after purge: no file, unit, rule, conffile or dpkg record of neug left" ||
+	fail "after purge: left behind: $left $(leftover_units | tr '\n' ' ')"

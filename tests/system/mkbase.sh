@@ -8,7 +8,7 @@
 # Needs root (mmdebstrap --mode=root) and the Debian mirror of /etc/apt.
 set -eu
 cd "$(dirname "$0")/../.."
-pkgs=systemd,systemd-sysv,udev,kmod,rng-tools5,usbip,libusb-1.0-0,libssl3,procps,iproute2
+pkgs=systemd,systemd-sysv,udev,kmod,rng-tools5,usbip,libusb-1.0-0,libbz2-1.0,libssl3,procps,iproute2,socat
 hash=$(sha256sum "$0" | cut -c1-12)
 out=build/system/base-$hash.tar
 if [ -s "$out" ]; then

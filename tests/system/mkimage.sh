@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Assembles the system-test guest's disk: the cached Debian root (mkbase.sh),
 # the host kernel's modules for USB/IP, cdc-acm, usb-storage, virtio-rng,
-# ext4, our `make install` tree (PREFIX=/usr), the golden vectors and the
-# guest test (guest-test.sh + its unit), as an ext4 image made with mke2fs -d.
-#   tests/system/mkimage.sh KVER OUT.img
+# ext4, our Debian package (DEB, `make deb`: installed by the guest test
+# itself), the golden vectors and the guest test (guest-test.sh + its unit),
+# as an ext4 image made with mke2fs -d.
+#   tests/system/mkimage.sh KVER OUT.img DEB
 # Rebuilt only when an input changed (a stamp of checksums next to it).
 set -eu
-kver=$1 out=$2
+kver=$1 out=$2 deb=$3
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cd "$top"
@@ -18,11 +19,9 @@ vectors=${NG_VECTORS:-tests/data}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ng-sysimg.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 stage=$tmp/root
-make --no-print-directory -s install PREFIX=/usr DESTDIR="$tmp/dest" >/dev/null
 stamp_now=$( {
 	echo "$base $kver"
-	sha256sum "$0" "$here/guest-test.sh" "$here/neug-systest.service"
-	(cd "$tmp/dest" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+	sha256sum "$0" "$here/guest-test.sh" "$here/neug-systest.service" "$deb"
 	sha256sum "$vectors"/neug-1.0.6/*.bin
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp_now" ]; then
@@ -31,8 +30,6 @@ if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp_now" ]; then
 fi
 mkdir "$stage"
 tar -C "$stage" -xf "$base"
-# merged /usr: the tree's /lib must land in usr/lib through the /lib symlink
-tar -C "$tmp/dest" -cf - . | tar -C "$stage" -xf - --keep-directory-symlink
 # modules: the subset the tests load, then depmod for modprobe
 mkdir -p "$stage/lib/modules/$kver/kernel"
 for d in drivers/usb drivers/char/hw_random drivers/virtio drivers/block fs/ext4 fs/jbd2 \
@@ -44,7 +41,8 @@ done
 cp -a "$mods"/modules.order "$mods"/modules.builtin* "$stage/lib/modules/$kver/"
 depmod -b "$stage" "$kver"
 # the test
-mkdir -p "$stage/usr/lib/neug-systest/vectors"
+mkdir -p "$stage/usr/lib/neug-systest/vectors" "$stage/usr/lib/neug-systest/deb"
+cp "$deb" "$stage/usr/lib/neug-systest/deb/"
 cp "$vectors"/neug-1.0.6/*.bin "$stage/usr/lib/neug-systest/vectors/"
 install -m 0755 "$here/guest-test.sh" "$stage/usr/lib/neug-systest/guest-test.sh"
 install -m 0644 "$here/neug-systest.service" "$stage/etc/systemd/system/neug-systest.service"
