@@ -139,7 +139,7 @@ static int look(const char *serial, int bus, int addr, int mode, sess *s, char *
 		if (r != 0) {
 			if (r == LIBUSB_ERROR_ACCESS) {
 				snprintf(err, errlen, "cannot open the NeuG board at USB %03d/%03d: %s (run as root, or "
-					 "install the udev rule 90-neug.rules)", b, a, libusb_strerror(r));
+					 "install the udev rule 70-neug.rules)", b, a, libusb_strerror(r));
 				*code = NG_EXIT_IO;
 				result = -1;
 				break;
