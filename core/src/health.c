@@ -191,39 +191,93 @@ static void ng_health_startup_check(ng_health_ctx *h)
 		h->status &= ~NG_HEALTH_STARTUP;
 }
 
-/* The loop works on copies of the streams in locals, whose address it
- * never takes, so that the compiler can keep them in registers (the samples
- * could otherwise alias the context). */
+/* Stream k's value of the sample x: the whole word, or an ADC's half-word. */
+static inline uint32_t ng_stream_value(uint32_t k, uint32_t x)
+{
+	return k == NG_STREAM_WORD ? x : k == NG_STREAM_ADC1 ? x & 0xffffu : x >> 16;
+}
+
+/* What plain samples (below) leave on each stream, the last of them x:
+ * 4.4.1's A = x, B = 1. */
+static void ng_health_plain(ng_health_stream *t, uint32_t ns, uint32_t x)
+{
+	for (uint32_t k = 0; k < ns; k++) {
+		t[k].rct_a = ng_stream_value(k, x);
+		t[k].rct_b = 1;
+	}
+}
+
+/* ng_health_test steps in full (ng_health_stream_step on every stream) only
+ * the samples at which a test can change more than its RCT's A, and lets
+ * the others through with two compares per stream. Why that is exact:
+ *   - every stream's value is a bit field of the sample (ng_stream_value);
+ *   - 4.4.1 keeps A = the previous sample's value (step 2 sets A = x
+ *     whenever x != A), and 4.4.2's A is the value of the window's first
+ *     sample on every stream;
+ *   - so with d = x ^ (previous sample) and e = x ^ (window's first sample),
+ *     x equals a stream's RCT A exactly when d's field is 0 there, and its
+ *     APT A exactly when e's field is 0.
+ * A sample with no such zero field is "plain": on every stream 4.4.1 sets
+ * A = x and B = 1, and 4.4.2 changes nothing and fires only if B >= C
+ * already, which only a batch's first sample can see (every firing ends the
+ * batch). So plain samples only move `prev`; the RCT's B = 1 and A of each
+ * stream are written when the next full step, or the batch's end, needs
+ * them. Full steps: the first sample of each APT window, the batch's first
+ * when an APT is at its cutoff, and every sample that is not plain. */
 size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired)
 {
-	ng_health_stream w = h->st[0], a1 = h->st[1], a2 = h->st[2];
-	uint32_t i = h->apt_i, f0 = 0, f1 = 0, f2 = 0;
-	const bool adc = h->nstreams > 1;
-	size_t j;
-	for (j = 0; j < n && !(f0 | f1 | f2); j++) {
-		const uint32_t x = s[j];
-		f0 = ng_health_stream_step(&w, x, i);
-		if (adc) {
-			f1 = ng_health_stream_step(&a1, x & 0xffffu, i);
-			f2 = ng_health_stream_step(&a2, x >> 16, i);
+	ng_health_stream *t = h->st;
+	const uint32_t ns = h->nstreams;
+	/* the streams' fields: bits 0..15 and 16..31, or the whole word twice */
+	const uint32_t lo = ns > 1 ? 0x0000ffffu : ~0u, hi = ns > 1 ? 0xffff0000u : ~0u;
+	uint32_t prev = t[0].rct_a, a = t[0].apt_a, i = h->apt_i, f[NG_STREAMS] = { 0 };
+	bool hot = false;
+	for (uint32_t k = 0; k < ns; k++)
+		hot |= t[k].apt_b >= t[k].apt_cutoff;
+	size_t j = 0, stepped = 0;   /* samples [stepped, j) were plain */
+	while (j < n) {
+		if (i != 0 && !hot) {   /* plain samples, to the end of the window or batch */
+			size_t end = n - j < NG_APT_WINDOW - i ? n : j + (NG_APT_WINDOW - i), k = j;
+			for (; k < end; k++) {
+				const uint32_t x = s[k], d = x ^ prev, e = x ^ a;
+				if (!(d & lo) || !(d & hi) || !(e & lo) || !(e & hi))
+					break;
+				prev = x;
+			}
+			i += (uint32_t)(k - j);
+			j = k;
+			if (i == NG_APT_WINDOW)
+				i = 0;
+			if (j == n)
+				break;
 		}
+		hot = false;
+		if (j > stepped)
+			ng_health_plain(t, ns, prev);
+		const uint32_t x = s[j];
+		f[0] = ng_health_stream_step(&t[0], x, i);
+		if (ns > 1) {
+			f[1] = ng_health_stream_step(&t[1], x & 0xffffu, i);
+			f[2] = ng_health_stream_step(&t[2], x >> 16, i);
+		}
+		prev = x;
+		a = t[0].apt_a;
 		i = i + 1 == NG_APT_WINDOW ? 0 : i + 1;
+		stepped = ++j;
+		if (f[0] | f[1] | f[2])
+			break;
 	}
-	h->st[0] = w;
-	h->st[1] = a1;
-	h->st[2] = a2;
+	if (j > stepped)
+		ng_health_plain(t, ns, prev);
 	h->apt_i = i;
-	*fired = f0 | f1 | f2;
+	*fired = f[0] | f[1] | f[2];
 	if (*fired) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
 		const uint32_t x = s[--j];
 		h->samples += j;
 		ng_health_startup_check(h);
-		if (f0)
-			ng_health_failed(h, NG_STREAM_WORD, f0, x);
-		if (f1)
-			ng_health_failed(h, NG_STREAM_ADC1, f1, x & 0xffffu);
-		if (f2)
-			ng_health_failed(h, NG_STREAM_ADC2, f2, x >> 16);
+		for (uint32_t k = 0; k < ns; k++)
+			if (f[k])
+				ng_health_failed(h, k, f[k], ng_stream_value(k, x));
 		h->samples++;
 	} else {
 		h->samples += j;
