@@ -369,15 +369,59 @@ bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
 	return ng_neug_byte(t, x);
 }
 
+/* Nonzero exactly when some byte of u is 0: a byte b >= 1 gives b - 1
+ * without a borrow into the next byte, with its top bit set only when b >=
+ * 0x81, where ~b's is clear; the lowest zero byte, with no borrow from
+ * below, gives 0xff under ~0 = 0xff. */
+static inline uint32_t ng_zero_byte(uint32_t u)
+{
+	return (u - 0x01010101u) & ~u & 0x80808080u;
+}
+
+/* A word's bytes each step ng_neug_byte. A word is "plain" when no byte of
+ * it equals the byte before it (the RC's A), nor either window's A, and no
+ * window ends inside it (s + 4 < W: p64_i < 60, p4k_i < 4092): then for
+ * each byte x the RC sets A = x, B = 1 and both APTs only count s on, and
+ * nothing fires, so a plain word moves just those. Every other word goes
+ * through ng_neug_byte a byte at a time. */
+bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
+{
+	bool fired = false;
+	size_t j = 0;
+	while (j < n) {
+		if (t->rc_max && t->p64_i < 60 && t->p4k_i < 4092) {
+			/* plain words until a window nears its end */
+			uint32_t last = t->rc_a, a64 = t->p64_a * 0x01010101u, a4k = t->p4k_a * 0x01010101u;
+			uint32_t room = (60 - t->p64_i + 3) / 4, room4k = (4092 - t->p4k_i + 3) / 4;
+			size_t end = n - j < room ? n : j + (room < room4k ? room : room4k), k = j;
+			for (; k < end; k++) {
+				const uint32_t x = v[k];
+				if (ng_zero_byte(x ^ (x << 8 | last)) | ng_zero_byte(x ^ a64) | ng_zero_byte(x ^ a4k))
+					break;
+				last = x >> 24;
+			}
+			if (k > j) {
+				t->rc_a = last;
+				t->rc_b = 1;
+				t->p64_i += 4 * (uint32_t)(k - j);
+				t->p4k_i += 4 * (uint32_t)(k - j);
+				j = k;
+				if (j == n)
+					break;
+			}
+		}
+		const uint32_t x = v[j++];
+		fired |= ng_neug_byte(t, (uint8_t)x);
+		fired |= ng_neug_byte(t, (uint8_t)(x >> 8));
+		fired |= ng_neug_byte(t, (uint8_t)(x >> 16));
+		fired |= ng_neug_byte(t, (uint8_t)(x >> 24));
+	}
+	return fired;
+}
+
 bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v)
 {
-	ng_neug_tests_ctx c = *t;   /* in locals: see ng_health_test */
-	bool f = ng_neug_byte(&c, (uint8_t)v);
-	f |= ng_neug_byte(&c, (uint8_t)(v >> 8));
-	f |= ng_neug_byte(&c, (uint8_t)(v >> 16));
-	f |= ng_neug_byte(&c, (uint8_t)(v >> 24));
-	*t = c;
-	return f;
+	return ng_neug_tests_words(t, &v, 1);
 }
 
 const char *ng_health_name(uint32_t bit)
