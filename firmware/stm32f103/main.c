@@ -107,8 +107,8 @@ uint32_t ng_fw_noise_state(uint32_t *mode1, uint32_t *mode2)
 static uint32_t ng_fw_app_info(void *user, uint16_t index)
 {
 	(void)user;
-	if (index == NG_INFO_SELFTEST)
-		return ng_fw_selftest_ok ? 0u : 1u;
+	if (index == NG_INFO_SELFTEST) /* 0 passed; bit 0 self-test; bits 4..6 start-up estimate */
+		return (ng_fw_selftest_ok ? 0u : 1u) | ng_fw_noise_status << 4;
 	ng_noise_stats st;
 	ng_noise_get_stats(&st);
 	return st.dma_errors;

@@ -100,8 +100,9 @@ static struct {
 	/* ADC/DMA */
 	const uint32_t *samples;
 	size_t nsamples, next_sample;
+	bool samples_wrap;      /* start the samples again at their end (else 0 words) */
 	uint32_t *dma_mem;      /* the buffer region CMAR must point into (set by the test) */
-	size_t dma_mem_words;   /* its size in words (0: 2 * NG_NOISE_HALF) */
+	size_t dma_mem_words;   /* its size in words */
 	bool adc_running;       /* the regular group is converting */
 	uint64_t adc_next_ns;   /* the next ADC1 end of conversion */
 	uint32_t adc_group_left;/* words left in a non-continuous group */
@@ -296,10 +297,12 @@ FW_FN void fw_model_advance(uint64_t ns)
 	fw_take_interrupts();
 }
 
-/* One register access by the CPU: two cycles of HCLK. */
+/* One register access by the CPU: two cycles of HCLK; interrupts due are
+ * taken before it (between two instructions). */
 FW_FN void fw_tick(void)
 {
 	fw_run_until(fw_model.now_ns + 2000000000ull / fw_hclk_hz());
+	fw_take_interrupts();
 }
 
 FW_FN bool fw_is_epr(uint32_t a) { return a >= NG_USB && a < NG_USB + 4u * NG_USB_NEP; }
@@ -375,6 +378,8 @@ FW_FN void fw_adc_start(void)
  * request, to memory. */
 static void fw_adc_eoc(void)
 {
+	if (fw_model.samples_wrap && fw_model.next_sample >= fw_model.nsamples)
+		fw_model.next_sample = 0;
 	uint32_t word = fw_model.next_sample < fw_model.nsamples ? fw_model.samples[fw_model.next_sample] : 0u;
 	if (fw_model.next_sample < fw_model.nsamples)
 		fw_model.next_sample++;
@@ -385,7 +390,7 @@ static void fw_adc_eoc(void)
 	uint32_t *cndtr = fw_plain(NG_DMA_CNDTR1);
 	if ((cr2 & NG_ADC_CR2_DMA) && (ccr & NG_DMA_CCR_EN) && *cndtr) {
 		uint32_t cmar = *fw_plain(NG_DMA_CMAR1), base = (uint32_t)(uintptr_t)fw_model.dma_mem;
-		size_t words = fw_model.dma_mem_words ? fw_model.dma_mem_words : 2u * NG_NOISE_HALF;
+		size_t words = fw_model.dma_mem_words;
 		uint32_t total = *fw_plain(NG_DMA_CNDTR1 + 0x100u); /* the programmed count (below) */
 		uint32_t pos = total - *cndtr;
 		uint32_t at = cmar - base + ((ccr & NG_DMA_CCR_MINC) ? 4u * pos : 0u);
