@@ -71,6 +71,9 @@
 #include "../../firmware/stm32f103/stm32f103.h"
 #include "../../firmware/stm32f103/usb_fs.h"
 #include "../../firmware/stm32f103/fw.h"
+#ifdef NG_BOARD_HEADER
+#include "../../firmware/stm32f103/board.h"
+#endif
 
 #define FW_FN static __attribute__((unused))
 
