@@ -27,11 +27,9 @@ uint32_t ng_fw_noise_state(uint32_t *mode1, uint32_t *mode2);
  * ready (no crystal, no MCO: the Nucleo MB1136 C-01), HSI / 2 x 12 = 48 MHz
  * SYSCLK, AHB 48, APB1 24, APB2 48, ADC 12, USB 48 (PLL / 1), flash 1
  * wait state. Every time base (SysTick, delays, LED) uses ng_hclk_hz(). */
-enum {
-	NG_CLOCK_HSE = 1,   /* external crystal or clock, PLL to 72 MHz */
-	NG_CLOCK_HSI = 2,   /* HSE failed: internal RC, PLL to 48 MHz */
-	NG_CLOCK_FAILED = 3 /* the PLL did not lock: 8 MHz HSI, no USB */
-};
+#define NG_CLOCK_HSE    1u /* external crystal or clock, PLL to 72 MHz */
+#define NG_CLOCK_HSI    2u /* HSE failed: internal RC, PLL to 48 MHz */
+#define NG_CLOCK_FAILED 3u /* the PLL did not lock: 8 MHz HSI, no USB */
 uint32_t ng_clock_init(void);
 uint32_t ng_clock_source(void); /* NG_CLOCK_*, what ng_clock_init set */
 uint32_t ng_hclk_hz(void);
