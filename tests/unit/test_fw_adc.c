@@ -94,6 +94,22 @@ int main(void)
 	fw_model_advance(100000);
 	CHECK(fw_model.adc_words == words + 8, "a release arms exactly one more batch");
 
+	/* The model's overrun: a main loop that masks interrupts past a
+	 * batch's end keeps the ADCs converting with nowhere to put the
+	 * words (RM0008 has no overrun flag on the F1: ADC1_DR is overwritten). */
+	ng_noise_stop();
+	ng_noise_start(NG_NOISE_SEQ_RAW);
+	fw_model.irq_enabled = false;
+	uint32_t lost0 = fw_model.adc_lost;
+	fw_model_advance(100000);
+	CHECK(fw_model.adc_lost > lost0 && fw_model.adc_running,
+	      "interrupts masked for 100 us at a batch end: the model counts %u overwritten conversions",
+	      fw_model.adc_lost - lost0);
+	ng_irq_enable();
+	b = ng_noise_batch(&n);
+	CHECK(!fw_model.adc_running && b && n == 8, "unmasked: the interrupt powers the ADCs down; the batch is whole");
+	fw_model.adc_lost = lost0;
+
 	/* Stop and start in any order: never a stray ADON write. */
 	ng_noise_stop();
 	ng_noise_stop();

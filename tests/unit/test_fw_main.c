@@ -194,6 +194,13 @@ int main(void)
 
 	/* Between batches: CR2 = 0 on both. Run until a batch ends with the
 	 * main loop away: the interrupt has powered both down. */
+	for (int i = 0; i < 8; i++) { /* make room: the device wants samples */
+		uint32_t l;
+		int tg;
+		fw_host_in(1, buf, &l, &tg);
+		device();
+	}
+	CHECK(ng_neug_wants_samples(&ng_dev) > 0, "the device wants samples when the main loop goes away");
 	fw_model_advance(50000000); /* 50 ms without the main loop */
 	CHECK(NG_RD(NG_ADC_CR2(NG_ADC1)) == 0 && NG_RD(NG_ADC_CR2(NG_ADC2)) == 0 && !fw_model.adc_running,
 	      "main loop away for 50 ms: both ADCs powered down (CR2 = 0) after their batches, not converting");
