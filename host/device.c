@@ -197,7 +197,8 @@ ng_device_gen *ng_device_gen_open(const char *tty, uint32_t mode,
 	}
 	if (mode == NG_MODE_RAW) {
 		d->pipe = malloc(sizeof *d->pipe);
-		ng_pipeline_config cfg = {.mode = NG_MODE_RAW, .h_milli = NG_DEFAULT_H_MILLI};
+		ng_pipeline_config cfg = {.mode = NG_MODE_RAW, .h_milli = NG_DEFAULT_H_MILLI,
+					  .adc_h_milli = NG_DEFAULT_ADC_H_MILLI};
 		query_info(d);
 		if (d->have_info && d->info.extended && d->info.h_milli)
 			cfg.h_milli = d->info.h_milli;
@@ -453,6 +454,7 @@ ng_source *ng_device_source_open(const char *tty, char *err, size_t errlen)
 	s->kind = "device";
 	snprintf(s->desc, sizeof s->desc, "%.300s", ng_device_gen_desc(d));
 	s->h_milli = d->have_info && d->info.extended && d->info.h_milli ? d->info.h_milli : NG_DEFAULT_H_MILLI;
+	s->adc_h_milli = NG_DEFAULT_ADC_H_MILLI;
 	s->read = dsrc_read;
 	s->close = dsrc_close;
 	s->priv = d;

@@ -94,6 +94,7 @@ ng_emu *ng_emu_new(const ng_emu_opts *o, char *err, size_t errlen)
 	ng_neug_config nc = {
 		.uid = {o->uid[0], o->uid[1], o->uid[2]},
 		.h_milli = o->h_milli ? o->h_milli : e->src->h_milli,
+		.adc_h_milli = e->src->adc_h_milli,
 		.board = "USB/IP emulation",
 		.revision = NG_VERSION,
 	};

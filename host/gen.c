@@ -91,6 +91,7 @@ ng_gen *ng_gen_open(const ng_gen_opts *o, char *err, size_t errlen, int *exit_co
 	if (o->have_uid)
 		memcpy(cfg.uid, o->uid, sizeof cfg.uid);
 	cfg.h_milli = g->h_milli;
+	cfg.adc_h_milli = g->src->adc_h_milli;
 	ng_status st = ng_pipeline_init(g->pipe, &cfg);
 	if (st != NG_OK) {
 		if (st == NG_ERR_SELFTEST)

@@ -120,6 +120,7 @@ static ng_source *file_open(const char *path, uint32_t h_milli, char *err, size_
 	s->kind = "file";
 	snprintf(s->desc, sizeof s->desc, "file '%s'", path);
 	s->h_milli = h_milli ? h_milli : NG_DEFAULT_H_MILLI;
+	s->adc_h_milli = NG_DEFAULT_ADC_H_MILLI;
 	s->read = file_read;
 	s->close = file_close;
 	s->priv = f;

@@ -19,6 +19,8 @@ struct ng_source {
 	const char *kind;      /* "jitter", "file" */
 	char desc[320];        /* for messages: "file 'x.bin'", "jitter (rdtsc)" */
 	uint32_t h_milli;      /* this source's declared min-entropy per sample */
+	uint32_t adc_h_milli;  /* per ADC half-word when the samples are dual-ADC
+				* words (file, device); 0 when they are not (jitter) */
 	/* Start-up self-assessment (jitter): SP 800-90B 6.3.1 most-common-value
 	 * estimate over assess_samples samples, bits x 1000; 0 = not assessed. */
 	uint32_t measured_h_milli;

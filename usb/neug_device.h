@@ -94,10 +94,8 @@
 typedef struct {
 	uint32_t uid[3];      /* the 96-bit unique device ID (serial number, CRC seed) */
 	uint32_t h_milli;     /* declared min-entropy per sample; 0 = NG_DEFAULT_H_MILLI */
-	ng_crc_fn crc;        /* NULL: software CRC */
-	void *crc_user;
-	ng_crc4_fn crc4;      /* optional, with crc: 4 words per call (ng_pipeline_config) */
-	volatile uint32_t *crc_dr; /* optional, with crc: its data register (ng_pipeline_config) */
+	uint32_t adc_h_milli; /* per ADC half-word of dual-ADC words; 0 = not such words */
+	volatile uint32_t *crc_dr; /* NULL: software CRC; else the CRC unit's data register */
 	const char *board;    /* board name string, ASCII, <= 40 chars, static */
 	const char *revision; /* firmware revision string, ASCII, <= 40 chars, static */
 	/* Optional: the value of GET_INFO index NG_INFO_SOURCE_ERRORS or

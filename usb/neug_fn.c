@@ -292,9 +292,7 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	pc.mode = NG_MODE_CONDITIONED;
 	memcpy(pc.uid, cfg->uid, sizeof pc.uid);
 	pc.h_milli = cfg->h_milli ? cfg->h_milli : NG_DEFAULT_H_MILLI;
-	pc.crc = cfg->crc;
-	pc.crc_user = cfg->crc_user;
-	pc.crc4 = cfg->crc4;
+	pc.adc_h_milli = cfg->adc_h_milli;
 	pc.crc_dr = cfg->crc_dr;
 	ng_status st = ng_pipeline_init(&d->pipe, &pc);
 	if (st != NG_OK)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dcd.h"
+#include "ng/bytes.h"
 #include "ng/status.h"
 
 #define NG_USBD_EVENT_QUEUE 16u  /* events queued between ISR and task */
@@ -159,17 +160,5 @@ bool ng_usbd_halted(const ng_usbd_ctx *u, uint8_t ep_addr);
 /* The IN data of the current control request (copied; clamped to wLength
  * and to NG_USBD_CTRL_BUF). Only inside control() at NG_CTRL_SETUP. */
 void ng_usbd_control_reply(ng_usbd_ctx *u, const void *data, uint16_t len);
-
-/* Little-endian helpers for descriptors and replies. */
-static inline void ng_put_le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static inline void ng_put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-}
-static inline uint16_t ng_get_le16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-static inline uint32_t ng_get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
 
 #endif

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Health tests: SP 800-90B section 4.4 on the raw samples (cutoffs, the
- * rare paths of the per-sample step in health_impl.h, start-up and the
- * repeated-failure rule), and NeuG 1.0.x's tests on the CRC output bytes.
- * doc/health.md states every rule this file implements. */
+/* Every health test, written once (health.h; doc/health.md states each rule):
+ * the cutoffs, SP 800-90B 4.4.1 and 4.4.2 on each sample stream, the start-up
+ * test, the repeated-failure latch, and NeuG 1.0.x's CRC-output tests. Every
+ * path (host, emulator, firmware; every mode) tests its samples here. */
 #include <string.h>
 #include "ng/health.h"
-#include "health_impl.h"
 
 /* ---- Cutoffs (SP 800-90B 4.4.1 and 4.4.2, alpha = 2^-30) ---------------- */
 
@@ -83,273 +82,131 @@ ng_status ng_health_cutoffs(uint32_t h_milli, uint32_t window,
 	return NG_OK;
 }
 
-/* ---- Raw-sample tests: start-up and the repeated-failure rule ----------- */
+/* ---- SP 800-90B 4.4 on the raw samples ---------------------------------- */
 
-ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t rct_cutoff,
-			 uint32_t apt_cutoff)
+ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_milli)
 {
-	uint32_t rc, ac;
-	if (ng_health_cutoffs(h_milli, NG_APT_WINDOW, &rc, &ac) != NG_OK)
-		return NG_ERR_ARG;
-	if (rct_cutoff == 1 || apt_cutoff == 1 || apt_cutoff > NG_APT_WINDOW + 1)
-		return NG_ERR_ARG;
-	memset(h, 0, sizeof *h);
-	h->rct_cutoff = rct_cutoff ? rct_cutoff : rc;
-	h->apt_cutoff = apt_cutoff ? apt_cutoff : ac;
-	h->apt_window = NG_APT_WINDOW;
-	h->status = NG_HEALTH_STARTUP;
+	const uint32_t hm[NG_STREAMS] = { h_milli, adc_h_milli, adc_h_milli };
+	uint32_t n = adc_h_milli ? NG_STREAMS : 1u;
+	ng_health_ctx c;
+	memset(&c, 0, sizeof c);
+	for (uint32_t k = 0; k < n; k++) {
+		ng_health_stream *t = &c.st[k];
+		if (ng_health_cutoffs(hm[k], NG_APT_WINDOW, &t->rct_cutoff, &t->apt_cutoff) != NG_OK)
+			return NG_ERR_ARG;
+		t->h_milli = hm[k];
+	}
+	c.nstreams = n;
+	c.status = NG_HEALTH_STARTUP;
+	ng_neug_tests_init(&c.neug);
+	*h = c;
 	return NG_OK;
 }
 
-/* A firing of `test` at the current sample with count B = `count`.
- * The rule (doc/health.md): a firing during the start-up test, or a firing
- * less than NG_HEALTH_REPEAT_SPAN samples after the previous firing, latches
- * NG_HEALTH_PERSISTENT and records this firing. */
-static void ng_health_fired(ng_health_ctx *h, uint32_t test, uint32_t count)
+/* SP 800-90B 4.4.1 and 4.4.2 on the sample x of one stream, at position i
+ * of the APT window. Returns the NG_HEALTH_RCT / NG_HEALTH_APT bits of the
+ * tests whose B reached their cutoff C at x (the sample fails). */
+static inline uint32_t ng_health_stream_step(ng_health_stream *t, uint32_t x, uint32_t i)
 {
-	uint64_t idx = h->samples;   /* 0-based index of the sample being tested */
+	uint32_t fired = 0;
+	/* 4.4.1 step 2: if x = A, B = B + 1, and B >= C is a failure;
+	 * otherwise A = x, B = 1. (Before the first sample B = 0, so the
+	 * first sample always starts a run.) */
+	if (x == t->rct_a && t->rct_b) {
+		if (++t->rct_b > t->rct_max)
+			t->rct_max = t->rct_b;
+		if (t->rct_b >= t->rct_cutoff)
+			fired |= NG_HEALTH_RCT;
+	} else {
+		t->rct_a = x;
+		t->rct_b = 1;
+	}
+	/* 4.4.2 steps 1-3: the window's first sample is A, B = 1; each later
+	 * sample of the window that equals A makes B = B + 1; at every later
+	 * sample, B >= C is a failure (to the window's end). */
+	if (i == 0) {
+		t->apt_a = x;
+		t->apt_b = 1;
+	} else if (x == t->apt_a && ++t->apt_b > t->apt_max) {
+		t->apt_max = t->apt_b;
+	}
+	if (t->apt_b >= t->apt_cutoff)
+		fired |= NG_HEALTH_APT;
+	return fired;
+}
+
+/* A firing of `test` on `stream` at the sample being tested, with count B.
+ * The rule (doc/health.md): a firing during the start-up test, or less than
+ * NG_HEALTH_REPEAT_SPAN samples after the previous firing, latches
+ * NG_HEALTH_PERSISTENT and records this firing. */
+static void ng_health_fired(ng_health_ctx *h, uint32_t test, uint32_t stream, uint32_t count)
+{
+	uint64_t idx = h->samples;
 	bool latch = (h->status & NG_HEALTH_STARTUP) ||
 		     (h->last_fail && idx - (h->last_fail - 1) < NG_HEALTH_REPEAT_SPAN);
-	h->status |= test;
 	h->last_fail = idx + 1;
 	if (latch && !(h->status & NG_HEALTH_PERSISTENT)) {
 		if (h->status & NG_HEALTH_STARTUP)
 			h->status |= NG_HEALTH_STARTUP_FAILED;
 		h->status |= NG_HEALTH_PERSISTENT;
 		h->fail_test = test;
+		h->fail_stream = stream;
 		h->fail_index = idx;
 		h->fail_count = count;
 	}
 }
 
-/* B >= C in the RCT. A run counts as one firing when it reaches C, and as
- * one more every C - 1 further repetitions (B = C, 2C - 1, 3C - 2, ...), so
- * a source stuck for good fires again within C - 1 samples. */
-uint32_t ng_health_rct_hit(ng_health_ctx *h)
+/* The sample x failed on stream k (the bits of ng_health_stream_step). A
+ * run counts as one RCT firing when B reaches C and one more each C - 1
+ * further repetitions (B = C, 2C - 1, ...), so a source stuck for good fires
+ * again within C - 1 samples; a window counts as one APT firing, at the
+ * sample whose match makes B reach C. */
+static void ng_health_failed(ng_health_ctx *h, uint32_t k, uint32_t bits, uint32_t x)
 {
-	if ((h->rct_b - 1) % (h->rct_cutoff - 1) == 0) {
-		if (h->rct_failures != UINT32_MAX)
-			h->rct_failures++;
-		ng_health_fired(h, NG_HEALTH_RCT, h->rct_b);
+	ng_health_stream *t = &h->st[k];
+	h->status |= bits;
+	if ((bits & NG_HEALTH_RCT) && (t->rct_b - 1) % (t->rct_cutoff - 1) == 0) {
+		if (t->rct_failures != UINT32_MAX)
+			t->rct_failures++;
+		ng_health_fired(h, NG_HEALTH_RCT, k, t->rct_b);
 	}
-	return NG_HEALTH_RCT;
+	if ((bits & NG_HEALTH_APT) && t->apt_b == t->apt_cutoff && x == t->apt_a) {
+		if (t->apt_failures != UINT32_MAX)
+			t->apt_failures++;
+		ng_health_fired(h, NG_HEALTH_APT, k, t->apt_b);
+	}
 }
 
-/* B >= C in the APT: one firing per window (when B reaches C); every later
- * match in the same window still marks its sample as failing. */
-uint32_t ng_health_apt_hit(ng_health_ctx *h)
+/* The loop works on a copy in locals, so that the compiler keeps the state
+ * in registers (the samples could otherwise alias it). */
+size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired)
 {
-	if (h->apt_b == h->apt_cutoff) {
-		if (h->apt_failures != UINT32_MAX)
-			h->apt_failures++;
-		ng_health_fired(h, NG_HEALTH_APT, h->apt_b);
-	}
-	return NG_HEALTH_APT;
-}
-
-/* The NG_STARTUP_SAMPLES-th sample was tested: passed unless latched. */
-void ng_health_startup_done(ng_health_ctx *h)
-{
-	if (!(h->status & NG_HEALTH_PERSISTENT))
-		h->status &= ~NG_HEALTH_STARTUP;
-}
-
-uint32_t ng_health_insert(ng_health_ctx *h, uint32_t sample)
-{
-	return ng_health_step(h, sample);
-}
-
-/* The batch path (the pipeline's hot loop). A fast scan computes the state
- * after the n samples with loops the compiler can vectorise; if neither
- * test reached its cutoff in them, that state is the one n calls of
- * ng_health_step would leave (the same counts, maxima and start-up
- * outcome), and it is committed. Otherwise nothing is committed and the
- * samples go through ng_health_step one by one, which fires exactly where
- * the per-sample path does. */
-#if (defined(__x86_64__) || defined(__aarch64__)) && (defined(__GNUC__) || defined(__clang__))
-#define NG_HEALTH_VEC 1
-typedef uint32_t ng_v4u __attribute__((vector_size(16)));
-typedef int32_t ng_v4i __attribute__((vector_size(16)));
-#else
-#define NG_HEALTH_VEC 0
-#endif
-#if defined(__GNUC__) || defined(__clang__)
-#define NG_UNLIKELY(c) __builtin_expect(!!(c), 0)
-#else
-#define NG_UNLIKELY(c) (c)
-#endif
-
-/* Over s[0..k) (s[-1] = prev): *cnt += how many samples equal a, and the
- * samples that equal their predecessor widen the range [*lo, *hi] (both
- * NULL while there is none; where vectors exist, conservatively the whole
- * of s). Four lanes at a time where vectors exist. */
-typedef struct {
-	const uint32_t *lo, *hi;
-} ng_health_eq;
-
-static inline void ng_health_eq_at(ng_health_eq *r, const uint32_t *p)
-{
-	if (!r->lo)
-		r->lo = p;
-	r->hi = p;
-}
-
-#if !NG_HEALTH_VEC && (defined(__GNUC__) || defined(__clang__))
-/* Out of line on scalar targets: the loop then has the registers to itself. */
-__attribute__((noinline)) static void
-#else
-static inline void
-#endif
-ng_health_scan(const uint32_t *s, size_t k, uint32_t prev, uint32_t a, ng_health_eq *eq,
-	       uint32_t *cnt)
-{
-	if (!k)
-		return;
-	uint32_t c = s[0] == a;
-	if (s[0] == prev)
-		ng_health_eq_at(eq, s);
-#if NG_HEALTH_VEC
-	uint32_t e = 0;
-	size_t j = 1;
-	ng_v4i ve = { 0, 0, 0, 0 }, vc = { 0, 0, 0, 0 };
-	const ng_v4u va = { a, a, a, a };
-	for (; j + 4 <= k; j += 4) {
-		ng_v4u x, y;
-		memcpy(&x, s + j, sizeof x);
-		memcpy(&y, s + j - 1, sizeof y);
-		ve += (ng_v4i)(x == y);   /* -1 per equal lane */
-		vc += (ng_v4i)(x == va);
-	}
-	e -= (uint32_t)(ve[0] + ve[1] + ve[2] + ve[3]);
-	c -= (uint32_t)(vc[0] + vc[1] + vc[2] + vc[3]);
-	for (; j < k; j++) {
-		e += s[j] == s[j - 1];
-		c += s[j] == a;
-	}
-	if (e) {
-		ng_health_eq_at(eq, s);
-		ng_health_eq_at(eq, s + k - 1);
-	}
-#else
-	/* Scalar targets (the Cortex-M3): both matches are rare in noise, so
-	 * test for either with two compares and count only then. Four, then
-	 * two samples per pass, so that the previous sample stays in a
-	 * register and the loop costs less per sample. */
-	const uint32_t *q = s + 1, *end = s + k;
-	uint32_t x = s[0];
-	for (; end - q >= 4; q += 4) {
-		uint32_t y = q[0], z = q[1], u = q[2], v = q[3];
-		if (NG_UNLIKELY(y == x || y == a || z == y || z == a ||
-				u == z || u == a || v == u || v == a)) {
-			c += (y == a) + (z == a) + (u == a) + (v == a);
-			if (y == x)
-				ng_health_eq_at(eq, q);
-			if (z == y)
-				ng_health_eq_at(eq, q + 1);
-			if (u == z)
-				ng_health_eq_at(eq, q + 2);
-			if (v == u)
-				ng_health_eq_at(eq, q + 3);
+	ng_health_ctx c = *h;
+	size_t j;
+	*fired = 0;
+	for (j = 0; j < n; j++) {
+		const uint32_t x = s[j], i = c.apt_i;
+		uint32_t f[NG_STREAMS] = { ng_health_stream_step(&c.st[0], x, i), 0, 0 };
+		if (c.nstreams > 1) {
+			f[1] = ng_health_stream_step(&c.st[1], x & 0xffffu, i);
+			f[2] = ng_health_stream_step(&c.st[2], x >> 16, i);
 		}
-		x = v;
-	}
-	for (; end - q >= 2; q += 2) {
-		uint32_t y = q[0], z = q[1];
-		if (NG_UNLIKELY(y == x || y == a || z == y || z == a)) {
-			c += (y == a) + (z == a);
-			if (y == x)
-				ng_health_eq_at(eq, q);
-			if (z == y)
-				ng_health_eq_at(eq, q + 1);
+		c.apt_i = i + 1 == NG_APT_WINDOW ? 0 : i + 1;
+		if (f[0] | f[1] | f[2]) {
+			const uint32_t xs[NG_STREAMS] = { x, x & 0xffffu, x >> 16 };
+			for (uint32_t k = 0; k < NG_STREAMS; k++)
+				if (f[k])
+					ng_health_failed(&c, k, f[k], xs[k]);
+			*fired = f[0] | f[1] | f[2];
 		}
-		x = z;
+		/* The start-up test passes with its last sample, unless latched. */
+		if (++c.samples == NG_STARTUP_SAMPLES && !(c.status & NG_HEALTH_PERSISTENT))
+			c.status &= ~NG_HEALTH_STARTUP;
+		if (*fired)
+			break;
 	}
-	if (q < end) {
-		c += *q == a;
-		if (*q == x)
-			ng_health_eq_at(eq, q);
-	}
-#endif
-	*cnt += c;
-}
-
-uint32_t ng_health_insert_many(ng_health_ctx *h, const uint32_t *s, size_t n)
-{
-	if (!n)
-		return 0;
-	/* One pass, window by window: APT counts, and where samples repeat
-	 * their predecessor (RCT: nowhere means every run is 1 long). */
-	uint32_t aa = h->apt_a, ab = h->apt_b, ai = h->apt_i, amax = h->apt_max;
-	ng_health_eq eq = { NULL, NULL };
-	const uint32_t w = h->apt_window;
-	uint32_t prev = h->rct_a;
-	for (size_t i = 0; i < n;) {
-		if (ai == 0) {
-			/* a new window: A = this sample, B = 1 */
-			if (s[i] == prev)
-				ng_health_eq_at(&eq, s + i);
-			prev = aa = s[i++];
-			ab = 1;
-			ai = 1;
-			if (!amax)
-				amax = 1;
-			continue;
-		}
-		size_t k = n - i < w - ai ? n - i : w - ai;
-		uint32_t c = 0;
-		ng_health_scan(s + i, k, prev, aa, &eq, &c);
-		ab += c;
-		if (ab >= h->apt_cutoff)
-			goto precise;
-		if (ab > amax)
-			amax = ab;
-		ai += (uint32_t)k;
-		i += k;
-		prev = s[i - 1];
-		if (ai == w)
-			ai = 0;
-	}
-	/* RCT: B after the last sample and the longest run in these samples.
-	 * Runs longer than 1 lie within [eq.lo - 1, eq.hi]: the sample before
-	 * eq.lo starts a run (B = 1, or B = rct_b + 1 at s[0]), and after
-	 * eq.hi every sample starts a new one. */
-	uint32_t rb = 1, rmax = h->rct_max;
-	if (eq.lo) {
-		size_t i = (size_t)(eq.lo - s), last = (size_t)(eq.hi - s);
-		uint32_t ra = i ? s[i - 1] : h->rct_a, run = 0;
-		rb = i ? 1 : h->rct_b;
-		for (; i <= last; i++) {
-			rb = s[i] == ra ? rb + 1 : 1;
-			ra = s[i];
-			if (rb > run)
-				run = rb;
-		}
-		if (run >= h->rct_cutoff)
-			goto precise;
-		if (run > rmax)
-			rmax = run;
-		if (last != n - 1)
-			rb = 1;
-	}
-	if (!rmax)
-		rmax = 1;
-	uint64_t before = h->samples;
-	h->rct_a = s[n - 1];
-	h->rct_b = rb;
-	h->rct_max = rmax;
-	h->apt_a = aa;
-	h->apt_b = ab;
-	h->apt_i = ai;
-	h->apt_max = amax;
-	h->samples += n;
-	if (before < NG_STARTUP_SAMPLES && h->samples >= NG_STARTUP_SAMPLES)
-		ng_health_startup_done(h);
-	return 0;
-precise:;
-	uint32_t fired = 0;
-	for (size_t i = 0; i < n; i++)
-		fired |= ng_health_step(h, s[i]);
-	return fired;
+	*h = c;
+	return j;
 }
 
 /* ---- NeuG 1.0.x's tests on the CRC output bytes ------------------------
@@ -382,7 +239,7 @@ static inline void ng_neug_inc(uint16_t *c)
 		(*c)++;
 }
 
-/* One adaptive proportion test of window w; returns true when it fired. */
+/* One adaptive proportion test of window w; true when it fired. */
 static inline bool ng_neug_apt(uint32_t *a, uint32_t *b, uint32_t *s, uint16_t *max,
 			       uint16_t *err, uint32_t w, uint32_t cutoff, uint8_t x)
 {
@@ -404,7 +261,7 @@ static inline bool ng_neug_apt(uint32_t *a, uint32_t *b, uint32_t *s, uint16_t *
 	return false;
 }
 
-bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
+static inline bool ng_neug_byte(ng_neug_tests_ctx *t, uint8_t x)
 {
 	bool fired = false;
 	/* repetition count, cutoff 9 */
@@ -430,21 +287,38 @@ bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
 	return fired;
 }
 
-bool ng_neug_tests_word_slow(ng_neug_tests_ctx *t, uint32_t v)
+bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
 {
-	bool f = ng_neug_tests_byte(t, (uint8_t)v);
-	f |= ng_neug_tests_byte(t, (uint8_t)(v >> 8));
-	f |= ng_neug_tests_byte(t, (uint8_t)(v >> 16));
-	f |= ng_neug_tests_byte(t, (uint8_t)(v >> 24));
-	return f;
-}
-
-bool ng_neug_tests_word_mid(ng_neug_tests_ctx *t, uint32_t v)
-{
-	return ng_neug_word_mid(t, v);
+	return ng_neug_byte(t, x);
 }
 
 bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v)
 {
-	return ng_neug_word(t, v);
+	ng_neug_tests_ctx c = *t;   /* in locals: see ng_health_test */
+	bool f = ng_neug_byte(&c, (uint8_t)v);
+	f |= ng_neug_byte(&c, (uint8_t)(v >> 8));
+	f |= ng_neug_byte(&c, (uint8_t)(v >> 16));
+	f |= ng_neug_byte(&c, (uint8_t)(v >> 24));
+	*t = c;
+	return f;
+}
+
+const char *ng_health_name(uint32_t bit)
+{
+	switch (bit) {
+	case NG_HEALTH_RCT: return "repetition count test";
+	case NG_HEALTH_APT: return "adaptive proportion test";
+	case NG_HEALTH_STARTUP: return "start-up test (running)";
+	case NG_HEALTH_STARTUP_FAILED: return "start-up test";
+	case NG_HEALTH_NEUG: return "NeuG CRC-output test";
+	case NG_HEALTH_ESTIMATE: return "start-up entropy estimate";
+	case NG_HEALTH_SELFTEST: return "known-answer self-test";
+	case NG_HEALTH_PERSISTENT: return "persistent failure";
+	default: return "no test";
+	}
+}
+
+const char *ng_health_stream_name(uint32_t stream)
+{
+	return stream == NG_STREAM_ADC1 ? "ADC1" : stream == NG_STREAM_ADC2 ? "ADC2" : "samples";
 }

@@ -2,9 +2,11 @@
 /* Known-answer self-tests (see selftest.h). The pipeline vector: 1304
  * samples from xorshift32 seeded with 0x6e657567, uid 1 2 3, H = 3.7; the
  * expected digests of its mode 0 and mode 1 output were cross-checked by an
- * independent re-computation (tests/unit/test_pipeline.c). */
+ * independent re-computation (tests/unit/test_pipeline.c). The induced
+ * failures' sample indices follow from the cutoffs (doc/health.md). */
 #include <string.h>
 #include "ng/crc32.h"
+#include "ng/health.h"
 #include "ng/pipeline.h"
 #include "ng/selftest.h"
 #include "ng/sha256.h"
@@ -22,6 +24,8 @@ static const uint8_t ng_st_448[32] = {
 	0xa3, 0x3c, 0xe4, 0x59, 0x64, 0xff, 0x21, 0x67, 0xf6, 0xec, 0xed, 0xd4, 0x19, 0xdb, 0x06, 0xc1,
 };
 
+static bool ng_st_ok(const char *name, bool ok);
+
 static bool ng_st_sha(void)
 {
 	uint8_t d[32];
@@ -30,6 +34,7 @@ static bool ng_st_sha(void)
 	ok &= memcmp(d, ng_st_abc, 32) == 0;
 	ng_sha256(d, ng_st_448_msg, sizeof ng_st_448_msg - 1);
 	ok &= memcmp(d, ng_st_448, 32) == 0;
+	ok = ng_st_ok("sha256", ok);
 	/* the portable path too, when a faster one is in use */
 	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
@@ -39,8 +44,8 @@ static bool ng_st_sha(void)
 	memcpy(h2, h, sizeof h);
 	ng_sha256_compress_portable(h, blk, 1);
 	ng_sha256_compress(h2, blk, 1);
-	ok &= memcmp(h, h2, sizeof h) == 0 && h[0] == 0xba7816bfu && h[7] == 0xf20015adu;
-	return ok;
+	return ng_st_ok("sha256-portable", memcmp(h, h2, sizeof h) == 0 && h[0] == 0xba7816bfu &&
+				     h[7] == 0xf20015adu) && ok;
 }
 
 static bool ng_st_crc(void)
@@ -54,7 +59,7 @@ static bool ng_st_crc(void)
 	a = ng_crc32_word(&c, 0x31323334u);
 	ng_crc32_reset(&c);
 	b = ng_crc32_bytes(&c, (const uint8_t *)"1234", 4);
-	return ok && a == b;
+	return ng_st_ok("crc", ok && a == b);
 }
 
 #define NG_ST_SAMPLES 1304u
@@ -105,32 +110,108 @@ static bool ng_st_pipeline(void)
 	return ok;
 }
 
-/* A stuck source: RCT (cutoff 10 at H = 3.7) fires at the 10th equal
- * sample, during the start-up test, so it latches and nothing comes out. */
-static bool ng_st_health(void)
+static const char *ng_st_first;   /* the first test that failed */
+#ifdef NG_SELFTEST_HOOKS
+static const char *ng_st_wrong;   /* its known answer is made wrong */
+#endif
+
+static bool ng_st_ok(const char *name, bool ok)
 {
-	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI };
-	uint32_t w[16];
+#ifdef NG_SELFTEST_HOOKS
+	if (ng_st_wrong && !strcmp(ng_st_wrong, name))
+		ok = false;
+#endif
+	if (!ok && !ng_st_first)
+		ng_st_first = name;
+	return ok;
+}
+
+#ifdef NG_SELFTEST_HOOKS
+void ng_selftest_inject(const char *name)
+{
+	ng_st_wrong = name;
+}
+#endif
+
+/* n samples from gen(i) through a fresh pipeline in mode 0 (dual-ADC words
+ * when adc); true when the first persistent failure latched at sample
+ * `index` on `stream` by `test`, during the start-up test, and nothing came
+ * out. */
+static bool ng_st_latch(uint32_t (*gen)(uint32_t), uint32_t n, bool adc, uint32_t test,
+			uint32_t stream, uint64_t index)
+{
+	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI,
+				   .adc_h_milli = adc ? NG_DEFAULT_ADC_H_MILLI : 0 };
+	uint32_t w[8];
 	uint8_t out[NG_BLOCK_BYTES];
-	ng_pipeline_stats st;
 	if (ng_pipeline_init(&ng_st_pipe, &cfg) != NG_OK)
 		return false;
-	for (int i = 0; i < 16; i++)
-		w[i] = 0x0FDC05D2u;
-	for (int i = 0; i < 128; i++)
-		ng_pipeline_put_many(&ng_st_pipe, w, 16);
-	ng_pipeline_get_stats(&ng_st_pipe, &st);
-	return (st.status & NG_HEALTH_PERSISTENT) && (st.status & NG_HEALTH_STARTUP_FAILED) &&
-	       st.fail_test == NG_HEALTH_RCT && st.fail_index == 9 && st.rct_cutoff == 10 &&
+	for (uint32_t i = 0; i < n; i += 8) {
+		for (uint32_t j = 0; j < 8; j++)
+			w[j] = gen(i + j);
+		ng_pipeline_put_many(&ng_st_pipe, w, 8);
+	}
+	const ng_health_ctx *h = ng_pipeline_health(&ng_st_pipe);
+	return (h->status & NG_HEALTH_PERSISTENT) && (h->status & NG_HEALTH_STARTUP_FAILED) &&
+	       h->fail_test == test && h->fail_stream == stream && h->fail_index == index &&
 	       !ng_pipeline_take(&ng_st_pipe, out);
+}
+
+/* A stuck source: the RCT (C = 10 at H = 3.7) fires at its 10th sample. */
+static uint32_t ng_st_stuck(uint32_t i)
+{
+	(void)i;
+	return 0x0FDC05D2u;
+}
+
+/* A value every other sample, never twice in a row: the APT (C = 81 at
+ * H = 3.7, W = 512) fires at the window's 81st A, sample 160. */
+static uint32_t ng_st_often(uint32_t i)
+{
+	return i % 2 ? 0x05D00000u + i : 0x0FDC05D2u;
+}
+
+/* ADC2 dead (constant), ADC1 cycling through 64 values: only ADC2's stream
+ * sees it; its RCT (C = 31 at H = 1) fires at sample 30. */
+static uint32_t ng_st_dead_adc(uint32_t i)
+{
+	return 0x0FDC0000u | (1400u + i % 64u);
+}
+
+/* NeuG's tests: a run of 9 equal bytes fires the repetition count test at
+ * its 9th byte; 18 equal bytes in a 64-byte window (none in a row) the
+ * 64-byte adaptive proportion test; 315 in a 4096-byte window the other. */
+static bool ng_st_neug(void)
+{
+	ng_neug_tests_ctx t;
+	bool ok = true;
+	ng_neug_tests_init(&t);
+	for (int i = 0; i < 9; i++)
+		ok &= ng_neug_tests_byte(&t, 0x5a) == (i == 8);
+	ok &= t.err_rc == 1 && t.rc_max == 9;
+	ng_neug_tests_init(&t);
+	for (uint32_t i = 0; i < 4096; i++)
+		ng_neug_tests_byte(&t, (uint8_t)(i % 2 ? 1 + i % 200 : 0));
+	ok &= t.err_p64 > 0 && t.err_p4k > 0 && t.err_rc == 0 && t.p64_max + 1u >= NG_NEUG_APT64_CUTOFF &&
+	      t.p4k_max + 1u >= NG_NEUG_APT4K_CUTOFF;
+	return ok;
 }
 
 ng_status ng_selftest(void)
 {
+	ng_st_first = NULL;
 	bool ok = ng_st_sha();
 	ok = ng_st_crc() && ok;
-	ok = ng_st_pipeline() && ok;
-	ok = ng_st_health() && ok;
+	ok = ng_st_ok("pipeline", ng_st_pipeline()) && ok;
+	ok = ng_st_ok("rct", ng_st_latch(ng_st_stuck, 64, false, NG_HEALTH_RCT, NG_STREAM_WORD, 9)) && ok;
+	ok = ng_st_ok("apt", ng_st_latch(ng_st_often, 512, false, NG_HEALTH_APT, NG_STREAM_WORD, 160)) && ok;
+	ok = ng_st_ok("adc", ng_st_latch(ng_st_dead_adc, 64, true, NG_HEALTH_RCT, NG_STREAM_ADC2, 30)) && ok;
+	ok = ng_st_ok("neug", ng_st_neug()) && ok;
 	memset(&ng_st_pipe, 0, sizeof ng_st_pipe);
 	return ok ? NG_OK : NG_ERR_SELFTEST;
+}
+
+const char *ng_selftest_failed(void)
+{
+	return ng_st_first;
 }

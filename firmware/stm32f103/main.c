@@ -127,9 +127,8 @@ void ng_fw_init(void)
 	ng_led_poll(ng_millis());
 	bool ok = ng_selftest() == NG_OK && ng_crc_hw_selftest();
 
-	ng_neug_config cfg = { .crc = ng_crc_hw_word, .crc4 = ng_crc_hw_words4, .board = NG_BOARD_NAME, .revision = NG_FW_REVISION,
-			       .app_info = ng_fw_app_info };
-	cfg.crc_dr = ng_crc_hw_dr(); /* the pipeline's hot loop writes it itself */
+	ng_neug_config cfg = { .adc_h_milli = NG_DEFAULT_ADC_H_MILLI, .crc_dr = ng_crc_hw_dr(),
+			       .board = NG_BOARD_NAME, .revision = NG_FW_REVISION, .app_info = ng_fw_app_info };
 	ng_uid_read(cfg.uid);
 	ng_crc_hw_init(); /* reset once; the pipeline feeds the unique ID, then it runs on */
 	if (ng_neug_init(&ng_dev, &cfg, &ng_stm32_dcd_ops, NULL) != NG_OK)

@@ -14,7 +14,14 @@
 #include "../../firmware/stm32f103/crc_hw.c"
 #include <stdlib.h>
 #include "check.h"
+#include "ng/crc32.h"
 #include "ng/pipeline.h"
+#include "pipeline_hook.h"
+
+static uint32_t hw_word4(const uint32_t w[4])
+{
+	return ng_crc_hw_words4(NULL, w);
+}
 
 static const uint32_t uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
 
@@ -39,13 +46,18 @@ int main(void)
 	      "ADC2: FST-01 IN0 (PA0), IN9 (PB1), IN0, IN9");
 
 	/* Every word reaches the pipeline in order, batch by batch; with the
-	 * CRC unit as cfg.crc the output is NeuG's (out-adc-m0.bin). */
+	 * CRC unit's model as its CRC engine the output is NeuG's
+	 * (out-adc-m0.bin). */
 	ng_crc_hw_init();
 	static ng_pipeline p;
 	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI,
-				   .crc = ng_crc_hw_word };
+				   .adc_h_milli = NG_DEFAULT_ADC_H_MILLI };
 	memcpy(cfg.uid, uid, sizeof uid);
-	CHECK(ng_pipeline_init(&p, &cfg) == NG_OK, "pipeline with the CRC unit as cfg.crc");
+	CHECK(ng_pipeline_init(&p, &cfg) == NG_OK, "pipeline initialised");
+	uint32_t reg = 0;
+	for (int i = 0; i < 3; i++)
+		reg = ng_crc_hw_word(NULL, uid[i]);
+	ng_test_pipeline_crc(&p, hw_word4, reg);
 	static uint32_t got[28000];
 	static uint8_t out[6400];
 	size_t ngot = 0, nout = 0, sizes_ok = 1, k = 0;

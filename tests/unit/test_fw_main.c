@@ -293,6 +293,30 @@ int main(void)
 		lc[5] = 0;
 		free(w);
 	}
+	/* An ADC that dies after the start-up estimate: the pipeline's per-ADC
+	 * raw-sample tests (RCT/APT on each half-word, H = 1.0) stop it. */
+	for (int dead = 2; dead >= 1; dead--) {
+		size_t n = 60000;
+		uint32_t *w = malloc(n * 4);
+		for (size_t i = 0; i < n; i++) {
+			uint32_t a1 = adc[i % nw] & 0xFFFFu, a2 = adc[i % nw] >> 16;
+			if (i >= 4300)
+				*(dead == 2 ? &a2 : &a1) = 4095u;
+			w[i] = a2 << 16 | a1;
+		}
+		power_up(w, n);
+		CHECK(ng_fw_noise_state(&m1, &m2) == 0, "ADC%d alive at power-up: the start-up estimate passes", dead);
+		bad = 0;
+		host_open(0, &bad);
+		size_t k = host_read(out, sizeof out, 600);
+		ng_pipeline_stats pst;
+		ng_neug_get_stats(&ng_dev, &pst);
+		CHECK(k == 0 && (pst.status & NG_HEALTH_PERSISTENT) && ng_led_pattern == NG_LED_FAILURE &&
+		      (info32(NG_INFO_STATUS, &bad) & NG_HEALTH_PERSISTENT),
+		      "ADC%d stuck after start-up: the per-ADC tests latch a failure, no byte out (%zu), LED failure, "
+		      "GET_INFO 16 says so", dead, k);
+		free(w);
+	}
 	free(adc);
 	free((void *)m0);
 	return ng_check_exit();

@@ -33,6 +33,40 @@ static uint32_t ref_rct(uint32_t h_milli)
 	return 1 + (uint32_t)ceill(30.0L / ((long double)h_milli / 1000.0L) - 1e-12L);
 }
 
+/* SP 800-90B 4.4.1 and 4.4.2 as the standard writes them, for one stream:
+ * the bits of the tests for which sample x is a failure (B >= C). */
+typedef struct {
+	uint32_t rct_a, rct_b, apt_a, apt_b, rct_max, apt_max;
+	uint64_t n;
+} ref_state;
+
+static uint32_t ref_step(ref_state *r, uint32_t x, uint32_t rc, uint32_t ac)
+{
+	uint32_t f = 0;
+	if (r->n > 0 && x == r->rct_a) {   /* 4.4.1 step 2a */
+		r->rct_b++;
+	} else {                           /* step 1 / 2b */
+		r->rct_a = x;
+		r->rct_b = 1;
+	}
+	if (r->rct_b >= rc)
+		f |= NG_HEALTH_RCT;
+	if (r->n % NG_APT_WINDOW == 0) {   /* 4.4.2 steps 1-2 */
+		r->apt_a = x;
+		r->apt_b = 1;
+	} else if (x == r->apt_a) {        /* step 3a */
+		r->apt_b++;
+	}
+	if (r->n % NG_APT_WINDOW != 0 && r->apt_b >= ac)   /* step 3b */
+		f |= NG_HEALTH_APT;
+	if (r->rct_b > 1 && r->rct_b > r->rct_max)
+		r->rct_max = r->rct_b;
+	if (r->apt_b > 1 && r->apt_b > r->apt_max)
+		r->apt_max = r->apt_b;
+	r->n++;
+	return f;
+}
+
 static ng_pipeline P;
 
 static void init(uint32_t mode, uint32_t h_milli)
@@ -256,16 +290,18 @@ int main(void)
 	ng_health_cutoffs(3700, 512, &rc, &ac);
 	CHECK(ac == 81, "APT cutoff at H=3.7, W=512 is 81 (the induced tests assume it)");
 
-	/* The batch path (ng_health_insert_many, used by the pipeline) leaves the
-	 * same state and fires the same bits as one ng_health_insert per sample,
-	 * on sequences from small alphabets so that both tests fire often. */
+	/* ng_health_test against SP 800-90B 4.4.1 and 4.4.2 as the standard
+	 * writes them (ref_* below: one sample at a time, no shared state), on
+	 * sequences from small alphabets so that both tests fire often, cut
+	 * into random pieces: the same samples fail, with the same bits. */
 	uint64_t seed = ng_test_seed();
 	int diff = 0, fires = 0;
 	for (int trial = 0; trial < 400; trial++) {
-		ng_health_ctx a, b;
-		uint32_t hm = 500 + (uint32_t)(ng_test_rand(&seed) % 7500);
-		ng_health_init(&a, hm, 0, 0);
-		ng_health_init(&b, hm, 0, 0);
+		ng_health_ctx h;
+		uint32_t hm = 500 + (uint32_t)(ng_test_rand(&seed) % 7500), rc3, ac3;
+		ng_health_init(&h, hm, 0);
+		ng_health_cutoffs(hm, NG_APT_WINDOW, &rc3, &ac3);
+		ref_state r = { 0 };
 		uint32_t alpha = 1 + (uint32_t)(ng_test_rand(&seed) % 40), buf[700];
 		for (int chunk = 0; chunk < 20; chunk++) {
 			size_t n = (size_t)(ng_test_rand(&seed) % 700);
@@ -278,40 +314,44 @@ int main(void)
 				buf[i] = v;
 				run--;
 			}
-			uint32_t fa = 0, fb = ng_health_insert_many(&b, buf, n);
-			for (size_t i = 0; i < n; i++)
-				fa |= ng_health_insert(&a, buf[i]);
-			fires += fa != 0;
-			diff += fa != fb || memcmp(&a, &b, sizeof a) != 0;
-		}
-	}
-	CHECK(!diff && fires > 100, "ng_health_insert_many == ng_health_insert per sample (8000 chunks, %d fired, %d differ)",
-	      fires, diff);
-
-	/* NeuG's word-at-a-time fast path == four byte calls (low byte first). */
-	diff = 0;
-	for (int trial = 0; trial < 200; trial++) {
-		ng_neug_tests_ctx a, b;
-		ng_neug_tests_init(&a);
-		ng_neug_tests_init(&b);
-		uint32_t alpha = 1 + (uint32_t)(ng_test_rand(&seed) % 256);
-		for (int i = 0; i < 3000; i++) {
-			uint32_t v = 0;
-			for (int k = 0; k < 4; k++)
-				v |= (uint32_t)(ng_test_rand(&seed) % alpha) << (8 * k);
-			bool fa = ng_neug_tests_byte(&a, (uint8_t)v);
-			fa |= ng_neug_tests_byte(&a, (uint8_t)(v >> 8));
-			fa |= ng_neug_tests_byte(&a, (uint8_t)(v >> 16));
-			fa |= ng_neug_tests_byte(&a, (uint8_t)(v >> 24));
-			bool fb = ng_neug_tests_word(&b, v);
-			if (i % 37 == 0) {   /* a lone byte now and then, as mode 0 does */
-				fa |= ng_neug_tests_byte(&a, (uint8_t)v);
-				fb |= ng_neug_tests_byte(&b, (uint8_t)v);
+			for (size_t i = 0; i < n;) {
+				uint32_t f, want = 0;
+				size_t k = ng_health_test(&h, buf + i, n - i, &f);
+				for (size_t j = i; j < i + k; j++)   /* the samples that passed */
+					diff += ref_step(&r, buf[j], rc3, ac3) != 0;
+				if (i + k < n)
+					want = ref_step(&r, buf[i + k], rc3, ac3);
+				diff += i + k < n && (f != want || !f);
+				fires += f != 0;
+				i += k + (i + k < n);
 			}
-			diff += fa != fb || memcmp(&a, &b, sizeof a) != 0;
+		}
+		diff += h.st[0].rct_max != r.rct_max || h.st[0].apt_max != r.apt_max || h.samples != r.n;
+	}
+	CHECK(!diff && fires > 1000, "ng_health_test == SP 800-90B 4.4.1/4.4.2 written out sample by sample "
+	      "(8000 pieces, %d failing samples, %d differ)", fires, diff);
+
+	/* Each ADC's half-word is a stream of its own (H = 1 bit: C = 31). */
+	{
+		ng_health_ctx h;
+		uint32_t w[64], f;
+		for (int dead = 1; dead <= 2; dead++) {
+			ng_health_init(&h, 3700, 1000);
+			for (uint32_t i = 0; i < 64; i++) {   /* the live ADC cycles through 40 codes */
+				uint32_t live = 1480u + i % 40u, stuck = 4060u;
+				w[i] = dead == 2 ? stuck << 16 | live : live << 16 | stuck;
+			}
+			size_t k = ng_health_test(&h, w, 64, &f);
+			CHECK(k == 30 && f == NG_HEALTH_RCT && h.fail_stream == (dead == 2 ? NG_STREAM_ADC2 : NG_STREAM_ADC1) &&
+			      (h.status & NG_HEALTH_STARTUP_FAILED) && h.st[0].rct_failures == 0,
+			      "ADC%d constant, ADC%d live: its own stream's RCT fires at sample 30 (k=%zu, stream %u)",
+			      dead, 3 - dead, k, h.fail_stream);
+			ng_health_init(&h, 3700, 0);
+			k = ng_health_test(&h, w, 64, &f);
+			CHECK(k == 64 && f == 0, "the same words with the word stream alone pass (what the ADC streams add)");
 		}
 	}
-	CHECK(!diff, "NeuG tests: word fast path == 4 byte calls (600000 words, %d differ)", diff);
+
 	{
 		ng_neug_tests_ctx t;
 		ng_neug_tests_init(&t);

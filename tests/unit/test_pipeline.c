@@ -5,6 +5,8 @@
  * bit-at-a-time CRC. */
 #include <string.h>
 #include "check.h"
+#include "ng/crc32.h"
+#include "pipeline_hook.h"
 #include "ng/pipeline.h"
 #include "ng/selftest.h"
 
@@ -76,23 +78,22 @@ static size_t model_m0(uint32_t nper, const uint32_t *s, size_t n, uint8_t *out)
 	return o;
 }
 
-/* ---- a hardware CRC unit stand-in (cfg.crc) --------------------------- */
+/* ---- CRC unit stand-ins (tests/pipeline_hook.h) ------------------------ */
 static ng_crc32_ctx hw;
-static unsigned long hw_calls;
-static uint32_t hw_word(void *user, uint32_t w)
-{
-	(void)user;
-	hw_calls++;
-	return ng_crc32_word(&hw, w);
-}
 static unsigned long hw4_calls;
-static uint32_t hw_word4(void *user, const uint32_t w[4])
+static uint32_t hw_word4(const uint32_t w[4])
 {
-	(void)user;
 	hw4_calls++;
 	for (int i = 0; i < 4; i++)
 		ng_crc32_word(&hw, w[i]);
 	return hw.reg;
+}
+/* A data register that reads back the last word written (plain memory),
+ * and the same "CRC" through the hook. */
+static volatile uint32_t last_dr;
+static uint32_t last_word4(const uint32_t w[4])
+{
+	return w[3];
 }
 
 /* w such that the CRC register goes from r to v: the word step is
@@ -206,34 +207,49 @@ int main(void)
 	      ng_pipeline_block_samples(99) == 0 && ng_pipeline_block_samples(32001) == 0,
 	      "samples per block: max(140, ceil(512/H)) rounded up to a multiple of 4");
 
-	/* cfg.crc: an external CRC unit gives the same vectors, one call per word;
-	 * with cfg.crc4 too, one call per group of 4 after the uid words (fed in
-	 * pieces of 13, so that groups straddle the calls). */
+	/* A CRC unit in place of the software CRC gives the same vectors, one
+	 * call per group of 4, fed in pieces of 13 so that groups straddle the
+	 * calls; and the data-register engine (cfg.crc_dr) writes each group's
+	 * 4 words and reads the register once (a register that reads back the
+	 * last word gives what that "CRC" through the hook gives). */
 	for (uint32_t m = 0; m < 4; m++) {
 		uint32_t mode = m & 1;
-		ng_pipeline_config hc = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI, .crc = hw_word,
-					  .crc4 = m >= 2 ? hw_word4 : NULL };
+		ng_pipeline_config hc = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI,
+					  .crc_dr = m >= 2 ? &last_dr : NULL };
 		memcpy(hc.uid, UID, sizeof UID);
 		ng_crc32_reset(&hw);
-		hw_calls = hw4_calls = 0;
+		for (int i = 0; i < 3; i++)
+			ng_crc32_word(&hw, UID[i]);
+		hw4_calls = 0;
 		ng_pipeline_init(&pipe_, &hc);
-		size_t o2 = 0;
-		const size_t piece = m >= 2 ? 13 : 64;
-		for (size_t i = 0; i < ns; i += piece) {
-			ng_pipeline_put_many(&pipe_, s + i, ns - i < piece ? ns - i : piece);
+		if (m < 2)
+			ng_test_pipeline_crc(&pipe_, hw_word4, hw.reg);
+		size_t o2 = 0, o3 = 0;
+		for (size_t i = 0; i < ns; i += 13) {
+			ng_pipeline_put_many(&pipe_, s + i, ns - i < 13 ? ns - i : 13);
 			while (ng_pipeline_take(&pipe_, out + o2))
 				o2 += 32;
 		}
 		const uint8_t *want = mode ? m1 : m0;
 		size_t wn = mode ? n1 : n0;
-		if (m < 2)
-			CHECK(o2 == wn && !memcmp(out, want, wn) && hw_calls == 3 + ns && !hw4_calls,
-			      "mode %u through cfg.crc (a CRC unit): the vector again, %lu unit writes",
-			      mode, hw_calls);
-		else
-			CHECK(o2 == wn && !memcmp(out, want, wn) && hw_calls == 3 && hw4_calls == ns / 4,
-			      "mode %u through cfg.crc4: the vector again, %lu + 4 x %lu unit writes",
-			      mode, hw_calls, hw4_calls);
+		if (m < 2) {
+			CHECK(o2 == wn && !memcmp(out, want, wn) && hw4_calls == ns / 4,
+			      "mode %u through a CRC unit stand-in: the vector again, %lu calls", mode, hw4_calls);
+			continue;
+		}
+		hc.crc_dr = NULL;
+		ng_pipeline_init(&pipe_, &hc);
+		ng_test_pipeline_crc(&pipe_, last_word4, UID[2]);
+		uint8_t *out3 = malloc(wn + 64);
+		for (size_t i = 0; i < ns; i += 64) {
+			ng_pipeline_put_many(&pipe_, s + i, ns - i < 64 ? ns - i : 64);
+			while (ng_pipeline_take(&pipe_, out3 + o3))
+				o3 += 32;
+		}
+		CHECK(o2 > 0 && o3 == o2 && !memcmp(out, out3, o2) && last_dr == s[ns / 4 * 4 - 1],
+		      "mode %u through cfg.crc_dr: 4 writes and 1 read per group (%zu bytes as the hook gives)",
+		      mode, o2);
+		free(out3);
 	}
 
 	/* The start-up hold: nothing before the 1024th sample, then all at once. */
@@ -355,15 +371,14 @@ int main(void)
 	badc.h_milli = 99;
 	ng_status e2 = ng_pipeline_init(&pipe_, &badc);
 	badc.h_milli = NG_DEFAULT_H_MILLI;
-	badc.rct_cutoff = 1;
+	badc.adc_h_milli = 99;
 	ng_status e3 = ng_pipeline_init(&pipe_, &badc);
-	badc.rct_cutoff = 0;
-	badc.apt_cutoff = 600;
+	badc.adc_h_milli = 32001;
 	ng_status e4 = ng_pipeline_init(&pipe_, &badc);
-	badc.apt_cutoff = 0;
+	badc.adc_h_milli = 0;
 	CHECK(e1 == NG_ERR_ARG && e2 == NG_ERR_ARG && e3 == NG_ERR_ARG && e4 == NG_ERR_ARG &&
 	      ng_pipeline_init(&pipe_, &badc) == NG_OK && ng_pipeline_init(NULL, &badc) == NG_ERR_ARG,
-	      "ng_pipeline_init: bad mode, H, or cutoff -> NG_ERR_ARG");
+	      "ng_pipeline_init: bad mode, H, or ADC H -> NG_ERR_ARG");
 
 	free(ref);
 	free(out);

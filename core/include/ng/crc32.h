@@ -24,12 +24,4 @@ uint32_t ng_crc32_bytes(ng_crc32_ctx *ctx, const uint8_t *buf, size_t len);
  * context: the pipeline's fast path). */
 uint32_t ng_crc32_run(uint32_t reg, const uint32_t *w, size_t n);
 
-/* A CRC engine the pipeline can use instead of the software one (the STM32
- * hardware unit in the firmware). It returns the register after shifting w in. */
-typedef uint32_t (*ng_crc_fn)(void *user, uint32_t w);
-/* The same engine four words at a time: shifts in w[0], w[1], w[2], w[3] in
- * that order and returns the register after the last (one call per group
- * of 4 samples instead of four). */
-typedef uint32_t (*ng_crc4_fn)(void *user, const uint32_t w[4]);
-
 #endif

@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Health tests on the raw noise samples (SP 800-90B section 4.4) and NeuG
- * 1.0.x's own tests on the CRC output. The rules are in doc/health.md. */
+/* Every health test of NeuG, in one place (core/src/health.c; the rules in
+ * doc/health.md):
+ *   - SP 800-90B 4.4.1 (repetition count) and 4.4.2 (adaptive proportion) on
+ *     the raw samples, on each sample stream: the whole samples and, for
+ *     dual-ADC words ((adc2 << 16) | adc1), each ADC's half-word;
+ *   - the start-up test (the first NG_STARTUP_SAMPLES samples);
+ *   - the repeated-failure rule that latches a persistent failure;
+ *   - NeuG 1.0.x's tests on the bytes of the CRC output (GET_INFO 1..7). */
 #ifndef NG_HEALTH_H
 #define NG_HEALTH_H
 #include <stdbool.h>
@@ -8,14 +14,16 @@
 #include <stdint.h>
 #include "ng/status.h"
 
-/* Status bits (ng_pipeline_stats.status). Every bit but STARTUP is sticky
- * until ng_pipeline_init / ng_health_init; STARTUP clears only when the
- * start-up test passes. Once PERSISTENT is set no input clears any bit. */
+/* Status bits (ng_health_ctx.status). Every bit but STARTUP is sticky until
+ * ng_health_init; STARTUP clears only when the start-up test passes. Once
+ * PERSISTENT is set no input clears any bit. */
 #define NG_HEALTH_RCT        0x01u /* SP 800-90B 4.4.1 repetition count test fired */
 #define NG_HEALTH_APT        0x02u /* SP 800-90B 4.4.2 adaptive proportion test fired */
 #define NG_HEALTH_STARTUP    0x04u /* start-up test still running: nothing released yet */
 #define NG_HEALTH_STARTUP_FAILED 0x08u /* the start-up test failed (always persistent) */
 #define NG_HEALTH_NEUG       0x10u /* one of NeuG's CRC-level tests fired */
+#define NG_HEALTH_ESTIMATE   0x20u /* a start-up min-entropy estimate was too low: refused */
+#define NG_HEALTH_SELFTEST   0x40u /* a known-answer self-test failed: refused */
 #define NG_HEALTH_PERSISTENT 0x80u /* latched: output stopped until re-initialisation */
 
 #define NG_APT_WINDOW        512u  /* SP 800-90B 4.4.2: W for non-binary samples */
@@ -23,6 +31,12 @@
 /* Repeated failure: a raw-sample test firing less than this many samples
  * after the previous firing latches NG_HEALTH_PERSISTENT (doc/health.md). */
 #define NG_HEALTH_REPEAT_SPAN 4096u
+
+/* The sample streams the raw tests watch. */
+#define NG_STREAM_WORD 0u  /* the whole sample */
+#define NG_STREAM_ADC1 1u  /* bits 0..15 of a dual-ADC word: ADC1 */
+#define NG_STREAM_ADC2 2u  /* bits 16..31: ADC2 */
+#define NG_STREAMS     3u
 
 /* Cutoffs for alpha = 2^-30 and declared min-entropy h_milli/1000 bits per sample.
  *   RCT: C = 1 + ceil(30 / H)                               (SP 800-90B 4.4.1)
@@ -32,31 +46,14 @@
 ng_status ng_health_cutoffs(uint32_t h_milli, uint32_t window,
 			    uint32_t *rct_cutoff, uint32_t *apt_cutoff);
 
-/* The raw-sample tests with start-up and the repeated-failure rule.
- * Do not rely on the layout; read it through the fields documented here. */
+/* One stream's SP 800-90B tests. */
 typedef struct {
-	uint32_t rct_cutoff, apt_cutoff, apt_window;
+	uint32_t h_milli, rct_cutoff, apt_cutoff;  /* declared H and its cutoffs */
 	uint32_t rct_a, rct_b;          /* 4.4.1: A and B */
-	uint32_t apt_a, apt_b, apt_i;   /* 4.4.2: A, B, and samples seen in this window */
+	uint32_t apt_a, apt_b;          /* 4.4.2: A and B (the window is ng_health_ctx.apt_i) */
 	uint32_t rct_max, apt_max;      /* largest B seen (monotone) */
 	uint32_t rct_failures, apt_failures; /* firings (see doc/health.md) */
-	uint32_t status;                /* NG_HEALTH_* bits */
-	uint64_t samples;               /* samples tested */
-	uint64_t last_fail;             /* index of the last firing + 1; 0 = none */
-	uint32_t fail_test, fail_count; /* the firing that latched PERSISTENT */
-	uint64_t fail_index;
-} ng_health_ctx;
-
-/* Starts the tests (and the start-up test) afresh. A cutoff of 0 is derived
- * from h_milli; explicit cutoffs must be >= 2. NG_ERR_ARG when out of range. */
-ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t rct_cutoff,
-			 uint32_t apt_cutoff);
-/* Tests one sample. Returns the NG_HEALTH_RCT / NG_HEALTH_APT bits of the tests
- * whose count is at or above the cutoff after this sample (0 = healthy). */
-uint32_t ng_health_insert(ng_health_ctx *h, uint32_t sample);
-/* Tests n samples, in order; the same state as n calls of ng_health_insert.
- * Returns the OR of what those calls would return. */
-uint32_t ng_health_insert_many(ng_health_ctx *h, const uint32_t *s, size_t n);
+} ng_health_stream;
 
 /* NeuG 1.0.x's tests on the bytes of the CRC output (doc/health.md):
  * repetition count (cutoff 9), adaptive proportion on 64 (cutoff 18) and on
@@ -73,11 +70,45 @@ typedef struct {
 	uint16_t rc_max, p64_max, p4k_max;        /* GET_INFO 5..7 */
 } ng_neug_tests_ctx;
 
+/* All the health-test state of one noise source. Read the fields; change
+ * them only through the functions below. */
+typedef struct {
+	ng_health_stream st[NG_STREAMS];
+	uint32_t nstreams;      /* 1: whole samples; 3: also each ADC's half-word */
+	uint32_t apt_i;         /* the next sample's position in the APT window (all streams) */
+	uint32_t status;        /* NG_HEALTH_* bits */
+	uint64_t samples;       /* samples tested */
+	uint64_t last_fail;     /* index of the last firing + 1; 0 = none */
+	/* the firing that latched PERSISTENT: */
+	uint32_t fail_test;     /* NG_HEALTH_RCT or NG_HEALTH_APT */
+	uint32_t fail_stream;   /* NG_STREAM_* */
+	uint32_t fail_count;    /* the test's B at that sample */
+	uint64_t fail_index;    /* 0-based index of that sample */
+	ng_neug_tests_ctx neug; /* NeuG's CRC-level tests */
+} ng_health_ctx;
+
+/* Starts every test afresh, with the start-up test. h_milli: the declared
+ * min-entropy of a whole sample; adc_h_milli: of each ADC's half-word of a
+ * dual-ADC word, 0 when the samples are not such words (one stream).
+ * NG_ERR_ARG when either is out of range. */
+ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_milli);
+
+/* The raw-sample tests on s[0..n), in order: returns n when no test fired,
+ * else the index i of the first sample at which one did (samples 0..i are
+ * tested, the rest not) with the NG_HEALTH_RCT / NG_HEALTH_APT bits of what
+ * fired at it in *fired. Counts, latches and ends the start-up test as it
+ * goes. */
+size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired);
+
+/* NeuG's tests on one byte, or on the four bytes of v (low byte first).
+ * True when a test fired. */
 void ng_neug_tests_init(ng_neug_tests_ctx *t);
-/* Tests the bytes of the CRC value v (low byte first). Returns true when a
- * test fired. */
-bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v);
-/* Tests one byte. Returns true when a test fired. */
 bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t b);
+bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v);
+
+/* "repetition count test", "adaptive proportion test", ... for one NG_HEALTH_* bit;
+ * "samples", "ADC1", "ADC2" for one NG_STREAM_*. */
+const char *ng_health_name(uint32_t bit);
+const char *ng_health_stream_name(uint32_t stream);
 
 #endif

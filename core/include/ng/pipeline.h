@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ng/crc32.h"
 #include "ng/health.h"
 #include "ng/sha256.h"
 #include "ng/status.h"
@@ -22,38 +21,41 @@
 #define NG_MIN_H_MILLI      100u  /* 0.1 bit per sample */
 #define NG_MAX_H_MILLI      32000u
 
+#define NG_DEFAULT_ADC_H_MILLI 1000u /* each ADC's half-word of a dual-ADC word */
+
 typedef struct {
 	uint32_t mode;        /* NG_MODE_* */
 	uint32_t uid[3];      /* unique device ID words, fed into the CRC after reset */
 	uint32_t h_milli;     /* declared min-entropy per raw sample, in 1/1000 bit */
-	uint32_t rct_cutoff;  /* 0: derive from h_milli with ng_health_cutoffs */
-	uint32_t apt_cutoff;  /* 0: derive from h_milli with ng_health_cutoffs */
-	ng_crc_fn crc;        /* NULL: the software CRC of crc32.h. Otherwise the
-			       * caller resets the unit before ng_pipeline_init,
-			       * which feeds it the uid words. */
-	void *crc_user;
-	ng_crc4_fn crc4;      /* optional, with crc: the same unit, 4 words per
-			       * call (the pipeline then calls crc only for the
-			       * uid words). NULL: crc word by word. */
-	volatile uint32_t *crc_dr; /* optional, with crc: the same unit's data
-			       * register, memory mapped (a write shifts a word
-			       * in, a read gives the register), as the STM32's
-			       * CRC_DR is. The pipeline then writes and reads it
-			       * directly, for everything (no calls). */
+	uint32_t adc_h_milli; /* declared min-entropy of each ADC's half-word when the
+			       * samples are dual-ADC words ((adc2 << 16) | adc1);
+			       * 0: they are not (one sample stream) */
+	volatile uint32_t *crc_dr; /* NULL: the software CRC of crc32.h. Else the
+			       * STM32 CRC unit's data register (a write shifts a
+			       * word in, a read gives the register), reset by the
+			       * caller; ng_pipeline_init feeds it the uid words. */
 } ng_pipeline_config;
 
-/* Everything a host tool or GET_INFO reports. */
+/* Everything a host tool or GET_INFO reports (the counter table, counters.h,
+ * names each field). The raw-sample figures without a prefix are the whole
+ * samples' stream; adc1_ and adc2_ are each ADC's half-word stream (zero
+ * when the samples are not dual-ADC words). */
 typedef struct {
 	uint64_t samples;         /* raw samples tested */
 	uint64_t blocks_out;      /* 32-byte blocks taken with ng_pipeline_take */
 	uint64_t blocks_dropped;  /* blocks discarded because a test fired (with the
 				   * queued ones discarded when a failure latched) */
+	uint64_t blocks_lost;     /* completed blocks discarded because the queue was full */
 	uint32_t h_milli, samples_per_block, rct_cutoff, apt_cutoff, apt_window;
 	uint32_t rct_failures, apt_failures;  /* raw-sample test firings */
 	uint32_t rct_max, apt_max;            /* largest run / window count seen */
+	uint32_t adc_h_milli, adc_rct_cutoff, adc_apt_cutoff;
+	uint32_t adc1_rct_failures, adc1_apt_failures, adc1_rct_max, adc1_apt_max;
+	uint32_t adc2_rct_failures, adc2_apt_failures, adc2_rct_max, adc2_apt_max;
 	uint32_t status;          /* NG_HEALTH_* bits */
 	/* The persistent failure, when status has NG_HEALTH_PERSISTENT: */
 	uint32_t fail_test;       /* NG_HEALTH_RCT or NG_HEALTH_APT */
+	uint32_t fail_stream;     /* NG_STREAM_* */
 	uint64_t fail_index;      /* 0-based index of the sample at which it latched */
 	uint32_t fail_count;      /* the test's count at that sample */
 	/* NeuG 1.0.x's CRC-level tests, as its GET_INFO reports them (indices 1..7) */
@@ -61,7 +63,10 @@ typedef struct {
 	uint16_t neug_rc_max, neug_p64_max, neug_p4k_max;
 	uint32_t mode;            /* NG_MODE_* */
 	uint32_t ready;           /* blocks waiting for ng_pipeline_take */
-	uint64_t blocks_lost;     /* completed blocks discarded because the queue was full */
+	/* Filled by the device around the pipeline (0 where there is none): */
+	uint64_t bytes_sent;      /* bytes handed to the host */
+	uint32_t source_errors;   /* noise-source errors (samples lost) */
+	uint32_t selftest;        /* 0: the known-answer self-tests passed; else failed */
 } ng_pipeline_stats;
 
 /* Do not rely on the size or contents of this type; the caller owns it. */
@@ -69,7 +74,7 @@ typedef struct ng_pipeline ng_pipeline;
 #include "ng/pipeline_impl.h"
 
 /* Resets everything (CRC, health state, counters, start-up test).
- * NG_ERR_ARG for a bad mode, h_milli or cutoff. */
+ * NG_ERR_ARG for a bad mode, h_milli or adc_h_milli. */
 ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg);
 /* Samples per conditioned (mode 0) block for a declared min-entropy:
  * max(140, ceil(512000 / h_milli)) rounded up to a multiple of 4
@@ -93,8 +98,9 @@ size_t ng_pipeline_room(const ng_pipeline *p);
  * mode 0 chaining value and the health tests run on. Ignores a bad mode. */
 void ng_pipeline_set_mode(ng_pipeline *p, uint32_t mode);
 uint32_t ng_pipeline_mode(const ng_pipeline *p);
+/* Fills the pipeline's fields of st (the device's own are left 0). */
 void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st);
-/* "repetition count test", "adaptive proportion test", ... for one NG_HEALTH_* bit. */
-const char *ng_health_name(uint32_t bit);
+/* The health tests' state (read only). */
+const ng_health_ctx *ng_pipeline_health(const ng_pipeline *p);
 
 #endif
