@@ -51,8 +51,7 @@ awk -v m="$(get conditioned_hwcrc_minstr_per_output)" 'BEGIN {
 			c, adc, adc_us, cpu, out, busy80
 	}
 }'
-row "  the same, CRC unit by cfg.crc4 calls" "$(get conditioned_hwcrc4_minstr_per_output)" "" ""
-row "  the same, CRC unit one word per call" "$(get conditioned_hwcrc1_minstr_per_output)" "" ""
+row "  the same, raw tests on the words only" "$(get conditioned_hwcrc_words_minstr_per_output)" "" ""
 row "conditioned, software CRC" "$(get conditioned_swcrc_minstr_per_output)" "" ""
 row "CRC32 mode, CRC unit (firmware path)" "$(get crc32_hwcrc_minstr_per_output)" "" 270
 row "CRC32 mode, software CRC" "$(get crc32_swcrc_minstr_per_output)" "" ""
@@ -60,8 +59,8 @@ row "raw mode (health tests only)" "$(get raw_minstr_per_output)" "" ""
 row "SHA-256 of the 161-byte message" "$(get sha256_161B_minstr)" 7000 ""
 part() { awk -v l="$1" -v m="$2" -v u="$3" 'BEGIN { if (m > 0) printf "     %-44s %9.1f instr%s\n", l, m / 1000, u }'; }
 echo "   where the conditioned path's instructions go (per 32-byte output: 140 samples, 35 CRC words, 3 SHA-256 blocks):"
-part "raw-sample health tests, per sample" "$(get health_insert_minstr_per_sample)" " (x140)"
-part "  the same, batch (ng_health_insert_many, 70 at a time)" "$(get health_insert_many_minstr_per_sample)" " (the pipeline's path)"
+part "raw-sample health tests, per sample, 3 streams" "$(get health_test_3streams_minstr_per_sample)" " (x140)"
+part "  the same, the words only" "$(get health_test_words_minstr_per_sample)" " (x140)"
 part "NeuG CRC-output tests, per CRC word" "$(get neug_tests_word_minstr)" " (x35)"
 part "software CRC, per word (the CRC unit replaces it)" "$(get crc32_sw_minstr_per_word)" " (x140)"
 part "SHA-256 compression, per 64-byte block" "$(get sha256_minstr_per_64B_block)" " (x3; NeuG: about 7,000 per output)"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "fw.h"     /* NG_NOISE_BATCH_MAX: the firmware feeds the pipeline a DMA batch at a time */
 #include "mps2.h"
+#include "ng/crc32.h"
 #include "ng/pipeline.h"
 #include "ng/health.h"
 #include "ng/sha256.h"
@@ -16,32 +17,6 @@
 
 static const uint32_t ng_uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
 static ng_pipeline ng_pipe;
-static volatile uint32_t ng_fake_crc_dr;
-
-/* Stands in for the STM32 CRC unit: the same store and load per word as
- * firmware/stm32f103/crc_hw.c, plus a multiply so that the value looks
- * random to NeuG's CRC-output tests (it is not a CRC; cost only, about 2
- * instructions more than the real unit's path). */
-static uint32_t ng_fake_hw_crc(void *user, uint32_t w)
-{
-	(void)user;
-	ng_fake_crc_dr = (ng_fake_crc_dr ^ w) * 0x9E3779B1u;
-	return ng_fake_crc_dr;
-}
-
-/* The same for cfg.crc4: the four stores and one load of crc_hw.c's
- * ng_crc_hw_words4, plus one multiply so that the value looks random (so
- * about 2 instructions more than the real unit's path, like the above). */
-static uint32_t ng_fake_hw_crc4(void *user, const uint32_t w[4])
-{
-	(void)user;
-	ng_fake_crc_dr = w[0];
-	ng_fake_crc_dr = w[1];
-	ng_fake_crc_dr = w[2];
-	ng_fake_crc_dr = w[3];
-	return ng_fake_crc_dr * 0x9E3779B1u;
-}
-
 /* The firmware path proper (main.c: cfg.crc_dr, the pipeline writing the
  * CRC unit's data register itself) needs a register whose read looks like
  * a CRC. This model has none: a RAM word reads back the last sample
@@ -122,10 +97,10 @@ static uint32_t ng_feed(uint32_t mode, const uint32_t *s, uint32_t n)
 /* Runs a pipeline in `mode` over the embedded samples (after a warm-up that
  * covers the 1024-sample start-up test), returns milli-instructions per
  * released block. */
-static uint32_t ng_measure(uint32_t mode, ng_crc_fn crc, ng_crc4_fn crc4, bool dr, uint64_t ticks_2m,
-			   uint32_t *blocks_out)
+static uint32_t ng_measure(uint32_t mode, bool dr, bool adc, uint64_t ticks_2m, uint32_t *blocks_out)
 {
-	ng_pipeline_config cfg = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI, .crc = crc, .crc4 = crc4,
+	ng_pipeline_config cfg = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI,
+				   .adc_h_milli = adc ? NG_DEFAULT_ADC_H_MILLI : 0,
 				   .crc_dr = dr ? &ng_fake_dr : NULL };
 	const uint32_t *vec = ng_mixed(dr);
 	memcpy(cfg.uid, ng_uid, sizeof cfg.uid);
@@ -153,7 +128,7 @@ __attribute__((noinline)) void ng_prof_end(void) { ng_prof_mark = 2; }
 int main(void)
 {
 	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI,
-				   .crc = ng_fake_hw_crc, .crc_dr = &ng_fake_dr };
+				   .adc_h_milli = NG_DEFAULT_ADC_H_MILLI, .crc_dr = &ng_fake_dr };
 	const uint32_t *vec = ng_mixed(true);
 	memcpy(cfg.uid, ng_uid, sizeof cfg.uid);
 	ng_pipeline_init(&ng_pipe, &cfg);
@@ -163,7 +138,6 @@ int main(void)
 	ng_prof_end();
 	ng_sh_printf("prof: blocks %u\n", n);
 	(void)ng_measure;
-	(void)ng_fake_hw_crc4;
 	(void)ng_calibrate;
 	return 0;
 }
@@ -175,37 +149,35 @@ int main(void)
 	ng_sh_printf("bench: calibration_ticks_per_2M_instructions %u\n", (uint32_t)cal);
 	uint32_t n, v;
 
-	/* The firmware path: the CRC unit's data register (main.c, cfg.crc_dr). */
-	v = ng_measure(NG_MODE_CONDITIONED, 0, 0, false, cal, &n);
-	ng_sh_printf("bench: conditioned_swcrc_minstr_per_output %u (%u blocks)\n", v, n);
-	v = ng_measure(NG_MODE_CONDITIONED, ng_fake_hw_crc, 0, true, cal, &n);
+	/* The firmware path: the CRC unit's data register (main.c, cfg.crc_dr),
+	 * with the raw tests on the words and on each ADC's half-word (the
+	 * firmware's configuration), and on the words alone. */
+	v = ng_measure(NG_MODE_CONDITIONED, true, true, cal, &n);
 	ng_sh_printf("bench: conditioned_hwcrc_minstr_per_output %u (%u blocks)\n", v, n);
-	v = ng_measure(NG_MODE_CONDITIONED, ng_fake_hw_crc, ng_fake_hw_crc4, false, cal, &n);
-	ng_sh_printf("bench: conditioned_hwcrc4_minstr_per_output %u (%u blocks)\n", v, n);
-	v = ng_measure(NG_MODE_CONDITIONED, ng_fake_hw_crc, 0, false, cal, &n);
-	ng_sh_printf("bench: conditioned_hwcrc1_minstr_per_output %u (%u blocks)\n", v, n);
-	v = ng_measure(NG_MODE_CRC32, 0, 0, false, cal, &n);
-	ng_sh_printf("bench: crc32_swcrc_minstr_per_output %u (%u blocks)\n", v, n);
-	v = ng_measure(NG_MODE_CRC32, ng_fake_hw_crc, 0, true, cal, &n);
+	v = ng_measure(NG_MODE_CONDITIONED, true, false, cal, &n);
+	ng_sh_printf("bench: conditioned_hwcrc_words_minstr_per_output %u (%u blocks)\n", v, n);
+	v = ng_measure(NG_MODE_CONDITIONED, false, true, cal, &n);
+	ng_sh_printf("bench: conditioned_swcrc_minstr_per_output %u (%u blocks)\n", v, n);
+	v = ng_measure(NG_MODE_CRC32, true, true, cal, &n);
 	ng_sh_printf("bench: crc32_hwcrc_minstr_per_output %u (%u blocks)\n", v, n);
-	v = ng_measure(NG_MODE_RAW, ng_fake_hw_crc, 0, true, cal, &n);
+	v = ng_measure(NG_MODE_CRC32, false, true, cal, &n);
+	ng_sh_printf("bench: crc32_swcrc_minstr_per_output %u (%u blocks)\n", v, n);
+	v = ng_measure(NG_MODE_RAW, true, true, cal, &n);
 	ng_sh_printf("bench: raw_minstr_per_output %u (%u blocks)\n", v, n);
-
 	/* The parts, so that the cost can be attributed. */
 	ng_mixed(false);
 	static ng_health_ctx h;
-	ng_health_init(&h, NG_DEFAULT_H_MILLI, 0, 0);
-	uint64_t t0 = ng_ticks();
-	for (uint32_t i = 0; i < 4480; i++)
-		ng_health_insert(&h, ng_vec_adc[i]);
-	uint64_t dt = ng_ticks() - t0;
-	ng_sh_printf("bench: health_insert_minstr_per_sample %u\n", (uint32_t)(dt * 2000000000ull / cal / 4480u));
-	ng_health_init(&h, NG_DEFAULT_H_MILLI, 0, 0);
-	t0 = ng_ticks();
-	for (uint32_t i = 0; i + 70 <= 4480; i += 70)
-		ng_health_insert_many(&h, ng_vec_adc + i, 70);
-	dt = ng_ticks() - t0;
-	ng_sh_printf("bench: health_insert_many_minstr_per_sample %u\n", (uint32_t)(dt * 2000000000ull / cal / 4480u));
+	uint32_t fired;
+	for (uint32_t adc = 0; adc < 2; adc++) {
+		ng_health_init(&h, NG_DEFAULT_H_MILLI, adc ? NG_DEFAULT_ADC_H_MILLI : 0);
+		uint64_t t0 = ng_ticks();
+		for (uint32_t i = 0; i + 128 <= 4480; i += 128)
+			ng_health_test(&h, ng_vec_adc + i, 128, &fired);
+		uint64_t dt = ng_ticks() - t0;
+		ng_sh_printf("bench: health_test_%s_minstr_per_sample %u\n", adc ? "3streams" : "words",
+			     (uint32_t)(dt * 2000000000ull / cal / 4480u));
+	}
+	uint64_t t0, dt;
 	/* NeuG's word tests on the mapped samples, the values the conditioned
 	 * path's CRC stand-in reads back (ng_mix, mapped before the timing) */
 	static ng_neug_tests_ctx nt;

@@ -7,14 +7,13 @@
 #include <stdint.h>
 #include <string.h>
 #include "mps2.h"
+#include "../../pipeline_hook.h"
 #include "ng/crc32.h"
 #include "ng/health.h"
 #include "ng/pipeline.h"
 #include "ng/selftest.h"
 #include "ng/sha256.h"
 #include "ng/wipe.h"
-#include "health_impl.h"
-#include "pipeline_run.h"
 
 static const uint32_t ng_uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
 static ng_pipeline ng_pipe;
@@ -188,11 +187,9 @@ static void ng_test_wipe(void)
 	ng_sh_check(ok, "ng_wipe clears exactly its range at every alignment, lengths 0..72");
 }
 
-/* The batch path of the raw-sample tests (ng_health_insert_many: on this
- * target the scalar scan) leaves the same state and fires the same bits as
- * one ng_health_insert per sample, on runs from small alphabets so that
- * both tests fire (the host's test_health does the same for its vector
- * path); and NeuG's word path equals four byte calls. */
+/* ng_health_test on this target: a stream from a small alphabet (both tests
+ * fire often) tested in pieces of 1..300 samples and one sample at a time
+ * gives the same failing samples and the same state. */
 static uint32_t ng_rng_state = 0x6e657567u;
 static uint32_t ng_rng(void)
 {
@@ -203,178 +200,46 @@ static uint32_t ng_rng(void)
 	return ng_rng_state = x;
 }
 
-static void ng_test_batch(void)
+static void ng_test_pieces(void)
 {
 	static ng_health_ctx a, b;
-	uint32_t diff = 0, fires = 0, *buf = ng_work;
-	for (uint32_t trial = 0; trial < 120; trial++) {
-		uint32_t hm = 500 + ng_rng() % 7500;
-		ng_health_init(&a, hm, 0, 0);
-		ng_health_init(&b, hm, 0, 0);
-		uint32_t alpha = 1 + ng_rng() % 40;
-		for (uint32_t chunk = 0; chunk < 12; chunk++) {
-			uint32_t n = ng_rng() % 700, run = 0, v = 0;
-			for (uint32_t i = 0; i < n; i++) {
-				if (!run) {
-					v = (ng_rng() % alpha) * 0x01000193u;
-					run = 1 + ng_rng() % (trial & 1 ? 3 : 14);
-				}
-				buf[i] = v;
-				run--;
+	uint32_t diff = 0, fires = 0, *buf = ng_work, n = NG_WORK;
+	for (uint32_t trial = 0; trial < 20; trial++) {
+		uint32_t alpha = 1 + ng_rng() % 24, run = 0, v = 0;
+		ng_health_init(&a, 500 + ng_rng() % 7500, trial & 1 ? 1000 : 0);
+		b = a;
+		for (uint32_t i = 0; i < n; i++) {
+			if (!run) {
+				v = (ng_rng() % alpha) * 0x00010001u;
+				run = 1 + ng_rng() % (trial & 2 ? 3 : 14);
 			}
-			uint32_t fa = 0, fb = ng_health_insert_many(&b, buf, n);
-			for (uint32_t i = 0; i < n; i++)
-				fa |= ng_health_insert(&a, buf[i]);
+			buf[i] = v;
+			run--;
+		}
+		for (uint32_t i = 0; i < n;) {
+			uint32_t fa, fb = 0, k = 1 + ng_rng() % 300;
+			if (k > n - i)
+				k = n - i;
+			size_t ka = ng_health_test(&a, buf + i, k, &fa), kb = 0;
+			for (; kb < k && !fb; kb++)
+				if (ng_health_test(&b, buf + i + kb, 1, &fb) == 0)
+					break;
+			diff += ka != kb || fa != fb;
 			fires += fa != 0;
-			diff += fa != fb || memcmp(&a, &b, sizeof a) != 0;
+			i += (uint32_t)ka + (ka < k);
 		}
+		diff += memcmp(&a, &b, sizeof a) != 0;
 	}
-	ng_sh_printf("# batch vs per sample: %u chunks fired, %u differ\n", fires, diff);
-	ng_sh_check(!diff && fires > 50, "ng_health_insert_many == ng_health_insert per sample (1440 chunks)");
-
-	static ng_neug_tests_ctx na, nb;
-	diff = 0;
-	for (uint32_t trial = 0; trial < 60; trial++) {
-		ng_neug_tests_init(&na);
-		ng_neug_tests_init(&nb);
-		uint32_t alpha = 1 + ng_rng() % 256;
-		for (uint32_t i = 0; i < 1500; i++) {
-			uint32_t v = 0;
-			for (int k = 0; k < 4; k++)
-				v |= (ng_rng() % alpha) << (8 * k);
-			bool fa = ng_neug_tests_byte(&na, (uint8_t)v);
-			fa |= ng_neug_tests_byte(&na, (uint8_t)(v >> 8));
-			fa |= ng_neug_tests_byte(&na, (uint8_t)(v >> 16));
-			fa |= ng_neug_tests_byte(&na, (uint8_t)(v >> 24));
-			diff += fa != ng_neug_tests_word(&nb, v) || memcmp(&na, &nb, sizeof na) != 0;
-		}
-	}
-	ng_sh_printf("# NeuG word vs bytes: %u of 90000 words differ\n", diff);
-	ng_sh_check(!diff, "ng_neug_tests_word == four ng_neug_tests_byte (90000 words)");
+	ng_sh_check(!diff && fires > 50, "ng_health_test in pieces == one sample at a time (20 streams)");
 }
 
-/* ng_neug_word_end (core/src/health_impl.h: the fast path's word in which
- * NeuG's 64-byte window ends, plain against the state) leaves what four
- * ng_neug_tests_byte calls leave, from states after 60..63 bytes of small
- * alphabets (so that the new window's A repeats within the word and the
- * maxima are still small), on 20000 plain words. */
-static void ng_test_word_end(void)
+/* The CRC data-register engine on this target: a register that reads back
+ * the last word written (plain memory) gives what that "CRC" gives through
+ * the test hook, in modes 0 and 1, fed in pieces. */
+static volatile uint32_t ng_dr;
+static uint32_t ng_last_word4(const uint32_t w[4])
 {
-	ng_neug_tests_ctx ta, tb;
-	uint32_t diff = 0, counted = 0;
-	for (uint32_t trial = 0; trial < 20000; trial++) {
-		uint32_t alpha = 2 + ng_rng() % 6, nb = 60 + ng_rng() % 4 + 64 * (ng_rng() % 3), v;
-		ng_neug_tests_init(&ta);
-		for (uint32_t i = 0; i < nb; i++)
-			ng_neug_tests_byte(&ta, (uint8_t)(1 + ng_rng() % alpha));
-		do {   /* a plain word (a few tries at most: 6 values beyond the alphabet) */
-			v = 0;
-			for (int k = 0; k < 4; k++)
-				v |= (1 + ng_rng() % (alpha + 6)) << (8 * k);
-		} while (!ng_neug_plain(v, (v << 8) | (ta.rc_a & 0xffu), ta.p64_a * 0x01010101u,
-					ta.p4k_a * 0x01010101u));
-		tb = ta;
-		ng_neug_word_end(&ta, v);
-		for (int k = 0; k < 4; k++)
-			ng_neug_tests_byte(&tb, (uint8_t)(v >> (8 * k)));
-		diff += memcmp(&ta, &tb, sizeof ta) != 0;
-		counted += ta.p64_b != 0;
-	}
-	ng_sh_printf("# ng_neug_word_end: %u of 20000 differ (%u with the new A repeated)\n", diff, counted);
-	ng_sh_check(!diff && counted > 500, "ng_neug_word_end == four ng_neug_tests_byte (20000 window ends)");
-}
-
-/* Mode 0's group kernel (core/src/pipeline_run.c): the Thumb-2 one equals
- * the portable C (the reference) on 6000 runs of 1..24 groups (a quarter of
- * them through the entry whose first group is taken as tested), from streams
- * that stop it at every position: random words; repeats of the predecessor
- * or of the window's A from a small alphabet (hits, which the kernel takes,
- * with cutoffs low enough and counts near enough to them that some fire: raw
- * stops); CRC values (here the data register, a RAM word, reads back the
- * last sample written) whose bytes repeat or equal a NeuG window's A (NeuG
- * stops); NeuG's 64-byte window ending after the n-th group with groups to
- * follow (which the kernel takes on, every 16 groups) or not, at each byte,
- * sometimes with a later byte equal to the new A (which it leaves to the
- * caller). Both must return the same, leave the same state and health
- * context, write the same message bytes (and none past them) and leave the
- * same word in the data register. */
-static volatile uint32_t ng_dr_a, ng_dr_b;
-
-static void ng_test_run_kernel(void)
-{
-	/* the samples, then the two messages, in ng_work (the RAM is 20 KiB) */
-	uint32_t *s = ng_work, *msg_a = ng_work + 96, *msg_b = ng_work + 124, diff = 0, stops[3] = { 0, 0, 0 };
-	uint32_t hits = 0, ends = 0, left = 0;
-	static ng_health_ctx ha, hb;
-	for (uint32_t trial = 0; trial < 6000; trial++) {
-		uint32_t ng = 1 + ng_rng() % 24, kind = ng_rng() % 3, ab = ng_rng() & 0xffu;
-		/* the groups to the first window end, and the groups the caller
-		 * allows after it (within the ng of the stream) */
-		uint32_t wsh = 8 * (ng_rng() % 4), first = 1 + ng_rng() % ng;
-		uint32_t wrest = ng_rng() % 3 ? 1 + ng_rng() % (ng - first + 1) : 0;
-		for (uint32_t i = 0; i < 4 * ng; i++) {
-			uint32_t x = ng_rng();
-			if (kind == 1 && ng_rng() % 40 == 0)
-				x = ng_rng() % 3;                        /* repeats now and then */
-			if (kind == 2 && i % 4 == 3 && ng_rng() % 8 == 0)
-				x = (x & ~0xffu) | (ng_rng() % 2 ? ab : (x >> 8) & 0xffu); /* a byte = A or its neighbour */
-			if (i % 4 == 3 && wsh < 16 && ng_rng() % 12 == 0)   /* a byte two after A equal to it */
-				x = (x & ~(0xffu << (wsh + 16))) | ((x >> wsh) & 0xffu) << (wsh + 16);
-			s[i] = x;
-		}
-		ng_health_init(&ha, 500 + ng_rng() % 7500, 2 + ng_rng() % 4, 0);
-		ha.apt_b = ng_rng() % ha.apt_cutoff;
-		ha.apt_cutoff = ha.apt_b + 1 + ng_rng() % 6;
-		ha.rct_max = ng_rng() % 5;
-		ha.apt_max = ha.apt_b + ng_rng() % 3;
-		hb = ha;
-		ng_m0_run ra = {
-			.prev = ng_rng() % 7 ? ng_rng() : s[0], .a = ng_rng() % 7 ? ng_rng() % 3 : s[1],
-			.dr = &ng_dr_a, .m = (uint8_t *)msg_a, .v = ng_rng(), .a64 = ab * 0x01010101u,
-			.a4k = (ng_rng() & 0xffu) * 0x01010101u, .n = ng, .s = s, .reg = 0,
-			.h = &ha, .rb_at = s + 4 * (ng_rng() % 3), .rb = 1 + ng_rng() % 3,
-			.wrest = wrest, .wsh = wsh,
-		}, rb = ra;
-		if (wrest)
-			ra.n = rb.n = first;
-		rb.dr = &ng_dr_b;
-		rb.m = (uint8_t *)msg_b;
-		rb.h = &hb;
-		for (uint32_t i = 0; i < 28; i++)
-			msg_a[i] = msg_b[i] = 0xa5a5a5a5u;
-		ng_dr_a = ng_dr_b = 0;
-		bool tested = trial % 4 == 3;   /* the first group taken as tested */
-		uint32_t sa = tested ? ng_m0_run_armv7m_tested(&ra) : ng_m0_run_armv7m(&ra),
-			 sb = ng_m0_run_c(&rb, tested);
-		diff += sa != sb || ra.prev != rb.prev || ra.a != rb.a || ra.v != rb.v || ra.n != rb.n ||
-			ra.s != rb.s || ra.m - (uint8_t *)msg_a != rb.m - (uint8_t *)msg_b ||
-			ra.a64 != rb.a64 || ra.a4k != rb.a4k || ra.dr != &ng_dr_a ||
-			ra.rb_at != rb.rb_at || ra.rb != rb.rb || ra.h != &ha || ra.wrest != rb.wrest ||
-			memcmp(&ha, &hb, sizeof ha) != 0 ||
-			memcmp(msg_a, msg_b, 28 * 4) != 0 || ng_dr_a != ng_dr_b;
-		hits += ra.rb_at > s + 4;
-		ends += ra.a64 != ab * 0x01010101u;
-		left += sa == NG_RUN_DONE && ra.wrest >= 2;
-		stops[sa < 3 ? sa : 0]++;
-	}
-	ng_sh_printf("# group kernel: %u differ; stops: %u done, %u raw, %u NeuG; %u took hits, %u took a "
-		     "window's end, %u left one\n",
-		     diff, stops[0], stops[1], stops[2], hits, ends, left);
-	ng_sh_check(!diff && stops[0] > 100 && stops[1] > 100 && stops[2] > 100 && hits > 100 && ends > 100 &&
-			    left > 20,
-		    "group kernel: Thumb-2 = portable C (6000 runs, every kind of stop, a quarter from a tested group)");
-}
-
-/* Mode 0's fast path on this target (the group kernel in Thumb-2, the data
- * register written directly) against the general path: one pipeline fed in
- * pieces of 1..300 samples, the other one sample at a time; both must
- * release the same blocks and end with the same stats, on samples mapped
- * from adc.bin (so that the register reads back CRC-like values) with runs,
- * repeats of the window's first sample and bytes that trip NeuG's tests. */
-static uint32_t ng_last_word(void *user, uint32_t w)
-{
-	(void)user;
-	return w;
+	return w[3];
 }
 
 static uint32_t ng_hash_blocks(ng_pipeline *p, uint32_t h, uint32_t *count)
@@ -388,62 +253,31 @@ static uint32_t ng_hash_blocks(ng_pipeline *p, uint32_t h, uint32_t *count)
 	return h;
 }
 
-static void ng_test_fast_path(void)
+static void ng_test_crc_dr(void)
 {
 	static ng_pipeline pb;
-	uint32_t *s = ng_work, n = sizeof ng_work / sizeof ng_work[0], diff = 0, blocks = 0, drops = 0;
-	for (uint32_t trial = 0; trial < 6; trial++) {
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t x = ng_vec_adc[(i + 977 * trial) % ng_vec_adc_words] * 0x9E3779B1u;
-			if (trial % 3 == 1 && i > 1100 && ng_rng() % 16 == 0)
-				x = s[i - 1];                           /* runs */
-			if (trial % 3 == 2 && i > 1100 && ng_rng() % 24 == 0)
-				x = s[i - i % 512];                     /* the window's first sample */
-			if (trial >= 3 && i % 4 == 3 && ng_rng() % 6 == 0)
-				x = (x & 0xffffff00u) | ((x >> 8) & 0xffu); /* a byte like its neighbour */
-			if (trial % 3 == 1 && i >= 1500 + 100 * trial && i < 1511 + 100 * trial)
-				x = s[i - 1];                           /* a run that fires the RCT */
-			if (trial >= 3 && i >= 2000 && i < 2040 && i % 4 == 3)
-				x = 0x5a5a5a5au;                        /* CRC values that fire NeuG's RCT */
-			s[i] = x;
-		}
-		ng_pipeline_config ca = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI,
-					  .crc = ng_last_word, .crc_dr = &ng_dr_a },
-				   cb = ca;
-		cb.crc_dr = &ng_dr_b;
-		memcpy(ca.uid, ng_uid, sizeof ca.uid);
-		memcpy(cb.uid, ng_uid, sizeof cb.uid);
+	for (uint32_t mode = 0; mode < 2; mode++) {
+		ng_pipeline_config ca = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI, .crc_dr = &ng_dr };
+		ng_pipeline_config cb = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI };
 		ng_pipeline_init(&ng_pipe, &ca);
 		ng_pipeline_init(&pb, &cb);
-		uint32_t ha = 0x811c9dc5u, hb = ha, na = 0, nb = 0;
+		ng_test_pipeline_crc(&pb, ng_last_word4, 0);
+		uint32_t ha = 0, hb = 0, na = 0, nb = 0, n = ng_vec_adc_words;
 		for (uint32_t i = 0; i < n;) {
-			uint32_t k = 1 + ng_rng() % 300;
+			uint32_t k = 1 + ng_rng() % 200;
 			if (k > n - i)
 				k = n - i;
-			ng_pipeline_put_many(&ng_pipe, s + i, k);
+			ng_pipeline_put_many(&ng_pipe, ng_vec_adc + i, k);
+			ng_pipeline_put_many(&pb, ng_vec_adc + i, k);
 			ha = ng_hash_blocks(&ng_pipe, ha, &na);
-			for (uint32_t j = 0; j < k; j++) {
-				ng_pipeline_put(&pb, s[i + j]);
-				hb = ng_hash_blocks(&pb, hb, &nb);
-			}
+			hb = ng_hash_blocks(&pb, hb, &nb);
 			i += k;
 		}
-		ng_pipeline_stats sa, sb;
-		ng_pipeline_get_stats(&ng_pipe, &sa);
-		ng_pipeline_get_stats(&pb, &sb);
-		diff += ha != hb || na != nb || memcmp(&sa, &sb, sizeof sa) != 0;
-		blocks += na;
-		drops += (uint32_t)sa.blocks_dropped;
+		ng_sh_check(ha == hb && na == nb && na > 0, mode ? "cfg.crc_dr: mode 1 as the hook gives"
+							  : "cfg.crc_dr: mode 0 as the hook gives");
 	}
-	ng_sh_printf("# fast path vs general path: %u of 6 runs differ; %u blocks out, %u dropped\n", diff,
-		     blocks, drops);
-	ng_sh_check(!diff && blocks > 40 && drops > 0,
-		    "mode 0 fast path (Thumb-2 group kernel) == general path, per-sample feed (6 runs)");
 }
 
-/* ng_sha256_compress (on this target the Thumb-2 assembly of
- * core/src/sha256_armv7m.c) equals the portable C for 0..4 blocks at every
- * source alignment, and leaves the bytes around h alone. */
 static void ng_test_sha_impl(void)
 {
 	static uint8_t msg[4 * 64 + 3];
@@ -478,10 +312,8 @@ int main(void)
 		    "CRC-32/MPEG-2 check value 0x0376e6e7");
 	ng_test_vectors();
 	ng_test_health();
-	ng_test_batch();
-	ng_test_word_end();
-	ng_test_run_kernel();
-	ng_test_fast_path();
+	ng_test_pieces();
+	ng_test_crc_dr();
 	ng_sh_printf("# %u failed\n", (uint32_t)ng_sh_failed());
 	return ng_sh_failed();
 }
