@@ -104,14 +104,24 @@ uint32_t ng_fw_noise_state(uint32_t *mode1, uint32_t *mode2)
 	return ng_fw_noise_status;
 }
 
+/* GET_INFO 33..39 (usb/neug_device.h): what only the firmware knows. */
 static uint32_t ng_fw_app_info(void *user, uint16_t index)
 {
 	(void)user;
-	if (index == NG_INFO_SELFTEST) /* 0 passed; bit 0 self-test; bits 4..6 start-up estimate */
-		return (ng_fw_selftest_ok ? 0u : 1u) | ng_fw_noise_status << 4;
 	ng_noise_stats st;
-	ng_noise_get_stats(&st);
-	return st.dma_errors;
+	switch (index) {
+	case NG_INFO_SELFTEST: /* 0 passed; 1 self-test; 2 the start-up estimate refused */
+		return (ng_fw_selftest_ok ? 0u : 1u) | (ng_fw_noise_status ? 2u : 0u);
+	case NG_INFO_CLOCK: return ng_clock_source();
+	case NG_INFO_STARTUP: return ng_fw_noise_status;
+	case NG_INFO_STARTUP_MODE1: return ng_fw_mcv_mode[0];
+	case NG_INFO_STARTUP_MODE2: return ng_fw_mcv_mode[1];
+	case NG_INFO_STARTUP_N: return ng_fw_mcv[0].n;
+	case NG_INFO_SOURCE_ERRORS:
+		ng_noise_get_stats(&st);
+		return st.dma_errors;
+	default: return 0;
+	}
 }
 
 static bool ng_fw_running;

@@ -157,6 +157,10 @@ int main(void)
 	CHECK(ng_neug_dtr(&ng_dev) && fw_model.adc_powerups > 0, "DTR: the main loop starts the batches");
 	CHECK(info32(NG_INFO_SELFTEST, &bad) == 0 && info32(NG_INFO_SOURCE_ERRORS, &bad) == 0,
 	      "GET_INFO 34: self-test passed; 33: no source errors");
+	CHECK(info32(NG_INFO_CLOCK, &bad) == NG_CLOCK_HSE && info32(NG_INFO_STARTUP, &bad) == 0 &&
+	      info32(NG_INFO_STARTUP_MODE1, &bad) == m1 && info32(NG_INFO_STARTUP_MODE2, &bad) == m2 &&
+	      info32(NG_INFO_STARTUP_N, &bad) == 4096,
+	      "GET_INFO 35..39: clock HSE, start-up estimate passed, mode counts %u and %u of 4096", m1, m2);
 
 	/* Finding 1: the regime, register for register (RM0008 11.12). */
 	uint32_t cr1 = NG_RD(NG_ADC_CR1(NG_ADC1));
@@ -280,7 +284,9 @@ int main(void)
 		bad = 0;
 		uint32_t pu0 = fw_model.adc_powerups;
 		host_open(0, &bad);
-		CHECK(info32(NG_INFO_SELFTEST, &bad) != 0, "GET_INFO 34 reports the refusal");
+		CHECK(info32(NG_INFO_SELFTEST, &bad) == 2 && info32(NG_INFO_STARTUP, &bad) == (uint32_t)dead &&
+		      info32(NG_INFO_STARTUP_MODE1 + (dead - 1), &bad) == 4096,
+		      "GET_INFO 34 and 36 report the refusal of ADC%d, 37/38 its mode count 4096", dead);
 		size_t k = host_read(out, sizeof out, 300);
 		CHECK(k == 0 && fw_model.adc_powerups == pu0 && !fw_model.adc_running,
 		      "mode 0: no byte out (%zu), the ADCs stay off", k);
