@@ -43,19 +43,25 @@ uint32_t ng_pipeline_block_samples(uint32_t h_milli)
 
 /* ---- the CRC engines ----------------------------------------------------- */
 
-static uint32_t ng_pipe_crc_software(ng_pipeline *p, const uint32_t w[4])
+static void ng_pipe_crc_software(ng_pipeline *p, const uint32_t *w, size_t g, uint32_t *v)
 {
-	return p->crc_reg = ng_crc32_step4(p->crc_reg, w);
+	uint32_t r = p->crc_reg;
+	for (size_t k = 0; k < g; k++, w += 4)
+		v[k] = r = ng_crc32_step4(r, w);
+	p->crc_reg = r;
 }
 
-static uint32_t ng_pipe_crc_unit(ng_pipeline *p, const uint32_t w[4])
+static void ng_pipe_crc_unit(ng_pipeline *p, const uint32_t *w, size_t g, uint32_t *v)
 {
 	volatile uint32_t *dr = p->crc_dr;
-	dr[0] = w[0];
-	dr[0] = w[1];
-	dr[0] = w[2];
-	dr[0] = w[3];
-	return p->crc_reg = dr[0];
+	for (size_t k = 0; k < g; k++, w += 4) {
+		dr[0] = w[0];
+		dr[0] = w[1];
+		dr[0] = w[2];
+		dr[0] = w[3];
+		v[k] = dr[0];
+	}
+	p->crc_reg = v[g - 1];
 }
 
 /* ---- blocks and the queue ------------------------------------------------ */
@@ -193,6 +199,29 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 
 /* ---- groups ---------------------------------------------------------------- */
 
+/* Mode 0: g groups (1 <= g) from w that are neither the first nor the last
+ * of their block, as many as fit in the message block being filled; their
+ * CRC values go into the message and through NeuG's tests together.
+ * Returns the groups taken. */
+static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g)
+{
+	uint32_t v[16], left = p->spb / 4 - 1 - p->grp, room = (64 - p->mfill) / 4;
+	if (g > left)
+		g = left;
+	if (g > room)
+		g = room;
+	p->crc(p, w, g, v);
+	if (ng_neug_tests_words(&p->health.neug, v, g)) {
+		p->blk_fail |= NG_HEALTH_NEUG;
+		p->health.status |= NG_HEALTH_NEUG;
+	}
+	for (size_t k = 0; k < g; k++)
+		ng_pipe_msg_word(p, v[k]);
+	p->grp += (uint32_t)g;
+	ng_wipe(v, sizeof v);
+	return g;
+}
+
 /* One group of 4 tested samples into the block in progress. */
 static void ng_pipe_group(ng_pipeline *p, const uint32_t w[4], bool *dropped)
 {
@@ -201,16 +230,15 @@ static void ng_pipe_group(ng_pipeline *p, const uint32_t w[4], bool *dropped)
 	case NG_MODE_CONDITIONED:
 		if (p->grp == 0)
 			ng_pipe_m0_start(p);
-		v = p->crc(p, w);
-		if (++p->grp < p->spb / 4) {
-			ng_pipe_msg_word(p, v);
-			ng_pipe_neug(p, v, true);
+		if (p->grp + 1 < p->spb / 4) {
+			ng_pipe_m0_groups(p, w, 1);
 		} else {
+			p->crc(p, w, 1, &v);
 			ng_pipe_m0_end(p, v, dropped);
 		}
 		break;
 	case NG_MODE_CRC32:
-		v = p->crc(p, w);
+		p->crc(p, w, 1, &v);
 		ng_pipe_neug(p, v, true);
 		ng_put_le32(p->blk + 4 * p->grp, v);
 		if (++p->grp == 8)
@@ -229,10 +257,14 @@ static void ng_pipe_group(ng_pipeline *p, const uint32_t w[4], bool *dropped)
 static void ng_pipe_build(ng_pipeline *p, const uint32_t *w, size_t m, bool *dropped)
 {
 	while (m) {
-		if (p->pend_n == 0 && m >= 4) {   /* a whole group straight from the input */
-			ng_pipe_group(p, w, dropped);
-			w += 4;
-			m -= 4;
+		if (p->pend_n == 0 && m >= 4) {   /* whole groups straight from the input */
+			size_t g = 1;
+			if (p->mode == NG_MODE_CONDITIONED && p->grp > 0 && p->grp + 1 < p->spb / 4)
+				g = ng_pipe_m0_groups(p, w, m / 4);
+			else
+				ng_pipe_group(p, w, dropped);
+			w += 4 * g;
+			m -= 4 * g;
 			continue;
 		}
 		p->pend[p->pend_n++] = *w++;

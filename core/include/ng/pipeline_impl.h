@@ -9,9 +9,9 @@
  * the start-up test runs (at most NG_STARTUP_SAMPLES / 32 in mode 1). */
 #define NG_PIPELINE_QUEUE 40u
 
-/* The CRC engine, chosen once by ng_pipeline_init: shifts the 4 samples of
- * w in (w[0] first) and returns the register after the last one. */
-typedef uint32_t (*ng_pipeline_crc_fn)(ng_pipeline *p, const uint32_t w[4]);
+/* The CRC engine, chosen once by ng_pipeline_init: shifts g groups of 4
+ * samples from w in (w[0] first), v[k] = the register after group k. */
+typedef void (*ng_pipeline_crc_fn)(ng_pipeline *p, const uint32_t *w, size_t g, uint32_t *v);
 
 struct ng_pipeline {
 	uint32_t mode;            /* NG_MODE_* */
