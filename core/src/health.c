@@ -237,15 +237,18 @@ size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *f
 	size_t j = 0, stepped = 0;   /* samples [stepped, j) were plain */
 	while (j < n) {
 		if (i != 0 && !hot) {   /* plain samples, to the end of the window or batch */
-			size_t end = n - j < NG_APT_WINDOW - i ? n : j + (NG_APT_WINDOW - i), k = j;
-			for (; k < end; k++) {
-				const uint32_t x = s[k], d = x ^ prev, e = x ^ a;
+			const uint32_t *q = s + j, *end = n - j < NG_APT_WINDOW - i ? s + n : q + (NG_APT_WINDOW - i);
+			uint32_t last = prev;
+			for (; q < end; q++) {
+				const uint32_t x = *q, d = x ^ last, e = x ^ a;
 				if (!(d & lo) || !(d & hi) || !(e & lo) || !(e & hi))
 					break;
-				prev = x;
+				last = x;
 			}
-			i += (uint32_t)(k - j);
-			j = k;
+			if (q > s + j)
+				prev = q[-1];
+			i += (uint32_t)(q - (s + j));
+			j = (size_t)(q - s);
 			if (i == NG_APT_WINDOW)
 				i = 0;
 			if (j == n)

@@ -201,11 +201,11 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 
 /* Mode 0: g groups (1 <= g) from w that are neither the first nor the last
  * of their block, as many as fit in the message block being filled; their
- * CRC values go into the message and through NeuG's tests together.
- * Returns the groups taken. */
+ * CRC values go straight into the message and through NeuG's tests
+ * together. Returns the groups taken. */
 static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g)
 {
-	uint32_t v[16], left = p->spb / 4 - 1 - p->grp, room = (64 - p->mfill) / 4;
+	uint32_t *v = p->msg + p->mfill / 4, left = p->spb / 4 - 1 - p->grp, room = (64 - p->mfill) / 4;
 	if (g > left)
 		g = left;
 	if (g > room)
@@ -215,10 +215,13 @@ static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g)
 		p->blk_fail |= NG_HEALTH_NEUG;
 		p->health.status |= NG_HEALTH_NEUG;
 	}
-	for (size_t k = 0; k < g; k++)
-		ng_pipe_msg_word(p, v[k]);
+	for (size_t k = 0; k < g; k++)   /* the message holds them little endian */
+		ng_put_le32((uint8_t *)&v[k], v[k]);
 	p->grp += (uint32_t)g;
-	ng_wipe(v, sizeof v);
+	if ((p->mfill += 4 * (uint32_t)g) == 64) {
+		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, 1);
+		p->mfill = 0;
+	}
 	return g;
 }
 
