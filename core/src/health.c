@@ -191,33 +191,43 @@ static void ng_health_startup_check(ng_health_ctx *h)
 		h->status &= ~NG_HEALTH_STARTUP;
 }
 
-/* Stream k's value of the sample x: the whole word, or an ADC's half-word. */
-static inline uint32_t ng_stream_value(uint32_t k, uint32_t x)
-{
-	return k == NG_STREAM_WORD ? x : k == NG_STREAM_ADC1 ? x & 0xffffu : x >> 16;
-}
-
 /* What plain samples (below) leave on each stream, the last of them x:
  * 4.4.1's A = x, B = 1. */
-static void ng_health_plain(ng_health_stream *t, uint32_t ns, uint32_t x)
+static inline void ng_health_plain(ng_health_stream *t, uint32_t ns, uint32_t x)
 {
-	for (uint32_t k = 0; k < ns; k++) {
-		t[k].rct_a = ng_stream_value(k, x);
-		t[k].rct_b = 1;
+	t[0].rct_a = x;
+	t[0].rct_b = 1;
+	if (ns > 1) {
+		t[1].rct_a = x & 0xffffu;
+		t[1].rct_b = 1;
+		t[2].rct_a = x >> 16;
+		t[2].rct_b = 1;
 	}
+}
+
+/* Nonzero exactly when some lane of u is 0, for lanes of one width with
+ * `one` the lowest bit of each lane and `high` the top bit of each: a lane
+ * v >= 1 gives v - 1 without a borrow into the next lane, with its top bit
+ * set only when v is above half its range, where ~v's is clear; the lowest
+ * zero lane, with no borrow from below, gives all ones under ~0 = all ones.
+ * (Lanes above a zero lane may read wrong; the answer as a whole is exact.) */
+static inline uint32_t ng_zero_lane(uint32_t u, uint32_t one, uint32_t high)
+{
+	return (u - one) & ~u & high;
 }
 
 /* ng_health_test steps in full (ng_health_stream_step on every stream) only
  * the samples at which a test can change more than its RCT's A, and lets
- * the others through with two compares per stream. Why that is exact:
- *   - every stream's value is a bit field of the sample (ng_stream_value);
+ * the others through with a few word operations. Why that is exact:
+ *   - every stream's value is a lane of the sample: the
+ *     whole word, or with the ADC streams its two half-words;
  *   - 4.4.1 keeps A = the previous sample's value (step 2 sets A = x
  *     whenever x != A), and 4.4.2's A is the value of the window's first
  *     sample on every stream;
  *   - so with d = x ^ (previous sample) and e = x ^ (window's first sample),
- *     x equals a stream's RCT A exactly when d's field is 0 there, and its
- *     APT A exactly when e's field is 0.
- * A sample with no such zero field is "plain": on every stream 4.4.1 sets
+ *     x equals a stream's RCT A exactly when d's lane is 0 there, and its
+ *     APT A exactly when e's lane is 0 (a zero word makes zero half-words).
+ * A sample with no such zero lane is "plain": on every stream 4.4.1 sets
  * A = x and B = 1, and 4.4.2 changes nothing and fires only if B >= C
  * already, which only a batch's first sample can see (every firing ends the
  * batch). So plain samples only move `prev`; the RCT's B = 1 and A of each
@@ -228,20 +238,19 @@ size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *f
 {
 	ng_health_stream *t = h->st;
 	const uint32_t ns = h->nstreams;
-	/* the streams' fields: bits 0..15 and 16..31, or the whole word twice */
-	const uint32_t lo = ns > 1 ? 0x0000ffffu : ~0u, hi = ns > 1 ? 0xffff0000u : ~0u;
-	uint32_t prev = t[0].rct_a, a = t[0].apt_a, i = h->apt_i, f[NG_STREAMS] = { 0 };
-	bool hot = false;
-	for (uint32_t k = 0; k < ns; k++)
-		hot |= t[k].apt_b >= t[k].apt_cutoff;
+	/* the lanes: two half-words, or the whole word */
+	const uint32_t one = ns > 1 ? 0x00010001u : 1u, high = ns > 1 ? 0x80008000u : 0x80000000u;
+	uint32_t prev = t[0].rct_a, a = t[0].apt_a, i = h->apt_i, f0 = 0, f1 = 0, f2 = 0;
+	bool hot = t[0].apt_b >= t[0].apt_cutoff ||
+		   (ns > 1 && (t[1].apt_b >= t[1].apt_cutoff || t[2].apt_b >= t[2].apt_cutoff));
 	size_t j = 0, stepped = 0;   /* samples [stepped, j) were plain */
 	while (j < n) {
 		if (i != 0 && !hot) {   /* plain samples, to the end of the window or batch */
 			const uint32_t *q = s + j, *end = n - j < NG_APT_WINDOW - i ? s + n : q + (NG_APT_WINDOW - i);
 			uint32_t last = prev;
 			for (; q < end; q++) {
-				const uint32_t x = *q, d = x ^ last, e = x ^ a;
-				if (!(d & lo) || !(d & hi) || !(e & lo) || !(e & hi))
+				const uint32_t x = *q;
+				if (ng_zero_lane(x ^ last, one, high) | ng_zero_lane(x ^ a, one, high))
 					break;
 				last = x;
 			}
@@ -258,29 +267,32 @@ size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *f
 		if (j > stepped)
 			ng_health_plain(t, ns, prev);
 		const uint32_t x = s[j];
-		f[0] = ng_health_stream_step(&t[0], x, i);
+		f0 = ng_health_stream_step(&t[0], x, i);
 		if (ns > 1) {
-			f[1] = ng_health_stream_step(&t[1], x & 0xffffu, i);
-			f[2] = ng_health_stream_step(&t[2], x >> 16, i);
+			f1 = ng_health_stream_step(&t[1], x & 0xffffu, i);
+			f2 = ng_health_stream_step(&t[2], x >> 16, i);
 		}
 		prev = x;
 		a = t[0].apt_a;
 		i = i + 1 == NG_APT_WINDOW ? 0 : i + 1;
 		stepped = ++j;
-		if (f[0] | f[1] | f[2])
+		if (f0 | f1 | f2)
 			break;
 	}
 	if (j > stepped)
 		ng_health_plain(t, ns, prev);
 	h->apt_i = i;
-	*fired = f[0] | f[1] | f[2];
+	*fired = f0 | f1 | f2;
 	if (*fired) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
 		const uint32_t x = s[--j];
 		h->samples += j;
 		ng_health_startup_check(h);
-		for (uint32_t k = 0; k < ns; k++)
-			if (f[k])
-				ng_health_failed(h, k, f[k], ng_stream_value(k, x));
+		if (f0)
+			ng_health_failed(h, NG_STREAM_WORD, f0, x);
+		if (f1)
+			ng_health_failed(h, NG_STREAM_ADC1, f1, x & 0xffffu);
+		if (f2)
+			ng_health_failed(h, NG_STREAM_ADC2, f2, x >> 16);
 		h->samples++;
 	} else {
 		h->samples += j;
@@ -372,15 +384,6 @@ bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
 	return ng_neug_byte(t, x);
 }
 
-/* Nonzero exactly when some byte of u is 0: a byte b >= 1 gives b - 1
- * without a borrow into the next byte, with its top bit set only when b >=
- * 0x81, where ~b's is clear; the lowest zero byte, with no borrow from
- * below, gives 0xff under ~0 = 0xff. */
-static inline uint32_t ng_zero_byte(uint32_t u)
-{
-	return (u - 0x01010101u) & ~u & 0x80808080u;
-}
-
 /* A word's bytes each step ng_neug_byte. A word is "plain" when no byte of
  * it equals the byte before it (the RC's A), nor either window's A, and no
  * window ends inside it (s + 4 < W: p64_i < 60, p4k_i < 4092): then for
@@ -399,7 +402,9 @@ bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
 			size_t end = n - j < room ? n : j + (room < room4k ? room : room4k), k = j;
 			for (; k < end; k++) {
 				const uint32_t x = v[k];
-				if (ng_zero_byte(x ^ (x << 8 | last)) | ng_zero_byte(x ^ a64) | ng_zero_byte(x ^ a4k))
+				if (ng_zero_lane(x ^ (x << 8 | last), 0x01010101u, 0x80808080u) |
+				    ng_zero_lane(x ^ a64, 0x01010101u, 0x80808080u) |
+				    ng_zero_lane(x ^ a4k, 0x01010101u, 0x80808080u))
 					break;
 				last = x >> 24;
 			}
