@@ -390,41 +390,47 @@ bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
  * each byte x the RC sets A = x, B = 1 and both APTs only count s on, and
  * nothing fires, so a plain word moves just those. Every other word goes
  * through ng_neug_byte a byte at a time. */
+/* How many words at the start of v[0..n) are plain; moves t past them. */
+static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
+{
+	if (!t->rc_max || t->p64_i >= 60 || t->p4k_i >= 4092)
+		return 0;
+	const uint32_t room = (60 - t->p64_i + 3) / 4, room4k = (4092 - t->p4k_i + 3) / 4;
+	const uint32_t a64 = t->p64_a * 0x01010101u, a4k = t->p4k_a * 0x01010101u;
+	uint32_t last = t->rc_a;
+	size_t k = 0;
+	if (n > room)
+		n = room < room4k ? room : room4k;
+	for (; k < n; k++) {
+		const uint32_t x = v[k];
+		if (ng_zero_lane(x ^ (x << 8 | last), 0x01010101u, 0x80808080u) |
+		    ng_zero_lane(x ^ a64, 0x01010101u, 0x80808080u) |
+		    ng_zero_lane(x ^ a4k, 0x01010101u, 0x80808080u))
+			break;
+		last = x >> 24;
+	}
+	if (k) {
+		t->rc_a = v[k - 1] >> 24;
+		t->rc_b = 1;
+		t->p64_i += 4 * (uint32_t)k;
+		t->p4k_i += 4 * (uint32_t)k;
+	}
+	return k;
+}
+
 bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
 {
 	bool fired = false;
-	size_t j = 0;
-	while (j < n) {
-		if (t->rc_max && t->p64_i < 60 && t->p4k_i < 4092) {
-			/* plain words until a window nears its end */
-			uint32_t last = t->rc_a, a64 = t->p64_a * 0x01010101u, a4k = t->p4k_a * 0x01010101u;
-			uint32_t room = (60 - t->p64_i + 3) / 4, room4k = (4092 - t->p4k_i + 3) / 4;
-			size_t end = n - j < room ? n : j + (room < room4k ? room : room4k), k = j;
-			for (; k < end; k++) {
-				const uint32_t x = v[k];
-				if (ng_zero_lane(x ^ (x << 8 | last), 0x01010101u, 0x80808080u) |
-				    ng_zero_lane(x ^ a64, 0x01010101u, 0x80808080u) |
-				    ng_zero_lane(x ^ a4k, 0x01010101u, 0x80808080u))
-					break;
-				last = x >> 24;
-			}
-			if (k > j) {
-				t->rc_a = last;
-				t->rc_b = 1;
-				t->p64_i += 4 * (uint32_t)(k - j);
-				t->p4k_i += 4 * (uint32_t)(k - j);
-				j = k;
-				if (j == n)
-					break;
-			}
-		}
+	for (size_t j = 0;;) {
+		j += ng_neug_plain_words(t, v + j, n - j);
+		if (j == n)
+			return fired;
 		const uint32_t x = v[j++];
 		fired |= ng_neug_byte(t, (uint8_t)x);
 		fired |= ng_neug_byte(t, (uint8_t)(x >> 8));
 		fired |= ng_neug_byte(t, (uint8_t)(x >> 16));
 		fired |= ng_neug_byte(t, (uint8_t)(x >> 24));
 	}
-	return fired;
 }
 
 bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v)

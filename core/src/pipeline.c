@@ -55,10 +55,11 @@ static void ng_pipe_crc_unit(ng_pipeline *p, const uint32_t *w, size_t g, uint32
 {
 	volatile uint32_t *dr = p->crc_dr;
 	for (size_t k = 0; k < g; k++, w += 4) {
-		dr[0] = w[0];
-		dr[0] = w[1];
-		dr[0] = w[2];
-		dr[0] = w[3];
+		const uint32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+		dr[0] = w0;
+		dr[0] = w1;
+		dr[0] = w2;
+		dr[0] = w3;
 		v[k] = dr[0];
 	}
 	p->crc_reg = v[g - 1];
