@@ -331,6 +331,87 @@ int main(void)
 	CHECK(!diff && fires > 1000, "ng_health_test == SP 800-90B 4.4.1/4.4.2 written out sample by sample "
 	      "(8000 pieces, %d failing samples, %d differ)", fires, diff);
 
+	/* The same with the ADC streams: each half-word of the words is a
+	 * stream of its own (its own reference, H = 1 bit), the halves drawn
+	 * from small alphabets and repeated independently, so that a sample
+	 * often equals its predecessor or the window's first on one half only. */
+	diff = 0;
+	fires = 0;
+	for (int trial = 0; trial < 200; trial++) {
+		ng_health_ctx h;
+		uint32_t hm = 2000 + (uint32_t)(ng_test_rand(&seed) % 6000), rcw, acw, rch, ach;
+		ng_health_init(&h, hm, 1000);
+		ng_health_cutoffs(hm, NG_APT_WINDOW, &rcw, &acw);
+		ng_health_cutoffs(1000, NG_APT_WINDOW, &rch, &ach);
+		ref_state r[3] = { { 0 } };
+		uint32_t alpha = 1 + (uint32_t)(ng_test_rand(&seed) % 12), buf[700], lo = 0, hi = 0, rlo = 0, rhi = 0;
+		for (int chunk = 0; chunk < 20; chunk++) {
+			size_t n = (size_t)(ng_test_rand(&seed) % 700);
+			for (size_t i = 0; i < n; i++) {
+				if (!rlo) {
+					lo = (uint32_t)(ng_test_rand(&seed) % (alpha + 30)) + 1000u;
+					rlo = 1 + (uint32_t)(ng_test_rand(&seed) % (trial & 1 ? 3 : 20));
+				}
+				if (!rhi) {
+					hi = (uint32_t)(ng_test_rand(&seed) % (alpha + 30)) + 1000u;
+					rhi = 1 + (uint32_t)(ng_test_rand(&seed) % (trial & 2 ? 3 : 20));
+				}
+				buf[i] = hi << 16 | lo;
+				rlo--;
+				rhi--;
+			}
+			for (size_t i = 0; i < n;) {
+				uint32_t f, want = 0;
+				size_t k = ng_health_test(&h, buf + i, n - i, &f);
+				for (size_t j = i; j < i + k; j++)
+					diff += (ref_step(&r[0], buf[j], rcw, acw) | ref_step(&r[1], buf[j] & 0xffffu, rch, ach) |
+						 ref_step(&r[2], buf[j] >> 16, rch, ach)) != 0;
+				if (i + k < n) {
+					uint32_t x = buf[i + k];
+					want = ref_step(&r[0], x, rcw, acw) | ref_step(&r[1], x & 0xffffu, rch, ach) |
+					       ref_step(&r[2], x >> 16, rch, ach);
+				}
+				diff += i + k < n && (f != want || !f);
+				fires += f != 0;
+				i += k + (i + k < n);
+			}
+		}
+		for (int k = 0; k < 3; k++)
+			diff += h.st[k].rct_max != r[k].rct_max || h.st[k].apt_max != r[k].apt_max;
+		diff += h.samples != r[0].n;
+	}
+	CHECK(!diff && fires > 500, "ng_health_test on 3 streams == SP 800-90B 4.4.1/4.4.2 on the word and each half-word "
+	      "(4000 pieces, %d failing samples, %d differ)", fires, diff);
+
+	/* NeuG's tests a word at a time == a byte at a time (low byte first),
+	 * on bytes from small alphabets in random pieces: the same state after
+	 * every piece and the same firings. */
+	{
+		int bad = 0, nf = 0;
+		for (int trial = 0; trial < 100; trial++) {
+			ng_neug_tests_ctx a, b;
+			ng_neug_tests_init(&a);
+			ng_neug_tests_init(&b);
+			uint32_t alpha = trial & 1 ? 2 + (uint32_t)(ng_test_rand(&seed) % 14) : 16 + (uint32_t)(ng_test_rand(&seed) % 240), w[64];
+			for (int chunk = 0; chunk < 200; chunk++) {
+				size_t n = (size_t)(ng_test_rand(&seed) % 65);
+				for (size_t i = 0; i < n; i++) {
+					w[i] = 0;
+					for (int k = 0; k < 4; k++)
+						w[i] |= (uint32_t)(ng_test_rand(&seed) % alpha) << (8 * k);
+				}
+				bool fw = ng_neug_tests_words(&a, w, n), fb = false;
+				for (size_t i = 0; i < n; i++)
+					for (int k = 0; k < 4; k++)
+						fb |= ng_neug_tests_byte(&b, (uint8_t)(w[i] >> (8 * k)));
+				bad += fw != fb || memcmp(&a, &b, sizeof a) != 0;
+				nf += fw;
+			}
+		}
+		CHECK(!bad && nf > 100, "NeuG's tests on words == on their bytes one at a time (20000 pieces, %d firing, %d differ)",
+		      nf, bad);
+	}
+
 	/* Each ADC's half-word is a stream of its own (H = 1 bit: C = 31). */
 	{
 		ng_health_ctx h;
