@@ -216,8 +216,10 @@ static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g)
 		p->blk_fail |= NG_HEALTH_NEUG;
 		p->health.status |= NG_HEALTH_NEUG;
 	}
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 	for (size_t k = 0; k < g; k++)   /* the message holds them little endian */
 		ng_put_le32((uint8_t *)&v[k], v[k]);
+#endif
 	p->grp += (uint32_t)g;
 	if ((p->mfill += 4 * (uint32_t)g) == 64) {
 		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, 1);
