@@ -187,7 +187,8 @@ static void ng_health_failed(ng_health_ctx *h, uint32_t k, uint32_t bits, uint32
 /* The start-up test passes with its last sample, unless latched. */
 static void ng_health_startup_check(ng_health_ctx *h)
 {
-	if (h->samples >= NG_STARTUP_SAMPLES && !(h->status & NG_HEALTH_PERSISTENT))
+	if ((h->status & (NG_HEALTH_STARTUP | NG_HEALTH_PERSISTENT)) == NG_HEALTH_STARTUP &&
+	    h->samples >= NG_STARTUP_SAMPLES)
 		h->status &= ~NG_HEALTH_STARTUP;
 }
 
