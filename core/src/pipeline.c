@@ -129,7 +129,8 @@ static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *droppe
 		make(p, slot ? slot : tmp);
 	else if (slot)
 		memcpy(slot, data, NG_BLOCK_BYTES);
-	ng_wipe(tmp, sizeof tmp);
+	if (!slot)
+		ng_wipe(tmp, sizeof tmp);
 	p->blk_fail = 0;
 	p->grp = 0;
 }
