@@ -419,6 +419,16 @@ static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_
 	return k;
 }
 
+/* The four bytes of x, low byte first. */
+static bool ng_neug_bytes(ng_neug_tests_ctx *t, uint32_t x)
+{
+	bool fired = ng_neug_byte(t, (uint8_t)x);
+	fired |= ng_neug_byte(t, (uint8_t)(x >> 8));
+	fired |= ng_neug_byte(t, (uint8_t)(x >> 16));
+	fired |= ng_neug_byte(t, (uint8_t)(x >> 24));
+	return fired;
+}
+
 bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
 {
 	bool fired = false;
@@ -426,11 +436,7 @@ bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
 		j += ng_neug_plain_words(t, v + j, n - j);
 		if (j == n)
 			return fired;
-		const uint32_t x = v[j++];
-		fired |= ng_neug_byte(t, (uint8_t)x);
-		fired |= ng_neug_byte(t, (uint8_t)(x >> 8));
-		fired |= ng_neug_byte(t, (uint8_t)(x >> 16));
-		fired |= ng_neug_byte(t, (uint8_t)(x >> 24));
+		fired |= ng_neug_bytes(t, v[j++]);
 	}
 }
 
