@@ -12,6 +12,7 @@
 #include "device.h"
 #include "egd.h"
 #include "gen.h"
+#include "kat.h"
 #include "log.h"
 
 static volatile sig_atomic_t egd_stop;
@@ -107,6 +108,12 @@ int ng_cmd_egd(int argc, char **argv)
 	}
 	ng_log_init("neug-egd", false);
 	char err[600];
+	/* Before listening: a failed self-test answers nobody. */
+	int kcode = ng_kat_run(err, sizeof err);
+	if (kcode != 0) {
+		ng_log(LOG_ERR, "%s; not serving", err);
+		return kcode;
+	}
 	int activated = ng_egd_listen_fds(&s);
 	if (!activated && nlisten == 0)
 		listen_addr[nlisten++] = "unix:/run/neug-egd.sock";

@@ -14,6 +14,7 @@
 #include "device.h"
 #include "feed.h"
 #include "gen.h"
+#include "kat.h"
 #include "log.h"
 #include "cliopt.h"
 
@@ -159,6 +160,12 @@ int ng_cmd_feed(int argc, char **argv)
 	}
 
 	char err[600];
+	ng_log_init("neug-feed", false);   /* to stderr until it detaches */
+	int kcode = ng_kat_run(err, sizeof err);
+	if (kcode != 0) {
+		ng_log(LOG_ERR, "%s; nothing written to the pool", err);
+		return kcode;
+	}
 	ng_pool pool;
 	if (ng_pool_open(&pool, pool_path, err, sizeof err) != 0) {
 		fprintf(stderr, "neug feed: %s\n", err);
