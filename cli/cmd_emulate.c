@@ -39,7 +39,11 @@ static void usage(FILE *f)
 		"  --program=IMAGE      first write neug.img into the flash file's application region\n"
 		"  --owner-key=KEYFILE  first write this Ed25519 public key (32 bytes, or 64 hex digits)\n"
 		"                       into the flash file's erased key slot: only signed images boot\n"
-		"  -v                   log connections; -v -v logs every URB (stderr)\n");
+		"  -v                   log connections; -v -v logs every URB (stderr)\n"
+		"The device runs the known-answer self-tests at each boot, as the board does: when\n"
+		"one fails it still enumerates, reports the failure at GET_INFO 34 and sends no\n"
+		"data, and neug emulate exits 4 when stopped. Exit status: 0 stopped by a signal,\n"
+		"2 usage, 3 I/O error, 4 self-test failure. See neug-emulate(1).\n");
 }
 
 /* An Ed25519 public key file: 32 raw bytes, or 64 hex digits (and a newline). */
@@ -268,6 +272,10 @@ int ng_cmd_emulate(int argc, char **argv)
 			fprintf(stderr, "neug emulate: detached\n");
 			break;
 		}
+	}
+	if (rc == NG_EXIT_OK && ng_emu_selftest_error(e)) {
+		fprintf(stderr, "neug emulate: %s; no data was sent\n", ng_emu_selftest_error(e));
+		rc = NG_EXIT_HEALTH;
 	}
 	ng_emu_free(e);
 	return rc;

@@ -17,6 +17,7 @@
 #include "dcd_usbip.h"
 #include "dfu_device.h"
 #include "fpec_model.h"
+#include "kat.h"
 #include "neug_device.h"
 #include "source.h"
 #include "update.h"
@@ -31,6 +32,8 @@ struct ng_emu {
 	ng_dcd_usbip drv;
 	bool src_done;
 	bool noted;
+	bool selftest_failed;  /* this boot's self-test (GET_INFO 34): no samples taken */
+	char selftest_err[300];
 	char note[600];
 	char config[64], system[64]; /* string descriptors 5 and 6 */
 	uint64_t samples;
@@ -50,6 +53,14 @@ struct ng_emu {
 	ng_dfu_dev dfu;  /* large */
 	ng_neug_dev dev; /* large */
 };
+
+/* GET_INFO 33 and 34, the application's own (usb/neug_device.h), as the
+ * firmware answers them: 34 is this boot's self-test, 0 passed, 1 failed. */
+static uint32_t emu_app_info(void *user, uint16_t index)
+{
+	const ng_emu *e = user;
+	return index == NG_INFO_SELFTEST && e->selftest_failed ? 1u : 0u;
+}
 
 /* The loader's boot, as firmware/stm32f103/loader/ does it: power-on reset
  * of the FPEC, the boot check, the boot record; then DFU mode or the
@@ -74,6 +85,8 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 		.revision = NG_VERSION,
 		.config = e->config,
 		.system = e->system,
+		.app_info = emu_app_info,
+		.app_user = e,
 	};
 	if (e->flash) {
 		ng_fpec_model_reset(&e->fm);
@@ -101,6 +114,15 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 		nc.revision = e->revision;
 		nc.boot = &e->bi;
 	}
+	/* The application's power-up, as the firmware's: the self-tests first;
+	 * a failure is reported (GET_INFO 34) and no sample is ever taken, but
+	 * the device enumerates so that the host can read why. */
+	e->selftest_failed = ng_kat_run(e->selftest_err, sizeof e->selftest_err) != 0;
+	if (!e->selftest_failed)
+		e->selftest_err[0] = 0;
+	if (e->selftest_failed && e->o.log)
+		fprintf(e->o.log, "neug emulate: %s; the device reports it (GET_INFO 34) and sends no data\n",
+			e->selftest_err);
 	if (ng_neug_init(&e->dev, &nc, &ng_dcd_usbip_ops, &e->drv) != NG_OK) {
 		snprintf(err, errlen, "the device refused min-entropy %u.%03u bits per sample",
 			 nc.h_milli / 1000, nc.h_milli % 1000);
@@ -241,7 +263,7 @@ static bool emu_task(void *user)
 		e->replug_pending = true;
 		return false;
 	}
-	size_t n = ng_neug_wants_samples(&e->dev);
+	size_t n = e->selftest_failed ? 0 : ng_neug_wants_samples(&e->dev);
 	if (!n || e->src_done)
 		return false;
 	if (n > CHUNK)
@@ -355,3 +377,5 @@ unsigned ng_emu_replugs(const ng_emu *e) { return e->replugs; }
 uint64_t ng_emu_samples_read(const ng_emu *e) { return e->samples; }
 
 const char *ng_emu_source_note(const ng_emu *e) { return e->note[0] ? e->note : NULL; }
+
+const char *ng_emu_selftest_error(const ng_emu *e) { return e->selftest_failed ? e->selftest_err : NULL; }
