@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Instructions per 32-byte output on the Cortex-M3 model (QEMU mps2-an385,
 # -icount shift=0, SysTick), projected to the STM32F103 at 72 MHz with 1.3
-# cycles per instruction (flash wait states, prefetch), next to NeuG 1.0.x
+# and 1.8 cycles per instruction (flash wait states, prefetch), next to NeuG 1.0.x
 # on the FST-01 (80 kB/s conditioned, 270 kB/s CRC32) and NeuG's own counts
 # on the same QEMU model (SHA-256 about 7,000 instructions per output, the
 # whole per-output path about 11,200). Figures, not tests.
@@ -25,7 +25,8 @@ row() { # label milli-instructions neug_instr neug_rate_kBps
 		i = m / 1000
 		if (i <= 0) { printf "   %-38s (not measured)\n", l; exit }
 		kbs = 32 / (i * 1.3 / 72e6) / 1000
-		printf "   %-38s %8.0f instr/output  %7.1f kB/s at 72 MHz", l, i, kbs
+		kbs18 = 32 / (i * 1.8 / 72e6) / 1000
+		printf "   %-38s %8.0f instr/output  %7.1f kB/s at 72 MHz CPI 1.3, %7.1f at CPI 1.8", l, i, kbs, kbs18
 		n = ""
 		if (ni != "") n = "NeuG " ni " instr (ratio " sprintf("%.2f", i / ni) ")"
 		if (nr != "") n = n (n != "" ? ", " : "NeuG ") nr " kB/s on FST-01"
@@ -33,6 +34,23 @@ row() { # label milli-instructions neug_instr neug_rate_kBps
 		printf "\n" }'
 }
 row "conditioned, CRC unit (firmware path)" "$(get conditioned_hwcrc_minstr_per_output)" 11200 80
+# The ADC side (doc/firmware.md, "Sampling regime"): 12 MHz ADC clock,
+# fast interleaved 1.5-cycle sampling: a word each 14 cycles, the first
+# of a batch 7 + 14 cycles after the trigger, plus tSTAB (1 us = 12 cycles)
+# per batch; 3 batches per conditioned output: 14 x 140 + 3 x (7 + 12).
+awk -v m="$(get conditioned_hwcrc_minstr_per_output)" 'BEGIN {
+	adc_us = (14 * 140 + 3 * (7 + 12)) / 12
+	adc = 32 / adc_us * 1e6 / 1000
+	i = m / 1000
+	if (i <= 0) exit
+	for (c = 1.3; c <= 1.81; c += 0.5) {
+		cpu = 32 / (i * c / 72e6) / 1000
+		out = cpu < adc ? cpu : adc
+		busy80 = 2500 * i * c / 72e6 * 100
+		printf "     conditioned at CPI %.1f: ADC bound %.1f kB/s (%.1f us per output), CPU bound %.1f kB/s: %.1f kB/s; CPU %.0f%% busy at 80 kB/s\n",
+			c, adc, adc_us, cpu, out, busy80
+	}
+}'
 row "  the same, raw tests on the words only" "$(get conditioned_hwcrc_words_minstr_per_output)" "" ""
 row "conditioned, software CRC" "$(get conditioned_swcrc_minstr_per_output)" "" ""
 row "CRC32 mode, CRC unit (firmware path)" "$(get crc32_hwcrc_minstr_per_output)" "" 270
@@ -49,9 +67,6 @@ part "SHA-256 compression, per 64-byte block" "$(get sha256_minstr_per_64B_block
 part "  the same, rounds unrolled by 8 (sha_unrolled.c)" "$(get sha256_unrolled8_minstr_per_64B_block)" " (x3; a measurement aid)"
 part "ng_wipe, per byte" "$(get wipe_minstr_per_byte)" ""
 part "  a word-wise volatile wipe, per byte" "$(get wipe_words_minstr_per_byte)" ""
-hw=$(get dma_half_words)
-part "noise source's copy of a ${hw:-?}-sample DMA half (memcpy)" "$(get dma_half_copy_minstr)" \
-	" (x$(awk -v w="${hw:-0}" 'BEGIN { printf "%.2f", (w > 0 ? 140 / w : 0) }') per output, outside the pipeline figures above)"
 # Exact instructions per function on the conditioned path: QEMU's trace of
 # every executed instruction (-singlestep -d exec) between fw_prof.elf's
 # ng_prof_begin and ng_prof_end, divided by the outputs released.

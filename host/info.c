@@ -2,6 +2,7 @@
 #include "info.h"
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,6 +75,11 @@ int ng_info_decode(ng_info *inf, unsigned index, int rc, const uint8_t *data)
 	case NG_INFO_BYTES_SENT: inf->bytes_sent = v; break;
 	case NG_INFO_SOURCE_ERRORS: inf->source_errors = v32; break;
 	case NG_INFO_SELFTEST: inf->selftest = v32; break;
+	case NG_INFO_CLOCK: inf->clock = v32; break;
+	case NG_INFO_STARTUP: inf->startup = v32; break;
+	case NG_INFO_STARTUP_MODE1: inf->startup_mode[0] = v32; break;
+	case NG_INFO_STARTUP_MODE2: inf->startup_mode[1] = v32; break;
+	case NG_INFO_STARTUP_N: inf->startup_n = v32; break;
 	case NG_INFO_LOADER_VERSION: inf->loader_version = v32; break;
 	case NG_INFO_BOOT_STATUS: inf->boot_status = v32; break;
 	case NG_INFO_IMAGE_DIGEST: memcpy(inf->image_digest, data, 32); break;
@@ -151,6 +157,24 @@ const char *ng_info_mode_name(uint32_t mode)
 	}
 }
 
+const char *ng_info_clock_name(uint32_t clock)
+{
+	switch (clock) {
+	case 1: return "HSE (crystal or external clock, 72 MHz)";
+	case 2: return "HSI (the HSE did not start: internal RC, 48 MHz)";
+	case 3: return "HSI 8 MHz (the PLL did not lock: no USB timing)";
+	default: return "not reported";
+	}
+}
+
+double ng_info_mcv_bits(uint32_t c, uint32_t n)
+{
+	if (n < 2 || c == 0 || c > n)
+		return -1;
+	double p = (double)c / n, pu = p + 2.576 * sqrt(p * (1 - p) / (n - 1.0));
+	return pu >= 1 ? 0.0 : -log2(pu);
+}
+
 static const char *test_name(uint32_t bit)
 {
 	switch (bit) {
@@ -181,6 +205,12 @@ int ng_info_health(const ng_info *inf, char *buf, size_t len)
 		return 1;
 	}
 	uint32_t s = inf->status;
+	if (inf->have[NG_INFO_STARTUP] && inf->startup) {
+		snprintf(buf, len, "failed: the start-up estimate refused the noise source (%s%s%s): no output",
+			 inf->startup & 1u ? "ADC1 too weak " : "", inf->startup & 2u ? "ADC2 too weak " : "",
+			 inf->startup & 4u ? "no samples" : "");
+		return 2;
+	}
 	if (inf->have[NG_INFO_SELFTEST] && inf->selftest) {
 		snprintf(buf, len, "failed: the power-up self-test failed (code %u): no output", inf->selftest);
 		return 2;
@@ -261,6 +291,15 @@ void ng_info_print(const ng_info *inf, FILE *f)
 				inf->source_errors);
 		if (inf->have[NG_INFO_SELFTEST])
 			fprintf(f, "  power-up self-test     %s\n", inf->selftest ? "FAILED" : "passed");
+		if (inf->have[NG_INFO_CLOCK])
+			fprintf(f, "  clock source           %s\n", ng_info_clock_name(inf->clock));
+		if (inf->have[NG_INFO_STARTUP] && inf->have[NG_INFO_STARTUP_N] && inf->startup_n) {
+			fprintf(f, "  start-up estimate      %s (MCV over the first %u samples per ADC; bar 2.0 bits)\n",
+				inf->startup ? "REFUSED" : "passed", inf->startup_n);
+			for (int k = 0; k < 2; k++)
+				fprintf(f, "    ADC%d                 %.2f bits per half-word (mode count %u)\n", k + 1,
+					ng_info_mcv_bits(inf->startup_mode[k], inf->startup_n), inf->startup_mode[k]);
+		}
 	} else {
 		fprintf(f, "raw-sample tests: not reported (NeuG 1.0.x firmware answers GET_INFO 0..7 only)\n");
 	}
@@ -312,13 +351,17 @@ void ng_info_print_json(const ng_info *inf, FILE *f)
 			"\"apt_max\":%u,\"rct_cutoff\":%u,\"apt_cutoff\":%u,\"apt_window\":%u,\"h_milli\":%u,"
 			"\"samples_per_block\":%u,\"samples\":%llu,\"blocks_out\":%llu,\"blocks_dropped\":%llu,"
 			"\"fail_test\":%u,\"fail_index\":%llu,\"fail_count\":%u,\"bytes_sent\":%llu,"
-			"\"source_errors\":%u,\"selftest\":%u}",
+			"\"source_errors\":%u,\"selftest\":%u,\"clock\":%u,\"startup\":%u,"
+			"\"startup_mode\":[%u,%u],\"startup_n\":%u,\"startup_bits\":[%.3f,%.3f]}",
 			inf->status, inf->rct_failures, inf->apt_failures, inf->rct_max, inf->apt_max,
 			inf->rct_cutoff, inf->apt_cutoff, inf->apt_window, inf->h_milli, inf->samples_per_block,
 			(unsigned long long)inf->samples, (unsigned long long)inf->blocks_out,
 			(unsigned long long)inf->blocks_dropped, inf->fail_test,
 			(unsigned long long)inf->fail_index, inf->fail_count,
-			(unsigned long long)inf->bytes_sent, inf->source_errors, inf->selftest);
+			(unsigned long long)inf->bytes_sent, inf->source_errors, inf->selftest, inf->clock,
+			inf->startup, inf->startup_mode[0], inf->startup_mode[1], inf->startup_n,
+			ng_info_mcv_bits(inf->startup_mode[0], inf->startup_n),
+			ng_info_mcv_bits(inf->startup_mode[1], inf->startup_n));
 	else
 		fprintf(f, ",\"raw\":null");
 	if (inf->boot) {

@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 #define NG_INFO_NEUG_LAST 7u   /* NeuG 1.0.x answers indices 0..7 only */
-#define NG_INFO_EXT_FIRST 16u  /* ours: 16..34 (NeuG 1.0.x STALLs them) */
-#define NG_INFO_EXT_LAST  34u
+#define NG_INFO_EXT_FIRST 16u  /* ours: 16..39 (NeuG 1.0.x STALLs them) */
+#define NG_INFO_EXT_LAST  39u
 #define NG_INFO_BOOT_FIRST 40u /* the boot information (usb/dfu.h): 40..45 */
 #define NG_INFO_BOOT_LAST  45u
 #define NG_INFO_MAX_SIZE   32u /* the longest GET_INFO value (a digest) */
@@ -39,6 +39,10 @@ typedef struct {
 	uint64_t samples, blocks_out, blocks_dropped, fail_index, bytes_sent;
 	uint32_t source_errors;  /* 33: samples the noise source lost (ADC/DMA overruns) */
 	uint32_t selftest;       /* 34: power-up self-test, 0 passed */
+	uint32_t clock;          /* 35: the firmware's clock source (1 HSE, 2 HSI, 3 failed) */
+	uint32_t startup;        /* 36: start-up estimate, 0 passed (bits: ADC1, ADC2, no samples) */
+	uint32_t startup_mode[2];/* 37, 38: each ADC's MCV mode count */
+	uint32_t startup_n;      /* 39: samples per ADC in the estimate */
 	/* the boot loader's findings at the last boot (GET_INFO 40..45) */
 	bool boot;               /* 40 and 41 answered: a board with this project's loader */
 	bool dfu_mode;           /* the loader itself answers (NG_BOOT_DFU_MODE) */
@@ -64,6 +68,12 @@ void ng_info_finish(ng_info *inf);
 int ng_info_health(const ng_info *inf, char *buf, size_t len);
 /* "conditioned", "crc32", "raw", "unknown (N)". */
 const char *ng_info_mode_name(uint32_t mode);
+
+/* "HSE", "HSI (fallback, 48 MHz)", ... for GET_INFO 35. */
+const char *ng_info_clock_name(uint32_t clock);
+/* The SP 800-90B 6.3.1 MCV estimate, bits per sample, from a mode count c
+ * of n samples (GET_INFO 37..39); -1 when n < 2 or c is 0 or above n. */
+double ng_info_mcv_bits(uint32_t c, uint32_t n);
 
 void ng_info_print(const ng_info *inf, FILE *f);
 void ng_info_print_json(const ng_info *inf, FILE *f);

@@ -94,6 +94,11 @@
 /* The application's own (ng_neug_config.app_info; 0 without it): */
 #define NG_INFO_SOURCE_ERRORS 33u  /* u32 noise-source errors: samples lost (firmware: ADC/DMA overruns, DMA errors) */
 #define NG_INFO_SELFTEST      34u  /* u32 power-up self-test: 0 passed, else failed (no output) */
+#define NG_INFO_CLOCK         35u  /* u32 clock source: 1 HSE, 2 HSI fallback, 3 PLL failed; 0 unknown */
+#define NG_INFO_STARTUP       36u  /* u32 start-up estimate: 0 passed; bit 0 ADC1 refused, 1 ADC2, 2 no samples */
+#define NG_INFO_STARTUP_MODE1 37u  /* u32 ADC1's MCV mode count in the start-up estimate's samples */
+#define NG_INFO_STARTUP_MODE2 38u  /* u32 ADC2's */
+#define NG_INFO_STARTUP_N     39u  /* u32 the estimate's sample count per ADC (4096) */
 
 /* The configuration descriptor's length with the DFU run-time interface. */
 #define NG_NEUG_CONFIG_LEN 116u
@@ -110,8 +115,8 @@ typedef struct {
 	const char *revision; /* firmware revision string, ASCII, <= 40 chars, static */
 	const char *config;   /* build configuration string, ASCII, <= 60 chars, static */
 	const char *system;   /* system/runtime version string, ASCII, <= 60 chars, static */
-	/* Optional: the value of GET_INFO index NG_INFO_SOURCE_ERRORS or
-	 * NG_INFO_SELFTEST (called from ng_neug_task, main loop only). */
+	/* Optional: the value of GET_INFO index NG_INFO_SOURCE_ERRORS to
+	 * NG_INFO_STARTUP_N (called from ng_neug_task, main loop only). */
 	uint32_t (*app_info)(void *user, uint16_t index);
 	void *app_user;
 	/* What the boot loader found (GET_INFO 40..45, usb/dfu.h); NULL: no

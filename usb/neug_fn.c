@@ -238,6 +238,11 @@ static bool neug_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8
 	case NG_INFO_APT_WINDOW: ng_put_le32(b, st.apt_window); n = 4; break;
 	case NG_INFO_SOURCE_ERRORS:
 	case NG_INFO_SELFTEST:
+	case NG_INFO_CLOCK:
+	case NG_INFO_STARTUP:
+	case NG_INFO_STARTUP_MODE1:
+	case NG_INFO_STARTUP_MODE2:
+	case NG_INFO_STARTUP_N:
 		ng_put_le32(b, d->cfg.app_info ? d->cfg.app_info(d->cfg.app_user, s->wIndex) : 0);
 		n = 4;
 		break;

@@ -3,7 +3,9 @@
  * pull-up and the two ADC2 noise inputs (RM0008 9.1, 9.2).
  * The noise inputs are configured as inputs with the internal pull-up
  * (CNF 10, ODR 1), as NeuG does: the ADC then samples a pin held at VDD
- * through about 40 kOhm, whose noise is what we want, not an analog signal. */
+ * through about 40 kOhm, whose noise is what we want, not an analog signal.
+ * On boards with a fixed D+ pull-up (NG_BOARD_PULLUP_FIXED) PA12 is driven
+ * low from here until the USB driver connects. */
 #include "fw.h"
 #include "board.h"
 #include "stm32f103.h"
@@ -47,6 +49,14 @@ void ng_board_init(void)
 {
 	NG_SET(NG_RCC_APB2ENR, NG_RCC_APB2ENR_AFIOEN | NG_RCC_APB2ENR_IOPAEN |
 			       NG_RCC_APB2ENR_IOPBEN | NG_RCC_APB2ENR_IOPCEN);
+#if NG_BOARD_PULLUP_FIXED
+	/* A fixed 1.5k pull-up on D+: the host sees a device from power-up.
+	 * Drive D+ low from the first GPIO write until USB is ready
+	 * (ng_board_usb_connect(true) releases it), as the boards' own
+	 * reference code does, so the host does not try to enumerate a device
+	 * that is still in its self-test. */
+	ng_board_usb_connect(false);
+#endif
 #if NG_BOARD_JTAG_OFF
 	NG_WR(NG_AFIO_MAPR, (NG_RD(NG_AFIO_MAPR) & ~(7u << 24)) | NG_AFIO_MAPR_SWJ_NOJTAG);
 #endif

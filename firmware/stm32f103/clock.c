@@ -1,16 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Clock tree (RM0008 7.2, figure 8), SysTick and the unique device ID.
  *
- *   HSE 8 MHz  x9 -+
- *   HSE 12 MHz x6 -+-> PLLCLK 72 MHz = SYSCLK = HCLK (AHB /1)
- *                       APB1 /2 = 36 MHz (its maximum), APB2 /1 = 72 MHz
- *                       ADC  = APB2 / 8 = 9 MHz  (max 14 MHz; see noise.c)
- *                       USB  = PLLCLK / 1.5 = 48 MHz (USBPRE = 0)
- * Flash: 2 wait states for 48 < SYSCLK <= 72 MHz, prefetch on (3.3.3).
- * Tested: on QEMU this code is not run (no STM32 model); the sequence is
- * RM0008's: HSE on, wait HSERDY; PLL configured while off, on, wait PLLRDY;
- * wait states before the switch; SW = PLL, wait SWS. A crystal that never
- * starts leaves the device on HSI (8 MHz, USB unusable) and the LED dark. */
+ *   HSE  8 MHz x9 -+
+ *   HSE 12 MHz x6 -+-> PLLCLK 72 MHz = SYSCLK = HCLK; APB1 /2 = 36 MHz (its
+ *                      maximum), APB2 /1 = 72, ADC = APB2 / 6 = 12 MHz,
+ *                      USB = PLLCLK / 1.5 = 48 MHz (USBPRE = 0); flash 2 WS
+ *   HSE timeout:       HSI / 2 x 12 = 48 MHz = SYSCLK = HCLK; APB1 /2 = 24,
+ *                      APB2 /1 = 48, ADC = APB2 / 4 = 12 MHz, USB = PLLCLK / 1
+ *                      = 48 MHz (USBPRE = 1); flash 1 WS (RM0008 3.3.3)
+ * The ADC clock is 12 MHz either way, so the sampling regime (noise.c) does
+ * not depend on which clock runs. The HSI is +-1% at 25 C (datasheet), so
+ * USB on the HSI is outside USB 2.0's +-0.25% for full speed: it often
+ * works, it is reported (GET_INFO, `neug info`), and it is the only way a
+ * board without a crystal or MCO (Nucleo MB1136 C-01, UM1724) runs at all.
+ *
+ * From any RCC state (a debugger, a core-only reset, a bootloader that
+ * left the PLL on): HSI on and selected, PLL off (RM0008 7.3.2: PLLSRC,
+ * PLLXTPRE and PLLMUL can be written only with the PLL off), HSE off before
+ * HSEBYP is written (7.3.1), then the sequence of a cold start. */
 #include "fw.h"
 #include "board.h"
 #include "stm32f103.h"
@@ -23,28 +30,92 @@
 #error "NG_BOARD_HSE_HZ must be 8 or 12 MHz"
 #endif
 _Static_assert(NG_BOARD_HSE_HZ / 1000000 * NG_PLL_MUL == 72, "SYSCLK must be 72 MHz (USB needs 48 = 72 / 1.5)");
-#define NG_HCLK_HZ 72000000u
+#define NG_HSI_HZ 8000000u
+#define NG_HSI_PLL_MUL 12u /* HSI / 2 x 12 = 48 MHz */
+_Static_assert(NG_HSI_HZ / 2u * NG_HSI_PLL_MUL == 48000000u, "the HSI fallback runs USB at 48 MHz");
 
+/* Poll counts: the HSE starts in 2 ms at most (datasheet tSU(HSE)); these
+ * loops run at 8 MHz on the HSI, a few cycles per pass, so 2^19 passes is
+ * well above 100 ms. */
 #define NG_HSE_TIMEOUT 0x80000u
+#define NG_PLL_TIMEOUT 0x80000u
 
-void ng_clock_init(void)
+/* Zero until ng_clock_init (the loader has no initialised data): HSI. */
+static uint32_t ng_hclk, ng_clock_src;
+
+static bool ng_wait_rcc(uint32_t reg, uint32_t mask, uint32_t want, uint32_t limit)
 {
-	uint32_t n = 0;
-	if ((NG_RD(NG_RCC_CFGR) & NG_RCC_CFGR_SWS_MASK) == NG_RCC_CFGR_SWS_PLL)
-		return; /* the boot loader set the clocks already (PLLMUL is read-only while the PLL runs) */
-	NG_SET(NG_RCC_CR, NG_RCC_CR_HSEON | (NG_BOARD_HSE_BYPASS ? NG_RCC_CR_HSEBYP : 0u));
-	while (!(NG_RD(NG_RCC_CR) & NG_RCC_CR_HSERDY))
-		if (++n == NG_HSE_TIMEOUT)
-			return; /* no crystal: stay on HSI */
-	NG_WR(NG_FLASH_ACR, NG_FLASH_ACR_PRFTBE | NG_FLASH_ACR_LATENCY2);
-	NG_WR(NG_RCC_CFGR, NG_RCC_CFGR_PLLMUL(NG_PLL_MUL) | NG_RCC_CFGR_PLLSRC_HSE |
-		       NG_RCC_CFGR_ADCPRE_DIV8 | NG_RCC_CFGR_PPRE1_DIV2);
+	for (uint32_t n = 0; n < limit; n++)
+		if ((NG_RD(reg) & mask) == want)
+			return true;
+	return false;
+}
+
+/* The PLL from src (PLLSRC bits), xmul, with the prescalers of the target
+ * SYSCLK; SYSCLK switched to it. False when it does not lock. */
+static bool ng_pll_run(uint32_t cfgr, uint32_t acr)
+{
+	NG_WR(NG_FLASH_ACR, acr); /* wait states before the faster clock */
+	NG_WR(NG_RCC_CFGR, cfgr | NG_RCC_CFGR_SW_HSI); /* the PLL is off: its fields are writable */
 	NG_SET(NG_RCC_CR, NG_RCC_CR_PLLON);
-	while (!(NG_RD(NG_RCC_CR) & NG_RCC_CR_PLLRDY))
-		;
-	NG_SET(NG_RCC_CFGR, NG_RCC_CFGR_SW_PLL);
-	while ((NG_RD(NG_RCC_CFGR) & NG_RCC_CFGR_SWS_MASK) != NG_RCC_CFGR_SWS_PLL)
-		;
+	if (!ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_PLLRDY, NG_RCC_CR_PLLRDY, NG_PLL_TIMEOUT)) {
+		NG_CLR(NG_RCC_CR, NG_RCC_CR_PLLON);
+		return false;
+	}
+	NG_WR(NG_RCC_CFGR, cfgr | NG_RCC_CFGR_SW_PLL);
+	return ng_wait_rcc(NG_RCC_CFGR, NG_RCC_CFGR_SWS_MASK, NG_RCC_CFGR_SWS_PLL, NG_PLL_TIMEOUT);
+}
+
+uint32_t ng_clock_init(void)
+{
+	/* 1. SYSCLK on the HSI, whatever ran before. */
+	NG_SET(NG_RCC_CR, NG_RCC_CR_HSION);
+	ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_HSIRDY, NG_RCC_CR_HSIRDY, NG_HSE_TIMEOUT);
+	NG_CLR(NG_RCC_CFGR, NG_RCC_CFGR_SW_MASK);
+	ng_wait_rcc(NG_RCC_CFGR, NG_RCC_CFGR_SWS_MASK, NG_RCC_CFGR_SWS_HSI, NG_PLL_TIMEOUT);
+	/* 2. PLL and HSE off, then HSEBYP as the board wants it. */
+	NG_CLR(NG_RCC_CR, NG_RCC_CR_PLLON);
+	ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_PLLRDY, 0, NG_PLL_TIMEOUT);
+	NG_WR(NG_RCC_CFGR, 0); /* PLL off: every field writable; prescalers /1, SW = HSI */
+	ng_hclk = NG_HSI_HZ;
+	NG_CLR(NG_RCC_CR, NG_RCC_CR_HSEON);
+	ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_HSERDY, 0, NG_HSE_TIMEOUT);
+	uint32_t cr = NG_RD(NG_RCC_CR) & ~NG_RCC_CR_HSEBYP;
+	NG_WR(NG_RCC_CR, cr | (NG_BOARD_HSE_BYPASS ? NG_RCC_CR_HSEBYP : 0u));
+	/* 3. HSE on; 72 MHz from it if it starts. */
+	NG_SET(NG_RCC_CR, NG_RCC_CR_HSEON);
+	if (ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_HSERDY, NG_RCC_CR_HSERDY, NG_HSE_TIMEOUT) &&
+	    ng_pll_run(NG_RCC_CFGR_PLLMUL(NG_PLL_MUL) | NG_RCC_CFGR_PLLSRC_HSE | NG_RCC_CFGR_ADCPRE_DIV6 |
+			       NG_RCC_CFGR_PPRE1_DIV2,
+		       NG_FLASH_ACR_PRFTBE | NG_FLASH_ACR_LATENCY2)) {
+		ng_hclk = 72000000u;
+		return ng_clock_src = NG_CLOCK_HSE;
+	}
+	/* 4. No HSE: back to the HSI, stop the HSE, 48 MHz from HSI / 2. */
+	NG_CLR(NG_RCC_CFGR, NG_RCC_CFGR_SW_MASK);
+	ng_wait_rcc(NG_RCC_CFGR, NG_RCC_CFGR_SWS_MASK, NG_RCC_CFGR_SWS_HSI, NG_PLL_TIMEOUT);
+	NG_CLR(NG_RCC_CR, NG_RCC_CR_PLLON);
+	ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_PLLRDY, 0, NG_PLL_TIMEOUT);
+	NG_CLR(NG_RCC_CR, NG_RCC_CR_HSEON);
+	if (ng_pll_run(NG_RCC_CFGR_PLLMUL(NG_HSI_PLL_MUL) | NG_RCC_CFGR_USBPRE_DIV1 | NG_RCC_CFGR_ADCPRE_DIV4 |
+			       NG_RCC_CFGR_PPRE1_DIV2,
+		       NG_FLASH_ACR_PRFTBE | NG_FLASH_ACR_LATENCY1)) {
+		ng_hclk = 48000000u;
+		return ng_clock_src = NG_CLOCK_HSI;
+	}
+	NG_WR(NG_RCC_CFGR, 0);
+	ng_hclk = NG_HSI_HZ;
+	return ng_clock_src = NG_CLOCK_FAILED;
+}
+
+uint32_t ng_clock_source(void)
+{
+	return ng_clock_src;
+}
+
+uint32_t ng_hclk_hz(void)
+{
+	return ng_hclk ? ng_hclk : NG_HSI_HZ;
 }
 
 static volatile uint32_t ng_ms;
@@ -57,7 +128,7 @@ void ng_systick_isr(void)
 
 void ng_systick_init(void)
 {
-	NG_WR(NG_SYST_RVR, NG_HCLK_HZ / 1000u - 1u);
+	NG_WR(NG_SYST_RVR, ng_hclk / 1000u - 1u);
 	NG_WR(NG_SYST_CVR, 0);
 	NG_WR(NG_SYST_CSR, 7u); /* CLKSOURCE = core, TICKINT, ENABLE */
 }
@@ -69,12 +140,13 @@ uint32_t ng_millis(void)
 
 void ng_delay_us(uint32_t us)
 {
-	/* SysTick counts down from RVR at 72 MHz; sum the elapsed ticks. */
-	uint32_t want = us * (NG_HCLK_HZ / 1000000u), got = 0;
+	/* SysTick counts down from RVR at HCLK; sum the elapsed ticks. */
+	uint32_t per_us = ng_hclk / 1000000u, reload = ng_hclk / 1000u;
+	uint32_t want = us * per_us, got = 0;
 	uint32_t last = NG_RD(NG_SYST_CVR);
 	while (got < want) {
 		uint32_t now = NG_RD(NG_SYST_CVR);
-		got += now <= last ? last - now : last + NG_HCLK_HZ / 1000u - now;
+		got += now <= last ? last - now : last + reload - now;
 		last = now;
 	}
 }
@@ -83,4 +155,9 @@ void ng_uid_read(uint32_t uid[3])
 {
 	for (uint32_t i = 0; i < 3; i++)
 		uid[i] = NG_RD(NG_UID_BASE + 4u * i);
+}
+
+void ng_wait_for_interrupt(void)
+{
+	ng_wfi();
 }

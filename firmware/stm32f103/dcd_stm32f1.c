@@ -19,7 +19,24 @@
  * copies a received packet (at most 64 bytes) from packet memory into the
  * stack's buffer, and reports the event with in_isr = true; the stack queues
  * it for ng_usbd_task in the main loop. The ops run in the main loop; an IN
- * packet is copied into packet memory by ep_xfer. */
+ * packet is copied into packet memory by ep_xfer.
+ *
+ * What the interrupt does itself, because the main loop's timing is not
+ * bounded:
+ *   - SET_ADDRESS: USB 2.0 9.2.6.3 gives the device 2 ms after the status
+ *     stage to answer at the new address. The handler notes the address of
+ *     a SET_ADDRESS SETUP and writes DADDR when that request's zero-length
+ *     status IN completes (CTR_TX on endpoint 0); any other SETUP, a bus
+ *     reset or a stall cancels it. set_address from the stack then writes
+ *     the same value again.
+ *   - Suspend (RM0008 23.4.5): FSUSP first, then SUSP cleared (the other
+ *     order lets SUSP fire again at once), then LPMODE; the main loop stops
+ *     the ADCs and sleeps (WFI). Wakeup: the hardware clears LPMODE; the
+ *     handler clears FSUSP and WKUP.
+ * Every op that reads, modifies and writes an EPnR, DADDR or the packet
+ * memory runs with interrupts masked (a few microseconds), so a bus reset
+ * taken between the read and the write cannot be undone by a write computed
+ * from the state before it. */
 #include <string.h>
 #include "fw.h"
 #include "board.h"
@@ -48,6 +65,7 @@ static struct {
 	ng_usbd_ctx *u;
 	ng_fs_ep ep[NG_USB_NEP][2]; /* [n][0] OUT, [n][1] IN */
 	uint16_t pma_next;
+	volatile uint8_t addr_pending; /* 0x80 | address of a SET_ADDRESS in progress */
 } ng_fs;
 
 /* ---- EPnR writes that keep the semantics straight ---------------------- */
@@ -150,6 +168,7 @@ static void ng_fs_bus_reset(void)
 	ng_epr_type(0, NG_EPR_TYPE_CONTROL);
 	ng_epr_stat(0, false, NG_STAT_NAK, true);
 	ng_epr_stat(0, true, NG_STAT_NAK, true);
+	ng_fs.addr_pending = 0;
 	NG_WR(NG_USB_DADDR, NG_DADDR_EF);
 }
 
@@ -166,6 +185,9 @@ static void ng_fs_ctr_rx(uint32_t n, uint32_t r)
 		/* dcd.h steps 1-3: pending transfers dropped; the hardware has
 		 * set both STATs to NAK (which ends a stall) and DTOG_TX to 1. */
 		ng_fs.ep[0][0].busy = ng_fs.ep[0][1].busy = false;
+		/* SET_ADDRESS (USB 2.0 9.4.6): applied at its status stage, here. */
+		ng_fs.addr_pending = cnt == 8 && s[0] == 0x00u && s[1] == 5u && s[3] == 0 && s[2] < 128u
+					     ? (uint8_t)(0x80u | s[2]) : 0u;
 		if (cnt == 8)
 			ng_usbd_event_setup(ng_fs.u, s, true);
 		return;
@@ -190,13 +212,17 @@ void ng_stm32_usb_isr(void)
 		ng_usbd_event_bus_reset(ng_fs.u, true);
 	}
 	if (istr & NG_ISTR_SUSP) {
-		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_SUSP);
+		/* RM0008 23.4.5: force suspend first, then acknowledge, then
+		 * low-power mode. */
 		NG_SET(NG_USB_CNTR, NG_CNTR_FSUSP);
+		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_SUSP);
+		NG_SET(NG_USB_CNTR, NG_CNTR_LPMODE);
 		ng_usbd_event_suspend(ng_fs.u, true);
 	}
 	if (istr & NG_ISTR_WKUP) {
-		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_WKUP);
+		/* LPMODE was cleared by the hardware; FSUSP is the software's. */
 		NG_CLR(NG_USB_CNTR, NG_CNTR_FSUSP | NG_CNTR_LPMODE);
+		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_WKUP);
 		ng_usbd_event_resume(ng_fs.u, true);
 	}
 	if (istr & (NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF))
@@ -209,6 +235,11 @@ void ng_stm32_usb_isr(void)
 			ng_fs_ctr_rx(n, r);
 		if (r & NG_EPR_CTR_TX) {
 			ng_epr_clear_ctr(n, NG_EPR_CTR_TX);
+			if (n == 0 && ng_fs.addr_pending && (NG_PMA_RD(NG_BT_COUNT_TX(0)) & 0x3FFu) == 0) {
+				/* SET_ADDRESS's status stage is done: the new address now */
+				NG_WR(NG_USB_DADDR, NG_DADDR_EF | (ng_fs.addr_pending & 0x7Fu));
+				ng_fs.addr_pending = 0;
+			}
 			ng_fs_ep *e = &ng_fs.ep[n][1];
 			if (e->busy) {
 				e->busy = false;
@@ -256,11 +287,14 @@ static void ng_fs_connect(void *drv, bool on)
 static void ng_fs_set_address(void *drv, uint8_t addr)
 {
 	(void)drv;
-	/* The stack calls this after the status stage (dcd.h). */
-	NG_WR(NG_USB_DADDR, NG_DADDR_EF | (addr & 0x7Fu));
+	(void)addr;
+	/* The stack calls this after the status stage (dcd.h), from the main
+	 * loop, maybe later than 2 ms: the interrupt has written DADDR at the
+	 * status stage already. Writing it here could undo a bus reset taken
+	 * since, so nothing is done. */
 }
 
-static ng_status ng_fs_ep_open(void *drv, uint8_t ep, uint8_t type, uint16_t mps)
+static ng_status ng_fs_ep_open_masked(void *drv, uint8_t ep, uint8_t type, uint16_t mps)
 {
 	static const uint16_t types[4] = { NG_EPR_TYPE_CONTROL, NG_EPR_TYPE_ISO, NG_EPR_TYPE_BULK,
 					   NG_EPR_TYPE_INTERRUPT };
@@ -282,10 +316,12 @@ static ng_status ng_fs_ep_open(void *drv, uint8_t ep, uint8_t type, uint16_t mps
 static void ng_fs_ep_close_all(void *drv)
 {
 	(void)drv;
+	ng_irq_disable();
 	ng_fs_close_all();
+	ng_irq_enable();
 }
 
-static ng_status ng_fs_ep_xfer(void *drv, uint8_t ep, uint8_t *buf, uint16_t len)
+static ng_status ng_fs_ep_xfer_masked(void *drv, uint8_t ep, uint8_t *buf, uint16_t len)
 {
 	(void)drv;
 	uint32_t n = NG_EP_NUM(ep), in = NG_EP_IS_IN(ep);
@@ -305,7 +341,7 @@ static ng_status ng_fs_ep_xfer(void *drv, uint8_t ep, uint8_t *buf, uint16_t len
 	return NG_OK;
 }
 
-static void ng_fs_ep_stall(void *drv, uint8_t ep)
+static void ng_fs_ep_stall_masked(void *drv, uint8_t ep)
 {
 	(void)drv;
 	uint32_t n = NG_EP_NUM(ep), in = NG_EP_IS_IN(ep);
@@ -322,7 +358,7 @@ static void ng_fs_ep_stall(void *drv, uint8_t ep)
 	ng_epr_stat(n, in, NG_STAT_STALL, false);
 }
 
-static void ng_fs_ep_clear_stall(void *drv, uint8_t ep)
+static void ng_fs_ep_clear_stall_masked(void *drv, uint8_t ep)
 {
 	(void)drv;
 	uint32_t n = NG_EP_NUM(ep), in = NG_EP_IS_IN(ep);
@@ -331,6 +367,38 @@ static void ng_fs_ep_clear_stall(void *drv, uint8_t ep)
 	/* CLEAR_FEATURE(ENDPOINT_HALT): NAK and DATA0 (USB 2.0 9.4.5). */
 	ng_fs.ep[n][in].busy = false;
 	ng_epr_stat(n, in, NG_STAT_NAK, true);
+}
+
+/* The ops as the main loop calls them: interrupts masked for the duration
+ * (see the top of this file). */
+static ng_status ng_fs_ep_open(void *drv, uint8_t ep, uint8_t type, uint16_t mps)
+{
+	ng_irq_disable();
+	ng_status r = ng_fs_ep_open_masked(drv, ep, type, mps);
+	ng_irq_enable();
+	return r;
+}
+
+static ng_status ng_fs_ep_xfer(void *drv, uint8_t ep, uint8_t *buf, uint16_t len)
+{
+	ng_irq_disable();
+	ng_status r = ng_fs_ep_xfer_masked(drv, ep, buf, len);
+	ng_irq_enable();
+	return r;
+}
+
+static void ng_fs_ep_stall(void *drv, uint8_t ep)
+{
+	ng_irq_disable();
+	ng_fs_ep_stall_masked(drv, ep);
+	ng_irq_enable();
+}
+
+static void ng_fs_ep_clear_stall(void *drv, uint8_t ep)
+{
+	ng_irq_disable();
+	ng_fs_ep_clear_stall_masked(drv, ep);
+	ng_irq_enable();
 }
 
 const ng_dcd_ops ng_stm32_dcd_ops = {

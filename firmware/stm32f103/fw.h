@@ -18,10 +18,27 @@ void ng_default_handler(void);
 void ng_fw_init(void);
 void ng_fw_poll(void);
 
-/* clock.c: HSE -> PLL -> 72 MHz SYSCLK, AHB 72, APB1 36, APB2 72, ADC 9,
- * USB 48 MHz, flash 2 wait states + prefetch (RM0008 7.2, 3.3.3). */
-void ng_clock_init(void);
-/* SysTick at 1 kHz from the 72 MHz core clock. */
+/* main.c: the start-up estimate (SP 800-90B 6.3.1 MCV per ADC over the
+ * first NG_MCV_SAMPLES words): NG_FW_NOISE_* bits (0: passed) and each
+ * ADC's mode count (of value mod 512, ng/mcv.h). */
+#define NG_FW_NOISE_ADC1_WEAK  1u /* ADC1's estimate below twice its declared H */
+#define NG_FW_NOISE_ADC2_WEAK  2u
+#define NG_FW_NOISE_NO_SAMPLES 4u /* the ADCs delivered no batches */
+uint32_t ng_fw_noise_state(uint32_t *mode1, uint32_t *mode2);
+
+/* clock.c: the clock tree (RM0008 7.2), set from whatever state the RCC
+ * is in. HSE -> PLL -> 72 MHz SYSCLK, AHB 72, APB1 36, APB2 72, ADC 12,
+ * USB 48 (PLL / 1.5), flash 2 wait states. When the HSE does not become
+ * ready (no crystal, no MCO: the Nucleo MB1136 C-01), HSI / 2 x 12 = 48 MHz
+ * SYSCLK, AHB 48, APB1 24, APB2 48, ADC 12, USB 48 (PLL / 1), flash 1
+ * wait state. Every time base (SysTick, delays, LED) uses ng_hclk_hz(). */
+#define NG_CLOCK_HSE    1u /* external crystal or clock, PLL to 72 MHz */
+#define NG_CLOCK_HSI    2u /* HSE failed: internal RC, PLL to 48 MHz */
+#define NG_CLOCK_FAILED 3u /* the PLL did not lock: 8 MHz HSI, no USB */
+uint32_t ng_clock_init(void);
+uint32_t ng_clock_source(void); /* NG_CLOCK_*, what ng_clock_init set */
+uint32_t ng_hclk_hz(void);
+/* SysTick at 1 kHz from the core clock. */
 void ng_systick_init(void);
 /* Milliseconds since ng_systick_init (wraps after 49 days). */
 uint32_t ng_millis(void);
@@ -29,6 +46,8 @@ uint32_t ng_millis(void);
 void ng_delay_us(uint32_t us);
 /* The 96-bit unique device ID, RM0008 30.2 (three 32-bit words). */
 void ng_uid_read(uint32_t uid[3]);
+/* Sleeps until an interrupt (WFI; ARMv7-M B1.5.19). */
+void ng_wait_for_interrupt(void);
 
 /* board.c: GPIO set-up, the status LED and the D+ pull-up. */
 void ng_board_init(void);
@@ -46,7 +65,13 @@ enum {
 	NG_LED_IDLE,         /* configured, no reader (DTR off): 1 Hz, half on */
 	NG_LED_FAILURE,      /* self-test or persistent health failure: SOS-like
 			      * 3 short + 3 long, repeated */
-	NG_LED_DFU           /* the boot loader in DFU mode: two short flashes a second */
+	NG_LED_DFU,          /* the boot loader in DFU mode: two short flashes a second */
+	/* The start-up estimate refused the noise (no output): one long flash,
+	 * then one short (ADC1 too weak), two (ADC2) or three (both), repeated */
+	NG_LED_NOISE_WEAK1,
+	NG_LED_NOISE_WEAK2,
+	NG_LED_NOISE_WEAK12,
+	NG_LED_OFF           /* USB suspend: dark */
 };
 void ng_led_set(uint32_t pattern);
 void ng_led_activity(void);
@@ -58,35 +83,37 @@ uint32_t ng_crc_hw_word(void *user, uint32_t w);
 uint32_t ng_crc_hw_words4(void *user, const uint32_t w[4]);  /* cfg.crc4 */
 volatile uint32_t *ng_crc_hw_dr(void);                       /* cfg.crc_dr */
 
-/* noise.c: the noise source. ADC1 (Vrefint, temperature sensor) and ADC2
- * (two pulled-up pins) in regular simultaneous mode; DMA1 channel 1 copies
- * ADC1_DR as 32-bit words (adc2 << 16 | adc1) into a circular buffer of two
- * halves of NG_NOISE_HALF words, with an interrupt at each half. A half
- * of 128 words is 200 us of samples at 640k words/s: twice the slack of 64
- * for the main loop to come back to it, and half as many pipeline calls
- * (each costs about 220 instructions of set-up; doc/firmware.md), for
- * 1.5 KiB of RAM (the buffer and main.c's copy). */
-#define NG_NOISE_HALF 128u
+/* noise.c: the noise source, sampled as NeuG does (noise.c says how):
+ * ADC1 (Vrefint, temperature) and ADC2 (two pulled-up pins) in fast
+ * interleaved dual mode, a batch of words at a time through DMA1 channel 1
+ * into one of two buffers, both ADCs powered down after every batch.
+ * Words are (adc2 << 16) | adc1. Batches per mode: conditioned 56, 64, 20;
+ * CRC32 32; raw 8. */
+#define NG_NOISE_BATCH_MAX 64u
+#define NG_NOISE_SEQ_CONDITIONED 0u /* = NG_MODE_CONDITIONED */
+#define NG_NOISE_SEQ_CRC32       1u /* = NG_MODE_CRC32 */
+#define NG_NOISE_SEQ_RAW         2u /* = NG_MODE_RAW */
 typedef struct {
-	uint32_t overruns;   /* halves overwritten before they were read (data lost, reported) */
-	uint32_t dma_errors; /* DMA transfer errors (TEIF) */
-	uint32_t halves;     /* halves read */
+	uint32_t dma_errors; /* DMA transfer errors (TEIF): the source stopped */
+	uint32_t batches;    /* batches completed */
+	uint32_t powerups;   /* ADC power-ups (one per batch) */
 } ng_noise_stats;
-/* Powers up and calibrates both ADCs (RM0008 11.4); call once. */
+/* Calibrates both ADCs (RM0008 11.4) and leaves them powered down; once. */
 void ng_noise_init(void);
-/* Starts, or restarts after an overrun or a stop, continuous conversion
- * into half 0; forgets anything not yet read. */
-void ng_noise_start(void);
-/* Stops conversion and DMA (not an error: used while no output is wanted). */
+/* Starts batches in the sequence of a mode (NG_NOISE_SEQ_*), from its
+ * first batch; forgets anything not yet read. */
+void ng_noise_start(uint32_t mode);
+/* Stops: both ADCs powered down, DMA off, nothing kept (not an error). */
 void ng_noise_stop(void);
-/* Copies the next complete half, in order, into out; false when none is
- * ready. A half the DMA had to overwrite is never returned: the source
- * stops, the overrun is counted, and ng_noise_stopped() says so. */
-bool ng_noise_read(uint32_t out[NG_NOISE_HALF]);
-/* True when an overrun or a DMA error stopped the source. */
+/* The oldest complete batch (n words), or NULL when none is ready. It stays
+ * valid until ng_noise_release. */
+const uint32_t *ng_noise_batch(size_t *n);
+/* Done with the batch ng_noise_batch gave: its buffer may be filled again. */
+void ng_noise_release(void);
+/* True when a DMA error stopped the source. */
 bool ng_noise_stopped(void);
 void ng_noise_get_stats(ng_noise_stats *st);
-/* The DMA1 channel 1 interrupt (IRQ 11): only marks halves ready. */
+/* The DMA1 channel 1 interrupt (IRQ 11): ends a batch, arms the next. */
 void ng_noise_isr(void);
 
 #endif

@@ -8,6 +8,9 @@
  *                                     health failure latched (output stopped)
  *   DFU mode  2 short flashes each 1 s  the boot loader waits for an update
  *                                     (no valid image, or one was asked for)
+ *   weak noise 1 long, then 1 / 2 / 3 short, pause: the start-up estimate
+ *                                     refused ADC1 / ADC2 / both (no output)
+ *   off       dark                    USB suspend
  * Driven by the main loop's clock; no timer interrupt of its own. */
 #include "fw.h"
 
@@ -25,6 +28,10 @@ static const ng_led_shape ng_led_shapes[] = {
 	[NG_LED_FAILURE]  = { 3000, 12, { 0, 150, 300, 450, 600, 750,
 					  900, 1350, 1500, 1950, 2100, 2550 } },
 	[NG_LED_DFU]      = { 1000, 4, { 0, 80, 200, 280 } },
+	[NG_LED_NOISE_WEAK1]  = { 3000, 4, { 0, 600, 900, 1050 } },
+	[NG_LED_NOISE_WEAK2]  = { 3000, 6, { 0, 600, 900, 1050, 1200, 1350 } },
+	[NG_LED_NOISE_WEAK12] = { 3000, 8, { 0, 600, 900, 1050, 1200, 1350, 1500, 1650 } },
+	[NG_LED_OFF]      = { 1000, 0, { 0 } },
 };
 
 static uint32_t ng_led_pattern, ng_led_start, ng_led_dark_until;

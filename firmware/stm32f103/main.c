@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* NeuG on the STM32F103: power-up self-test, then one loop. Interrupts
- * (DMA half/full, USB, SysTick) only capture state; everything else runs
- * here, in this order:
+/* NeuG on the STM32F103: power-up self-test and start-up estimate, then
+ * one loop. Interrupts (DMA batch end, USB, SysTick) only capture state,
+ * end an ADC batch and arm the next one, and apply a USB address;
+ * everything else runs here, in this order:
  *   1. ng_neug_task: USB events (chapter 9, CDC, mass storage, GET_INFO)
  *      and released 32-byte blocks to the CDC bulk IN endpoint
- *   2. noise: while the device wants samples (host holds DTR, output room,
- *      no persistent failure) the ADC runs and each ready half buffer goes
- *      through the pipeline (health tests, CRC unit, conditioning); when it
- *      wants none the ADC is stopped, which is not an error. An overrun
- *      (a half the DMA had to overwrite) stops the source; it is counted
- *      (GET_INFO 33) and the source restarted; a failed power-up self-test
- *      (GET_INFO 34) means no output at all
- *   3. the LED shows the state (fw.h, doc/firmware.md).
+ *   2. USB suspend: ADCs off, LED dark, WFI until the host resumes
+ *   3. noise: while the device wants samples (host holds DTR, output room,
+ *      no persistent failure) batches run in the current mode's sequence
+ *      (noise.c) and each complete batch goes through the pipeline (health
+ *      tests, CRC unit, conditioning); when it wants none the ADCs are
+ *      powered down. A failed power-up self-test or start-up estimate
+ *      means no output at all
+ *   4. the LED shows the state (fw.h, doc/firmware.md).
  * The boot loader left its boot record at the start of RAM (GET_INFO
  * 40..45); DFU_DETACH from the host asks it for DFU mode and resets. */
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "neug_device.h"
 #include "stm32f103.h"
 #include "ng/crc32.h"
+#include "ng/mcv.h"
 #include "ng/selftest.h"
 
 #include "ng/version.h"
@@ -50,8 +52,6 @@ static ng_boot_info ng_boot_rec;
 #else
 #define NG_BOOT_RECORD ((ng_boot_info *)0x20000000u) /* boot/bootinfo.h */
 #endif
-static uint32_t ng_half[NG_NOISE_HALF];
-_Static_assert(sizeof ng_half == NG_NOISE_HALF * 4u, "one DMA half");
 
 /* The CRC unit must compute exactly what core's software CRC does, word by
  * word and four words per call. */
@@ -75,18 +75,82 @@ static bool ng_crc_hw_selftest(void)
 
 static bool ng_fw_selftest_ok;
 
-/* GET_INFO 33 and 34 (usb/neug_device.h): what only the firmware knows. */
+/* ---- the start-up estimate ---------------------------------------------- */
+
+/* The declared min-entropy of one ADC's 12-bit half-word, and the start-up
+ * estimate's bar: twice that (doc/firmware.md, "Start-up estimate"). */
+#define NG_FW_ADC_H_BITS 1u
+#define NG_FW_STARTUP_H_BITS (2u * NG_FW_ADC_H_BITS)
+
+static ng_mcv ng_fw_mcv[2];          /* ADC1, ADC2 half-words */
+static uint32_t ng_fw_noise_status;  /* NG_FW_NOISE_* bits; 0: passed */
+static uint32_t ng_fw_mcv_mode[2];   /* the mode counts (bins of value mod 512) */
+
+/* Runs the regime (the conditioned mode's batches) for NG_MCV_SAMPLES
+ * words and estimates each ADC's min-entropy from them; the words are not
+ * output. */
+static void ng_fw_startup_estimate(void)
+{
+	ng_mcv_reset(&ng_fw_mcv[0]);
+	ng_mcv_reset(&ng_fw_mcv[1]);
+	ng_noise_start(NG_NOISE_SEQ_CONDITIONED);
+	uint32_t idle = 0;
+	while (ng_fw_mcv[0].n < NG_MCV_SAMPLES && idle < 200u) {
+		size_t n;
+		const uint32_t *b = ng_noise_batch(&n);
+		if (!b) {
+			ng_wait_for_interrupt(); /* the DMA interrupt or SysTick (1 ms) */
+			idle++;
+			continue;
+		}
+		idle = 0;
+		for (size_t i = 0; i < n && ng_fw_mcv[0].n < NG_MCV_SAMPLES; i++) {
+			ng_mcv_add(&ng_fw_mcv[0], b[i] & 0xFFFu);
+			ng_mcv_add(&ng_fw_mcv[1], (b[i] >> 16) & 0xFFFu);
+		}
+		ng_noise_release();
+	}
+	ng_noise_stop();
+	uint32_t limit = ng_mcv_max_count(NG_MCV_SAMPLES, NG_FW_STARTUP_H_BITS);
+	ng_fw_noise_status = 0;
+	if (ng_fw_mcv[0].n < NG_MCV_SAMPLES)
+		ng_fw_noise_status |= NG_FW_NOISE_NO_SAMPLES;
+	for (uint32_t k = 0; k < 2; k++) {
+		ng_fw_mcv_mode[k] = ng_mcv_mode(&ng_fw_mcv[k]);
+		if (ng_fw_mcv[0].n < NG_MCV_SAMPLES || ng_fw_mcv_mode[k] > limit)
+			ng_fw_noise_status |= k ? NG_FW_NOISE_ADC2_WEAK : NG_FW_NOISE_ADC1_WEAK;
+	}
+}
+
+uint32_t ng_fw_noise_state(uint32_t *mode1, uint32_t *mode2)
+{
+	*mode1 = ng_fw_mcv_mode[0];
+	*mode2 = ng_fw_mcv_mode[1];
+	return ng_fw_noise_status;
+}
+
+/* GET_INFO 33..39 (usb/neug_device.h): what only the firmware knows. */
 static uint32_t ng_fw_app_info(void *user, uint16_t index)
 {
 	(void)user;
-	if (index == NG_INFO_SELFTEST)
-		return ng_fw_selftest_ok ? 0u : 1u;
 	ng_noise_stats st;
-	ng_noise_get_stats(&st);
-	return st.overruns + st.dma_errors;
+	switch (index) {
+	case NG_INFO_SELFTEST: /* 0 passed; 1 self-test; 2 the start-up estimate refused */
+		return (ng_fw_selftest_ok ? 0u : 1u) | (ng_fw_noise_status ? 2u : 0u);
+	case NG_INFO_CLOCK: return ng_clock_source();
+	case NG_INFO_STARTUP: return ng_fw_noise_status;
+	case NG_INFO_STARTUP_MODE1: return ng_fw_mcv_mode[0];
+	case NG_INFO_STARTUP_MODE2: return ng_fw_mcv_mode[1];
+	case NG_INFO_STARTUP_N: return ng_fw_mcv[0].n;
+	case NG_INFO_SOURCE_ERRORS:
+		ng_noise_get_stats(&st);
+		return st.dma_errors;
+	default: return 0;
+	}
 }
 
 static bool ng_fw_running;
+static uint32_t ng_fw_mode;
 static uint64_t ng_fw_shown;
 
 /* Power-up: clocks are set (startup.c); self-test, device, noise source. */
@@ -107,10 +171,14 @@ void ng_fw_init(void)
 	ng_crc_hw_init(); /* reset once; the pipeline feeds the unique ID, then it runs on */
 	if (ng_neug_init(&ng_dev, &cfg, &ng_stm32_dcd_ops, NULL) != NG_OK)
 		ok = false;
-	ng_fw_selftest_ok = ok;
 	ng_noise_init();
+	ng_fw_startup_estimate();
+	ng_fw_selftest_ok = ok;
 	ng_neug_connect(&ng_dev, true);
 }
+
+static const uint32_t ng_fw_weak_led[4] = { NG_LED_RUNNING, NG_LED_NOISE_WEAK1, NG_LED_NOISE_WEAK2,
+					     NG_LED_NOISE_WEAK12 };
 
 /* One pass of the main loop. */
 void ng_fw_poll(void)
@@ -127,16 +195,36 @@ void ng_fw_poll(void)
 			;
 	}
 
-	size_t want = ng_fw_selftest_ok ? ng_neug_wants_samples(&ng_dev) : 0;
-	if (want && (!ng_fw_running || ng_noise_stopped())) {
-		ng_noise_start(); /* after an overrun too: it has been counted */
+	if (ng_usbd_suspended(ng_neug_usbd(&ng_dev))) {
+		/* RM0008 23.4.5: the driver's interrupt has set FSUSP and LPMODE;
+		 * here the ADCs go off and the core sleeps until an interrupt (the
+		 * USB wakeup, or SysTick: then this runs again). */
+		if (ng_fw_running) {
+			ng_noise_stop();
+			ng_fw_running = false;
+		}
+		ng_led_set(NG_LED_OFF);
+		ng_led_poll(ng_millis());
+		ng_wait_for_interrupt();
+		return;
+	}
+
+	bool ok = ng_fw_selftest_ok && !ng_fw_noise_status;
+	size_t want = ok ? ng_neug_wants_samples(&ng_dev) : 0;
+	uint32_t mode = ng_neug_mode(&ng_dev);
+	if (want && (!ng_fw_running || mode != ng_fw_mode || ng_noise_stopped())) {
+		ng_noise_start(mode); /* after a DMA error too: it has been counted */
 		ng_fw_running = true;
+		ng_fw_mode = mode;
 	} else if (!want && ng_fw_running) {
 		ng_noise_stop();
 		ng_fw_running = false;
 	}
-	while (want && ng_noise_read(ng_half)) {
-		ng_neug_put_samples(&ng_dev, ng_half, NG_NOISE_HALF);
+	size_t n;
+	const uint32_t *b;
+	while (want && (b = ng_noise_batch(&n)) != NULL) {
+		ng_neug_put_samples(&ng_dev, b, n);
+		ng_noise_release();
 		want = ng_neug_wants_samples(&ng_dev);
 	}
 
@@ -144,6 +232,8 @@ void ng_fw_poll(void)
 	ng_neug_get_stats(&ng_dev, &st);
 	if (!ng_fw_selftest_ok || (st.status & NG_HEALTH_PERSISTENT))
 		ng_led_set(NG_LED_FAILURE);
+	else if (ng_fw_noise_status)
+		ng_led_set(ng_fw_weak_led[ng_fw_noise_status & 3u]);
 	else if (!ng_usbd_configuration(ng_neug_usbd(&ng_dev)))
 		ng_led_set(NG_LED_NO_HOST);
 	else if (!ng_neug_dtr(&ng_dev))

@@ -1,64 +1,81 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The noise source: ADC1 and ADC2 in dual regular simultaneous mode
- * (RM0008 11.9.2) with DMA1 channel 1 (RM0008 13.3.7: ADC1 is on channel 1).
+/* The noise source, sampled as NeuG 1.0.x samples it: ADC1 and ADC2 in
+ * fast interleaved dual mode (RM0008 11.9.5), a batch of words at a time
+ * through DMA1 channel 1 (RM0008 13.3.7: ADC1 is on channel 1), both ADCs
+ * powered down after every batch.
  *
- *   ADC1 sequence: IN17 (Vrefint), IN16 (temperature sensor; TSVREFE on)
- *   ADC2 sequence: the board's two pins, inputs with the internal pull-up
- *   Both: SCAN, CONT, 2 conversions, sample time 1.5 cycles, started
- *   together by ADC1 SWSTART; ADC1_DR reads (ADC2 << 16) | ADC1 in dual
- *   mode (RM0008 11.12.14), so one 32-bit DMA transfer per pair of
- *   conversions gives exactly the word format of the pipeline and vectors.
+ *   ADC1 (master) sequence: IN17 Vrefint, IN16 temperature, IN16, IN17
+ *   (TSVREFE on); ADC2 (slave): the board's two pins, inputs with the
+ *   internal pull-up, AN1, AN2, AN1, AN2. Both: SCAN, CONT, 4 conversions,
+ *   sample time 1.5 cycles on every channel; ADC clock PCLK2 / 6 = 12 MHz
+ *   (clock.c; PCLK2 / 4 when the HSI fallback runs at 48 MHz: also 12).
+ *   DUALMOD 0111: ADC2 converts at the trigger, ADC1 7 ADC cycles later, so
+ *   the two never sample at once; each ADC1 end of conversion moves ADC1_DR
+ *   = (ADC2 << 16) | ADC1 (RM0008 11.12.14) by one 32-bit DMA transfer: the
+ *   word format of the pipeline and the vectors.
  *
- * Sample time: 1.5 cycles, the shortest, on every channel. NeuG does the
- * same ("deliberately do it wrong"): the temperature sensor and Vrefint
- * need 17.1 us for an accurate reading, and sampling them far too briefly
- * leaves the sampling capacitor unsettled, so the low bits carry thermal
- * and settling noise instead of a stable value; that noise is the point.
- * ADC clock 9 MHz (APB2 / 8): 14 cycles per conversion, one word per
- * 1.56 us, about 640k words/s. That is above what the conditioned mode
- * consumes (140 words per 32 bytes) and leaves the CPU 112 cycles per word;
- * /6 (12 MHz) would leave 84, too close to the pipeline's cost.
+ * Per batch: DMA armed for n words (not circular, TCIE), ADC2_CR2 then
+ * ADC1_CR2 written from 0 with ADON and, on ADC1, SWSTART: one write that
+ * powers the ADC up and triggers the group, without waiting tSTAB (RM0008
+ * 11.3.1); NeuG does the same on purpose: a converter that has just woken
+ * samples a capacitor that has not settled, which is noise. At the last
+ * transfer the DMA interrupt writes CR2 = 0 to both (power down: the
+ * conversion stops, RM0008 11.12.3), so the batch ends within one
+ * conversion of its last word whatever the main loop is doing. ADON is never
+ * written 1 while it is 1: that write alone would start a conversion
+ * (RM0008 11.12.3 ADON note).
  *
- * Buffer: 2 x NG_NOISE_HALF words, DMA circular with HTIE and TCIE. The
- * interrupt only marks a half ready. When the DMA moves into a half that
- * the main loop has not read yet, the data there would be lost silently:
- * instead the interrupt stops the DMA and the ADCs, discards that half and
- * counts an overrun; the main loop reports it and restarts the source.
+ * Batches: 56, 64, 20 words per conditioned output (140), 32 per CRC32-mode
+ * output, 8 per raw-mode round (NeuG's). Two batch buffers: the interrupt
+ * arms the next batch into the other buffer at once if the main loop has
+ * released it, so conversion overlaps the main loop's work; otherwise the
+ * ADCs stay powered down until ng_noise_release. A batch is never
+ * overwritten: no data can be lost to a slow main loop (the ADCs just wait).
  *
- * Tested: on the host against a model of the DMA and ADC registers
- * (tests/unit/test_fw_adc.c), not in QEMU (no STM32 ADC model there). */
+ * Tested: on the host against a register model written from RM0008
+ * (tests/unit/fw_model.h, test_fw_adc.c, test_fw_main.c), not in QEMU (no
+ * STM32 ADC model there). */
 #include <string.h>
 #include "fw.h"
 #include "board.h"
 #include "stm32f103.h"
 
-_Static_assert(NG_NOISE_HALF % 32u == 0, "a half holds whole CRC32-mode blocks (32 words) and raw blocks (8 words)");
-_Static_assert(NG_NOISE_HALF % 4u == 0, "the conditioned mode feeds the CRC 4 words at a time");
-_Static_assert(2u * NG_NOISE_HALF <= 0xFFFFu, "DMA_CNDTR is 16 bits");
-
-#define NG_SEQ_LEN 2u
+#define NG_SEQ_LEN 4u
 #define NG_SQR1_L(n) (((uint32_t)(n) - 1u) << 20)
-#define NG_SMPR_SH(ch) (((ch) < 10 ? (ch) : (ch) - 10) * 3u)
-#define NG_SMPR_REG(a, ch) ((ch) < 10 ? NG_ADC_SMPR2(a) : NG_ADC_SMPR1(a))
+#define NG_SQR3(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 5 | (uint32_t)(c) << 10 | (uint32_t)(d) << 15)
 
-static uint32_t ng_noise_buf[2 * NG_NOISE_HALF];
-static volatile uint8_t ng_noise_ready[2];
-static volatile uint8_t ng_noise_halted;
-static volatile uint32_t ng_noise_ovr, ng_noise_terr;
-static uint32_t ng_noise_next, ng_noise_count;
+/* CR2 while converting; ADC2's trigger is software (RM0008 11.9: the slave
+ * must not see the master's trigger source). */
+#define NG_CR2_ADC2_RUN (NG_ADC_CR2_ADON | NG_ADC_CR2_CONT | NG_ADC_CR2_EXTSEL_SWSTART | NG_ADC_CR2_EXTTRIG)
+#define NG_CR2_ADC1_RUN (NG_CR2_ADC2_RUN | NG_ADC_CR2_DMA | NG_ADC_CR2_TSVREFE)
 
-#define NG_CR2_COMMON (NG_ADC_CR2_ADON | NG_ADC_CR2_EXTSEL_SWSTART | NG_ADC_CR2_EXTTRIG)
+static const uint8_t ng_seq_conditioned[] = { 56, 64, 20 };
+static const uint8_t ng_seq_crc32[] = { 32 };
+static const uint8_t ng_seq_raw[] = { 8 };
+_Static_assert(56 + 64 + 20 == 140, "NeuG's batches make one conditioned output");
+
+static uint32_t ng_noise_buf[2][NG_NOISE_BATCH_MAX];
+static volatile uint8_t ng_noise_len[2];  /* words complete in buffer b; 0: free */
+static volatile uint8_t ng_noise_armed;   /* a batch is converting */
+static volatile uint8_t ng_noise_on;      /* batches wanted */
+static volatile uint8_t ng_noise_halted;  /* a DMA error stopped it */
+static uint8_t ng_noise_fill, ng_noise_take; /* buffer being / next to be filled; next to read */
+static uint8_t ng_noise_arm_len;
+static const uint8_t *ng_seq = ng_seq_conditioned;
+static uint8_t ng_seq_n = sizeof ng_seq_conditioned, ng_seq_i;
+static volatile uint32_t ng_noise_terr, ng_noise_batches, ng_noise_powerups;
 
 static void ng_adc_calibrate(uint32_t adc)
 {
-	NG_WR(NG_ADC_CR2(adc), NG_ADC_CR2_ADON); /* power up; tSTAB = 1 us */
+	NG_WR(NG_ADC_CR2(adc), NG_ADC_CR2_ADON); /* power up (from 0); tSTAB = 1 us */
 	ng_delay_us(10);
-	NG_WR(NG_ADC_CR2(adc), NG_ADC_CR2_ADON | NG_ADC_CR2_RSTCAL);
+	NG_WR(NG_ADC_CR2(adc), NG_ADC_CR2_ADON | NG_ADC_CR2_RSTCAL); /* another bit changes: no start */
 	while (NG_RD(NG_ADC_CR2(adc)) & NG_ADC_CR2_RSTCAL)
 		;
 	NG_WR(NG_ADC_CR2(adc), NG_ADC_CR2_ADON | NG_ADC_CR2_CAL);
 	while (NG_RD(NG_ADC_CR2(adc)) & NG_ADC_CR2_CAL)
 		;
+	NG_WR(NG_ADC_CR2(adc), 0); /* powered down until the first batch */
 }
 
 void ng_noise_init(void)
@@ -67,126 +84,121 @@ void ng_noise_init(void)
 	NG_SET(NG_RCC_APB2ENR, NG_RCC_APB2ENR_ADC1EN | NG_RCC_APB2ENR_ADC2EN);
 	ng_adc_calibrate(NG_ADC1);
 	ng_adc_calibrate(NG_ADC2);
-
-	/* ADC2 (slave): the board's pins. DUALMOD exists in ADC1_CR1 only
-	 * (reserved in ADC2); RM0008 11.9 asks for the software trigger on the
-	 * slave so that nothing but the master starts it. */
+	/* ADC2 (slave): the board's pins. DUALMOD exists in ADC1_CR1 only. */
 	NG_WR(NG_ADC_CR1(NG_ADC2), NG_ADC_CR1_SCAN);
-	NG_WR(NG_ADC_SMPR1(NG_ADC2), 0); /* NG_ADC_SMP_1P5 everywhere */
+	NG_WR(NG_ADC_SMPR1(NG_ADC2), 0); /* NG_ADC_SMP_1P5 on every channel */
 	NG_WR(NG_ADC_SMPR2(NG_ADC2), 0);
 	NG_WR(NG_ADC_SQR1(NG_ADC2), NG_SQR1_L(NG_SEQ_LEN));
-	NG_WR(NG_ADC_SQR3(NG_ADC2), NG_BOARD_AN1_CH | NG_BOARD_AN2_CH << 5);
-	/* ADC1 (master): Vrefint then the temperature sensor. */
-	NG_WR(NG_ADC_CR1(NG_ADC1), NG_ADC_CR1_DUALMOD_REGSIM | NG_ADC_CR1_SCAN);
-	NG_WR(NG_ADC_SMPR1(NG_ADC1), NG_ADC_SMP_1P5 << NG_SMPR_SH(NG_ADC_CH_VREFINT) |
-				     NG_ADC_SMP_1P5 << NG_SMPR_SH(NG_ADC_CH_TEMP));
+	NG_WR(NG_ADC_SQR3(NG_ADC2), NG_SQR3(NG_BOARD_AN1_CH, NG_BOARD_AN2_CH, NG_BOARD_AN1_CH, NG_BOARD_AN2_CH));
+	/* ADC1 (master): Vrefint, temperature, temperature, Vrefint. */
+	NG_WR(NG_ADC_CR1(NG_ADC1), NG_ADC_CR1_DUALMOD_FASTINT | NG_ADC_CR1_SCAN);
+	NG_WR(NG_ADC_SMPR1(NG_ADC1), 0);
 	NG_WR(NG_ADC_SMPR2(NG_ADC1), 0);
 	NG_WR(NG_ADC_SQR1(NG_ADC1), NG_SQR1_L(NG_SEQ_LEN));
-	NG_WR(NG_ADC_SQR3(NG_ADC1), NG_ADC_CH_VREFINT | NG_ADC_CH_TEMP << 5);
-	NG_WR(NG_ADC_CR2(NG_ADC1), NG_CR2_COMMON | NG_ADC_CR2_TSVREFE);
-	NG_WR(NG_ADC_CR2(NG_ADC2), NG_CR2_COMMON);
+	NG_WR(NG_ADC_SQR3(NG_ADC1), NG_SQR3(NG_ADC_CH_VREFINT, NG_ADC_CH_TEMP, NG_ADC_CH_TEMP, NG_ADC_CH_VREFINT));
+	NG_WR(NG_DMA_CPAR1, NG_ADC_DR(NG_ADC1));
 	ng_nvic_enable(NG_IRQ_DMA1_CH1);
 }
 
+/* Both ADCs powered down, the DMA channel off, its flags cleared. */
 static void ng_noise_halt(void)
 {
+	NG_WR(NG_ADC_CR2(NG_ADC1), 0);
+	NG_WR(NG_ADC_CR2(NG_ADC2), 0);
 	NG_WR(NG_DMA_CCR1, 0);
-	NG_WR(NG_ADC_CR2(NG_ADC1), NG_CR2_COMMON | NG_ADC_CR2_TSVREFE); /* CONT off */
-	NG_WR(NG_ADC_CR2(NG_ADC2), NG_CR2_COMMON);
 	NG_WR(NG_DMA_IFCR, NG_DMA_GIF1 | NG_DMA_TCIF1 | NG_DMA_HTIF1 | NG_DMA_TEIF1);
+	ng_noise_armed = 0;
+}
+
+/* Arms the next batch into the fill buffer when it is free (interrupts
+ * off, or from the DMA interrupt). */
+static void ng_noise_arm(void)
+{
+	uint32_t b = ng_noise_fill;
+	if (!ng_noise_on || ng_noise_armed || ng_noise_halted || ng_noise_len[b])
+		return;
+	uint32_t n = ng_seq[ng_seq_i];
+	ng_noise_arm_len = (uint8_t)n;
+	NG_WR(NG_DMA_CMAR1, NG_DMA_ADDR(ng_noise_buf[b]));
+	NG_WR(NG_DMA_CNDTR1, n);
+	NG_WR(NG_DMA_CCR1, NG_DMA_CCR_PL_HIGH | NG_DMA_CCR_MSIZE32 | NG_DMA_CCR_PSIZE32 |
+			   NG_DMA_CCR_MINC | NG_DMA_CCR_TEIE | NG_DMA_CCR_TCIE | NG_DMA_CCR_EN);
+	/* Power up from CR2 = 0 and trigger in the same write (no tSTAB wait). */
+	NG_WR(NG_ADC_CR2(NG_ADC2), NG_CR2_ADC2_RUN);
+	NG_WR(NG_ADC_CR2(NG_ADC1), NG_CR2_ADC1_RUN | NG_ADC_CR2_SWSTART);
+	ng_noise_armed = 1;
+	ng_noise_powerups++;
 }
 
 void ng_noise_stop(void)
 {
 	ng_irq_disable();
+	ng_noise_on = 0;
 	ng_noise_halt();
-	ng_noise_ready[0] = ng_noise_ready[1] = 0;
+	ng_noise_len[0] = ng_noise_len[1] = 0;
 	ng_irq_enable();
 }
 
-void ng_noise_start(void)
+void ng_noise_start(uint32_t mode)
 {
 	ng_noise_stop();
-	ng_noise_next = 0;
-	ng_noise_halted = 0;
-	NG_WR(NG_DMA_CPAR1, NG_ADC_DR(NG_ADC1));
-	NG_WR(NG_DMA_CMAR1, NG_DMA_ADDR(ng_noise_buf));
-	NG_WR(NG_DMA_CNDTR1, 2u * NG_NOISE_HALF);
-	NG_WR(NG_DMA_CCR1, NG_DMA_CCR_PL_HIGH | NG_DMA_CCR_MSIZE32 | NG_DMA_CCR_PSIZE32 |
-			   NG_DMA_CCR_MINC | NG_DMA_CCR_CIRC | NG_DMA_CCR_TEIE |
-			   NG_DMA_CCR_HTIE | NG_DMA_CCR_TCIE | NG_DMA_CCR_EN);
-	NG_WR(NG_ADC_CR2(NG_ADC2), NG_CR2_COMMON | NG_ADC_CR2_CONT);
-	NG_WR(NG_ADC_CR2(NG_ADC1), NG_CR2_COMMON | NG_ADC_CR2_TSVREFE | NG_ADC_CR2_CONT |
-				   NG_ADC_CR2_DMA);
-	NG_WR(NG_ADC_CR2(NG_ADC1), NG_CR2_COMMON | NG_ADC_CR2_TSVREFE | NG_ADC_CR2_CONT |
-				   NG_ADC_CR2_DMA | NG_ADC_CR2_SWSTART);
-}
-
-/* Half h is complete and the DMA has moved on to half h ^ 1. */
-static void ng_noise_done(uint32_t h)
-{
-	ng_noise_ready[h] = 1;
-	if (ng_noise_ready[h ^ 1u]) {
-		/* Overrun: half h ^ 1 was not read and is being overwritten. */
-		ng_noise_halt();
-		ng_noise_ready[h ^ 1u] = 0;
-		ng_noise_ovr++;
-		ng_noise_halted = 1;
+	if (mode == NG_NOISE_SEQ_CRC32) {
+		ng_seq = ng_seq_crc32;
+		ng_seq_n = sizeof ng_seq_crc32;
+	} else if (mode == NG_NOISE_SEQ_RAW) {
+		ng_seq = ng_seq_raw;
+		ng_seq_n = sizeof ng_seq_raw;
+	} else {
+		ng_seq = ng_seq_conditioned;
+		ng_seq_n = sizeof ng_seq_conditioned;
 	}
+	ng_seq_i = 0;
+	ng_noise_fill = ng_noise_take = 0;
+	ng_noise_halted = 0;
+	ng_irq_disable();
+	ng_noise_on = 1;
+	ng_noise_arm();
+	ng_irq_enable();
 }
 
 void ng_noise_isr(void)
 {
 	uint32_t f = NG_RD(NG_DMA_ISR) & (NG_DMA_TCIF1 | NG_DMA_HTIF1 | NG_DMA_TEIF1);
-	/* Write the flags back one by one: CGIF1 would clear all of them. */
-	NG_WR(NG_DMA_IFCR, f);
 	if (f & NG_DMA_TEIF1) {
 		/* The hardware disabled the channel (RM0008 13.3.6). */
 		ng_noise_halt();
-		ng_noise_ready[0] = ng_noise_ready[1] = 0;
 		ng_noise_terr++;
 		ng_noise_halted = 1;
 		return;
 	}
-	/* Both flags at once: the main loop kept interrupts off for a whole
-	 * half; HT came first. */
-	if ((f & NG_DMA_HTIF1) && !ng_noise_halted)
-		ng_noise_done(0);
-	if ((f & NG_DMA_TCIF1) && !ng_noise_halted)
-		ng_noise_done(1);
+	if (!(f & NG_DMA_TCIF1) || !ng_noise_armed) {
+		NG_WR(NG_DMA_IFCR, f);
+		return;
+	}
+	ng_noise_halt(); /* CR2 = 0 on both: the batch ends here */
+	ng_noise_len[ng_noise_fill] = ng_noise_arm_len;
+	ng_noise_fill ^= 1u;
+	ng_seq_i = (uint8_t)(ng_seq_i + 1u == ng_seq_n ? 0u : ng_seq_i + 1u);
+	ng_noise_batches++;
+	ng_noise_arm(); /* the next batch at once, if its buffer is free */
 }
 
-bool ng_noise_read(uint32_t out[NG_NOISE_HALF])
+const uint32_t *ng_noise_batch(size_t *n)
 {
-	uint32_t h = ng_noise_next;
-	if (!ng_noise_ready[h] && ng_noise_halted)
-		h ^= 1u; /* an overrun discarded half h: the other one is intact */
-	if (!ng_noise_ready[h])
-		return false;
-	const uint32_t *src = &ng_noise_buf[h * NG_NOISE_HALF];
-	memcpy(out, src, NG_NOISE_HALF * sizeof *out);   /* libc.c: ldm/stm on the M3 */
-	/* Still valid after the copy? The interrupt clears the flag when the
-	 * DMA had to move into this half; the DMA's position tells the rest
-	 * (it may have entered the half just before the interrupt ran). */
+	uint32_t len = ng_noise_len[ng_noise_take];
+	*n = len;
+	return len ? ng_noise_buf[ng_noise_take] : NULL;
+}
+
+void ng_noise_release(void)
+{
 	ng_irq_disable();
-	uint32_t pos = 2u * NG_NOISE_HALF - NG_RD(NG_DMA_CNDTR1);
-	bool in_half = (NG_RD(NG_DMA_CCR1) & NG_DMA_CCR_EN) && pos / NG_NOISE_HALF == h &&
-		       pos != h * NG_NOISE_HALF;
-	bool ok = ng_noise_ready[h] && !in_half;
-	if (ng_noise_ready[h] && in_half) {
-		/* Overwritten during the copy, before the interrupt saw it. */
-		ng_noise_halt();
-		ng_noise_ready[h ^ 1u] = 0;
-		ng_noise_ovr++;
-		ng_noise_halted = 1;
+	if (ng_noise_len[ng_noise_take]) {
+		ng_noise_len[ng_noise_take] = 0;
+		ng_noise_take ^= 1u;
 	}
-	ng_noise_ready[h] = 0;
+	ng_noise_arm();
 	ng_irq_enable();
-	if (!ok)
-		return false;
-	ng_noise_next = h ^ 1u;
-	ng_noise_count++;
-	return true;
 }
 
 bool ng_noise_stopped(void)
@@ -196,7 +208,7 @@ bool ng_noise_stopped(void)
 
 void ng_noise_get_stats(ng_noise_stats *st)
 {
-	st->overruns = ng_noise_ovr;
 	st->dma_errors = ng_noise_terr;
-	st->halves = ng_noise_count;
+	st->batches = ng_noise_batches;
+	st->powerups = ng_noise_powerups;
 }

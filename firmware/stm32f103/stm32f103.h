@@ -31,16 +31,21 @@ void ng_model_write(uint32_t addr, uint32_t val);
 #define NG_RCC            0x40021000u
 #define NG_RCC_CR         (NG_RCC + 0x00u)
 #define  NG_RCC_CR_HSION    (1u << 0)
+#define  NG_RCC_CR_HSIRDY   (1u << 1)
 #define  NG_RCC_CR_HSEON    (1u << 16)
 #define  NG_RCC_CR_HSERDY   (1u << 17)
 #define  NG_RCC_CR_HSEBYP   (1u << 18)
 #define  NG_RCC_CR_PLLON    (1u << 24)
 #define  NG_RCC_CR_PLLRDY   (1u << 25)
 #define NG_RCC_CFGR       (NG_RCC + 0x04u)
+#define  NG_RCC_CFGR_SW_MASK   (3u << 0)
+#define  NG_RCC_CFGR_SW_HSI    (0u << 0)
 #define  NG_RCC_CFGR_SW_PLL    (2u << 0)
+#define  NG_RCC_CFGR_SWS_HSI   (0u << 2)
 #define  NG_RCC_CFGR_SWS_MASK  (3u << 2)
 #define  NG_RCC_CFGR_SWS_PLL   (2u << 2)
 #define  NG_RCC_CFGR_PPRE1_DIV2 (4u << 8)   /* APB1 = HCLK / 2 (36 MHz max) */
+#define  NG_RCC_CFGR_ADCPRE_DIV4 (1u << 14)
 #define  NG_RCC_CFGR_ADCPRE_DIV6 (2u << 14)
 #define  NG_RCC_CFGR_ADCPRE_DIV8 (3u << 14)
 #define  NG_RCC_CFGR_PLLSRC_HSE (1u << 16)
@@ -63,6 +68,7 @@ void ng_model_write(uint32_t addr, uint32_t val);
 
 /* ---- Flash interface, RM0008 section 3.3.3 (FLASH_ACR) --------------- */
 #define NG_FLASH_ACR      0x40022000u
+#define  NG_FLASH_ACR_LATENCY1 (1u << 0) /* 24 MHz < SYSCLK <= 48 MHz */
 #define  NG_FLASH_ACR_LATENCY2 (2u << 0) /* 48 MHz < SYSCLK <= 72 MHz */
 #define  NG_FLASH_ACR_PRFTBE   (1u << 4)
 
@@ -110,6 +116,7 @@ void ng_model_write(uint32_t addr, uint32_t val);
 #define NG_ADC_CR1(a)     ((a) + 0x04u)
 #define  NG_ADC_CR1_SCAN          (1u << 8)
 #define  NG_ADC_CR1_DUALMOD_REGSIM (6u << 16) /* 0110: regular simultaneous only */
+#define  NG_ADC_CR1_DUALMOD_FASTINT (7u << 16) /* 0111: fast interleaved only (11.9.5) */
 #define NG_ADC_CR2(a)     ((a) + 0x08u)
 #define  NG_ADC_CR2_ADON    (1u << 0)
 #define  NG_ADC_CR2_CONT    (1u << 1)
@@ -171,9 +178,12 @@ void ng_model_write(uint32_t addr, uint32_t val);
 void ng_model_irq(int enable);
 #define ng_irq_disable() ng_model_irq(0)
 #define ng_irq_enable()  ng_model_irq(1)
+void ng_model_wfi(void);
+#define ng_wfi() ng_model_wfi()
 #else
 #define ng_irq_disable() __asm__ volatile("cpsid i" ::: "memory")
 #define ng_irq_enable()  __asm__ volatile("cpsie i" ::: "memory")
+#define ng_wfi()         __asm__ volatile("wfi" ::: "memory")
 #endif
 
 static inline void ng_nvic_enable(uint32_t irq)

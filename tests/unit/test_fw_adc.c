@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The STM32 noise source driver (firmware/stm32f103/noise.c) and CRC unit
- * driver (crc_hw.c) against a register model (fw_model.h) that converts the
- * words of adc.bin through DMA1 channel 1: register set-up as RM0008 asks,
- * every word reaches the pipeline in order, the hardware-CRC pipeline gives
- * out-adc-m0.bin, and overruns and DMA errors are reported, not hidden. */
+ * driver (crc_hw.c) against the register model written from RM0008
+ * (fw_model.h) that converts the words of adc.bin through DMA1 channel 1 in
+ * model time: batches of NeuG's sizes, every word reaches the pipeline in
+ * order, the hardware-CRC pipeline gives out-adc-m0.bin, no stray
+ * conversion, a full pair of buffers stops the ADCs instead of losing
+ * words, and DMA errors are reported, not hidden. */
 #define NG_FW_HOST_MODEL 1
 #define NG_BOARD_HEADER "boards/fst-01.h"
 #include "fw_model.h"
@@ -21,14 +23,6 @@ static uint32_t hw_word4(const uint32_t w[4])
 	return ng_crc_hw_words4(NULL, w);
 }
 
-/* Converts n words, running the ISR whenever the model raises it. */
-static void convert(uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (fw_adc_convert(1) && fw_model.irq_enabled)
-			ng_noise_isr();
-}
-
 static const uint32_t uid[3] = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u };
 
 int main(void)
@@ -40,33 +34,20 @@ int main(void)
 	fw_model_reset();
 	fw_model.samples = adc;
 	fw_model.nsamples = nw;
-	fw_model.dma_mem = ng_noise_buf;
+	fw_model.dma_mem = (uint32_t *)ng_noise_buf;
+	fw_model.dma_mem_words = sizeof ng_noise_buf / 4u;
+	fw_model.dma_isr = ng_noise_isr;
+	CHECK(ng_clock_init() == NG_CLOCK_HSE && fw_adc_hz() == 12000000u, "FST-01: 12 MHz x6, ADC clock 72 / 6 = 12 MHz");
+	ng_systick_init(); /* ng_delay_us counts SysTick */
 	ng_noise_init();
-	ng_noise_start();
+	CHECK(NG_RD(NG_ADC_CR2(NG_ADC1)) == 0 && NG_RD(NG_ADC_CR2(NG_ADC2)) == 0 && fw_model.adc_words == 0,
+	      "after calibration both ADCs are powered down, nothing converted");
+	CHECK((NG_RD(NG_ADC_SQR3(NG_ADC2)) & 0xFFFFFu) == (0u | 9u << 5 | 0u << 10 | 9u << 15),
+	      "ADC2: FST-01 IN0 (PA0), IN9 (PB1), IN0, IN9");
 
-	/* Register set-up (RM0008 11.12, 13.4). */
-	CHECK((NG_RD(NG_ADC_CR1(NG_ADC1)) & (0xFu << 16)) == NG_ADC_CR1_DUALMOD_REGSIM &&
-	      (NG_RD(NG_ADC_CR1(NG_ADC2)) & (0xFu << 16)) == 0 && (NG_RD(NG_ADC_CR1(NG_ADC2)) & NG_ADC_CR1_SCAN) &&
-	      (NG_RD(NG_ADC_CR2(NG_ADC2)) & (7u << 17)) == NG_ADC_CR2_EXTSEL_SWSTART &&
-	      (NG_RD(NG_ADC_CR1(NG_ADC1)) & NG_ADC_CR1_SCAN), "ADC1: regular simultaneous (DUALMOD 0110), ADC2: scan, software trigger");
-	CHECK((NG_RD(NG_ADC_SQR3(NG_ADC1)) & 0x3FFu) == (17u | 16u << 5) &&
-	      ((NG_RD(NG_ADC_SQR1(NG_ADC1)) >> 20) & 0xFu) == 1u, "ADC1: Vrefint (17), temperature (16)");
-	CHECK((NG_RD(NG_ADC_SQR3(NG_ADC2)) & 0x3FFu) == (0u | 9u << 5) &&
-	      ((NG_RD(NG_ADC_SQR1(NG_ADC2)) >> 20) & 0xFu) == 1u, "ADC2: FST-01 IN0 (PA0), IN9 (PB1)");
-	CHECK(((NG_RD(NG_ADC_SMPR1(NG_ADC1)) >> 18) & 077u) == 0 && NG_RD(NG_ADC_SMPR2(NG_ADC2)) == 0,
-	      "1.5-cycle sample times");
-	uint32_t cr2 = NG_RD(NG_ADC_CR2(NG_ADC1));
-	CHECK((cr2 & NG_ADC_CR2_TSVREFE) && (cr2 & NG_ADC_CR2_DMA) && (cr2 & NG_ADC_CR2_CONT) &&
-	      (cr2 & NG_ADC_CR2_ADON) && fw_model.adc_running, "ADC1: TSVREFE, DMA, continuous, started");
-	uint32_t ccr = NG_RD(NG_DMA_CCR1);
-	CHECK((ccr & 0xF00u) == (NG_DMA_CCR_PSIZE32 | NG_DMA_CCR_MSIZE32) && (ccr & NG_DMA_CCR_CIRC) &&
-	      (ccr & NG_DMA_CCR_MINC) && (ccr & NG_DMA_CCR_HTIE) && (ccr & NG_DMA_CCR_TCIE) &&
-	      (ccr & NG_DMA_CCR_TEIE) && (ccr & NG_DMA_CCR_EN) &&
-	      NG_RD(NG_DMA_CNDTR1) == 2 * NG_NOISE_HALF && NG_RD(NG_DMA_CPAR1) == NG_ADC_DR(NG_ADC1),
-	      "DMA1 ch1: ADC1_DR -> buffer, 32-bit, circular, half/full interrupts");
-
-	/* Every word reaches the pipeline in order; with the CRC unit's model
-	 * as its CRC engine the output is NeuG's (out-adc-m0.bin). */
+	/* Every word reaches the pipeline in order, batch by batch; with the
+	 * CRC unit's model as its CRC engine the output is NeuG's
+	 * (out-adc-m0.bin). */
 	ng_crc_hw_init();
 	static ng_pipeline p;
 	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI,
@@ -79,68 +60,83 @@ int main(void)
 	ng_test_pipeline_crc(&p, hw_word4, reg);
 	static uint32_t got[28000];
 	static uint8_t out[6400];
-	size_t ngot = 0, nout = 0;
-	uint32_t half[NG_NOISE_HALF];
-	while (fw_model.next_sample < nw) {
-		convert(NG_NOISE_HALF / 2);
-		while (ng_noise_read(half)) {
-			memcpy(got + ngot, half, sizeof half);
-			ngot += NG_NOISE_HALF;
-			ng_pipeline_put_many(&p, half, NG_NOISE_HALF);
+	size_t ngot = 0, nout = 0, sizes_ok = 1, k = 0;
+	static const uint32_t seq[3] = { 56, 64, 20 };
+	uint64_t t0 = fw_model.now_ns;
+	ng_noise_start(NG_NOISE_SEQ_CONDITIONED);
+	while (fw_model.next_sample < nw && ngot + 64 <= 28000) {
+		fw_model_advance(10000);
+		size_t n;
+		const uint32_t *b;
+		while ((b = ng_noise_batch(&n)) != NULL) {
+			sizes_ok &= n == seq[k++ % 3];
+			memcpy(got + ngot, b, n * 4);
+			ngot += n;
+			ng_pipeline_put_many(&p, b, n);
+			ng_noise_release();
 			while (nout + 32 <= sizeof out && ng_pipeline_take(&p, out + nout))
 				nout += 32;
 		}
 	}
+	uint64_t dt = fw_model.now_ns - t0;
 	ng_noise_stats st;
 	ng_noise_get_stats(&st);
-	CHECK(ngot == nw / NG_NOISE_HALF * NG_NOISE_HALF && !memcmp(got, adc, ngot * 4) && st.overruns == 0,
-	      "all %zu words of adc.bin reached the pipeline in order (%zu read, %u overruns)",
-	      nw / NG_NOISE_HALF * NG_NOISE_HALF, ngot, st.overruns);
+	CHECK(ngot > 27000 && !memcmp(got, adc, ngot * 4) && sizes_ok,
+	      "%zu words of adc.bin reached the pipeline in order, in batches of 56, 64, 20", ngot);
 	CHECK(nout > 0 && !memcmp(out, m0, nout) && nout == (ngot / 140) * 32,
 	      "hardware-CRC pipeline output = out-adc-m0.bin (%zu bytes)", nout);
+	CHECK(fw_model.adc_lost == 0 && fw_model.adc_stray == 0 && st.powerups == st.batches + (fw_model.adc_running ? 1u : 0u),
+	      "no conversion lost, none stray, one power-up per batch (%u batches)", st.batches);
+	/* The regime's rate on the model: words per second, power-ups included. */
+	printf("# model: %zu words in %.3f ms = %.0f words/s (%.0f conversions/s) with a batch power-up each 46.7 words\n",
+	       ngot, dt / 1e6, ngot / (dt / 1e9), 2.0 * ngot / (dt / 1e9));
 	CHECK(fw_model.errors == 0, "no model errors (%s)", fw_model.why);
 
-	/* Overrun: the main loop does not read for three halves. */
-	fw_model.next_sample = 0;
-	ng_noise_start();
-	convert(3 * NG_NOISE_HALF);
-	ng_noise_get_stats(&st);
-	CHECK(st.overruns == 1 && ng_noise_stopped() && !fw_model.adc_running &&
-	      !(NG_RD(NG_DMA_CCR1) & NG_DMA_CCR_EN), "an unread half being overwritten stops the source and counts an overrun");
-	bool r1 = ng_noise_read(half);
-	bool first_ok = r1 && !memcmp(half, adc + NG_NOISE_HALF, sizeof half);
-	bool r2 = ng_noise_read(half);
-	CHECK(first_ok && !r2, "only the intact half (words %u..%u) is delivered, the overwritten one never",
-	      NG_NOISE_HALF, 2 * NG_NOISE_HALF - 1);
-	convert(NG_NOISE_HALF);
-	CHECK(!ng_noise_read(half), "a stopped source delivers nothing");
-	ng_noise_start();
-	size_t at = fw_model.next_sample;
-	convert(NG_NOISE_HALF);
-	CHECK(ng_noise_read(half) && !memcmp(half, adc + at, sizeof half) && !ng_noise_stopped(),
-	      "after a restart, data flows again from half 0");
+	/* A main loop that keeps both buffers: the ADCs wait, powered down. */
+	ng_noise_start(NG_NOISE_SEQ_RAW);
+	fw_model_advance(1000000);
+	uint32_t words = fw_model.adc_words;
+	fw_model_advance(1000000);
+	CHECK(fw_model.adc_words == words && NG_RD(NG_ADC_CR2(NG_ADC1)) == 0 && fw_model.adc_lost == 0,
+	      "both buffers full: no conversion until the main loop releases one, none lost");
+	size_t n;
+	const uint32_t *b = ng_noise_batch(&n);
+	CHECK(b && n == 8, "raw mode: batches of 8");
+	ng_noise_release();
+	fw_model_advance(100000);
+	CHECK(fw_model.adc_words == words + 8, "a release arms exactly one more batch");
 
-	/* The overwrite race: the DMA enters the half the main loop is copying
-	 * before the interrupt has run. */
-	ng_noise_start();
-	convert(NG_NOISE_HALF);          /* HT: half 0 ready */
-	fw_model.irq_enabled = false;    /* the ISR is held off... */
-	convert(NG_NOISE_HALF + 1);      /* TC pending, the DMA writes half 0 again */
-	fw_model.irq_enabled = true;
-	uint32_t before = st.overruns;
-	ng_noise_get_stats(&st);
-	before = st.overruns;
-	bool r = ng_noise_read(half);
-	ng_noise_get_stats(&st);
-	CHECK(!r && st.overruns == before + 1 && ng_noise_stopped(),
-	      "a half overwritten while being read is dropped and counted");
+	/* The model's overrun: a main loop that masks interrupts past a
+	 * batch's end keeps the ADCs converting with nowhere to put the
+	 * words (RM0008 has no overrun flag on the F1: ADC1_DR is overwritten). */
+	ng_noise_stop();
+	ng_noise_start(NG_NOISE_SEQ_RAW);
+	fw_model.irq_enabled = false;
+	uint32_t lost0 = fw_model.adc_lost;
+	fw_model_advance(100000);
+	CHECK(fw_model.adc_lost > lost0 && fw_model.adc_running,
+	      "interrupts masked for 100 us at a batch end: the model counts %u overwritten conversions",
+	      fw_model.adc_lost - lost0);
+	ng_irq_enable();
+	b = ng_noise_batch(&n);
+	CHECK(b && n == 8, "unmasked: the interrupt ends the batch (whole, 8 words) and arms the next");
+	fw_model.adc_lost = lost0;
+
+	/* Stop and start in any order: never a stray ADON write. */
+	ng_noise_stop();
+	ng_noise_stop();
+	ng_noise_start(NG_NOISE_SEQ_CRC32);
+	ng_noise_start(NG_NOISE_SEQ_CRC32);
+	ng_noise_stop();
+	CHECK(fw_model.adc_stray == 0, "stop, stop, start, start, stop: no stray conversion (RM0008 11.12.3)");
 
 	/* DMA transfer error. */
-	ng_noise_start();
+	ng_noise_start(NG_NOISE_SEQ_CONDITIONED);
 	*fw_plain(NG_DMA_ISR) |= NG_DMA_TEIF1 | NG_DMA_GIF1;
-	ng_noise_isr();
+	fw_model_advance(100);
 	ng_noise_get_stats(&st);
-	CHECK(st.dma_errors == 1 && ng_noise_stopped() && !ng_noise_read(half), "a DMA transfer error stops the source and is counted");
+	CHECK(st.dma_errors == 1 && ng_noise_stopped() && NG_RD(NG_ADC_CR2(NG_ADC1)) == 0,
+	      "a DMA transfer error stops the source (ADCs off) and is counted");
 
 	/* The CRC unit driver against core's software CRC. */
 	ng_crc_hw_init();

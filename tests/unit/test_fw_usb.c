@@ -43,6 +43,7 @@ int main(void)
 	const uint8_t *m0 = ng_test_vector("out-adc-m0.bin", &m0_len);
 
 	fw_model_reset();
+	ng_systick_init(); /* ng_delay_us counts SysTick */
 	fw_spin = spin;
 	ng_neug_config cfg = { .uid = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u }, .board = "FST-01",
 			       .revision = "test", .app_info = app_info, .app_user = &source_errors };

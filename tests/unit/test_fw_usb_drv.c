@@ -40,6 +40,13 @@ void ng_usbd_event_suspend(ng_usbd_ctx *u, bool in_isr) { (void)u; up.not_isr +=
 void ng_usbd_event_resume(ng_usbd_ctx *u, bool in_isr) { (void)u; up.not_isr += !in_isr; up.suspends--; }
 
 static const ng_dcd_ops *ops = &ng_stm32_dcd_ops;
+
+/* A bus reset and its interrupt, injected by the model. */
+static void race_reset(void)
+{
+	fw_host_reset();
+	ng_stm32_usb_isr();
+}
 #define XFER(ep, b, l) ops->ep_xfer(NULL, (ep), (b), (l))
 
 /* Runs the ISR while the model raises the interrupt. */
@@ -67,6 +74,14 @@ int main(void)
 	int tog, rc;
 
 	fw_model_reset();
+	ng_clock_init();
+	ng_systick_init();
+	/* Finding 7: on a fixed pull-up board D+ is held low from the first
+	 * GPIO set-up (before the self-test), not only from USB init. */
+	ng_board_init();
+	CHECK(((NG_RD(NG_GPIO_CRH(NG_GPIOA)) >> 16) & 0xFu) == NG_GPIO_MODE_OUT_PP &&
+	      !(NG_RD(NG_GPIO_ODR(NG_GPIOA)) & (1u << 12)),
+	      "Blue Pill (fixed pull-up): PA12 (D+) driven low by the first GPIO init");
 	ops->init(NULL, (ng_usbd_ctx *)&up);
 	uint32_t cntr = NG_RD(NG_USB_CNTR);
 	CHECK((cntr & (NG_CNTR_CTRM | NG_CNTR_RESETM | NG_CNTR_SUSPM | NG_CNTR_WKUPM)) ==
@@ -74,7 +89,7 @@ int main(void)
 	      !(cntr & (NG_CNTR_FRES | NG_CNTR_PDWN)) && (NG_RD(NG_RCC_APB1ENR) & NG_RCC_APB1ENR_USBEN),
 	      "init: clock on, out of reset and power-down, CTR/RESET/SUSP/WKUP unmasked");
 	CHECK(((fw_model.gpioa_crh_at_usben >> 16) & 0xFu) == NG_GPIO_MODE_OUT_PP &&
-	      fw_model.gpioa_bsrr_at_usben == (1u << (12 + 16)),
+	      !(fw_model.gpioa_odr_at_usben & (1u << 12)),
 	      "Blue Pill (fixed pull-up): D+ (PA12) driven low before the USB peripheral is enabled");
 	ops->connect(NULL, true);
 	CHECK(((NG_RD(NG_GPIO_CRH(NG_GPIOA)) >> 16) & 0xFu) == 0x4u,
@@ -117,10 +132,15 @@ int main(void)
 	run();
 	XFER(0x80, NULL, 0);
 	rc = fw_host_in(0, pkt, &len, &tog);
-	run();
-	ops->set_address(NULL, 5);
+	/* Finding 8: the main loop is busy elsewhere; only interrupts run for
+	 * the 2 ms the host waits (USB 2.0 9.2.6.3). */
+	fw_model.usb_isr = ng_stm32_usb_isr;
+	fw_model_advance(FW_DADDR_NS);
+	fw_model.usb_isr = NULL;
 	CHECK(rc == FW_ACK && len == 0 && tog == 1 && NG_RD(NG_USB_DADDR) == (NG_DADDR_EF | 5u),
-	      "SET_ADDRESS: status ZLP at address 0, then DADDR = EF|5");
+	      "SET_ADDRESS: status ZLP at address 0, DADDR = EF|5 within 2 ms without the main loop");
+	ops->set_address(NULL, 5);
+	CHECK(NG_RD(NG_USB_DADDR) == (NG_DADDR_EF | 5u), "the stack's set_address later changes nothing");
 	fw_model.host_addr = 5;
 	setup_pkt(s, 0x80, 0, 0, 0, 2);
 	CHECK(fw_host_setup(s) == FW_ACK, "the device answers at address 5");
@@ -243,21 +263,36 @@ int main(void)
 	}
 	CHECK(ok, "20 configure cycles: packet memory reclaimed each time");
 
-	/* Suspend and wake-up. */
-	fw_model.istr |= NG_ISTR_SUSP;
+	/* Finding 6: suspend and wake-up (RM0008 23.4.5). The bus stays idle:
+	 * the peripheral sets SUSP again while FSUSP = 0. */
+	fw_host_suspend();
 	run();
-	CHECK((NG_RD(NG_USB_CNTR) & NG_CNTR_FSUSP) && up.suspends == 1 && !(fw_model.istr & NG_ISTR_SUSP),
-	      "SUSP: flag cleared, FSUSP set, reported");
-	fw_model.istr |= NG_ISTR_WKUP;
+	CHECK((NG_RD(NG_USB_CNTR) & NG_CNTR_FSUSP) && (NG_RD(NG_USB_CNTR) & NG_CNTR_LPMODE) && up.suspends == 1 &&
+	      !(fw_model.istr & NG_ISTR_SUSP),
+	      "SUSP: FSUSP set before the flag is cleared (it does not fire again), LPMODE, reported once (%d)",
+	      up.suspends);
+	fw_host_resume();
 	run();
-	CHECK(!(NG_RD(NG_USB_CNTR) & NG_CNTR_FSUSP) && up.suspends == 0, "WKUP: FSUSP cleared, reported");
+	CHECK(!(NG_RD(NG_USB_CNTR) & (NG_CNTR_FSUSP | NG_CNTR_LPMODE)) && up.suspends == 0 &&
+	      !(fw_model.istr & NG_ISTR_WKUP), "WKUP: FSUSP cleared, LPMODE off, reported");
+
+	/* Finding 8: a bus reset taken between the main loop's read and write
+	 * of an EPnR (the model runs the interrupt right after the read). */
+	int resets = up.resets;
+	ops->ep_open(NULL, 0x81, NG_EP_BULK, 64);
+	fw_model.inject = race_reset;
+	fw_model.inject_addr = NG_USB_EPR(1);
+	CHECK(XFER(0x81, big, 3) == NG_OK && up.resets == resets + 1, "a bus reset arrives during ep_xfer(0x81)");
+	CHECK(fw_model.epr[1] == 0 && ((fw_model.epr[0] & NG_EPR_STAT_TX) >> 4) == NG_STAT_NAK &&
+	      NG_RD(NG_USB_DADDR) == NG_DADDR_EF,
+	      "after it EP1 is disabled as the reset left it (EP1R 0x%04x), EP0 NAK, address 0", fw_model.epr[1]);
 
 	/* A second bus reset drops everything. */
 	XFER(0x81, big, 3);
 	fw_host_reset();
 	fw_model.host_addr = 0;
 	run();
-	CHECK(up.resets == 2 && NG_RD(NG_USB_DADDR) == NG_DADDR_EF && XFER(0x81, big, 3) == NG_ERR_ARG &&
+	CHECK(up.resets == resets + 2 && NG_RD(NG_USB_DADDR) == NG_DADDR_EF && XFER(0x81, big, 3) == NG_ERR_ARG &&
 	      fw_host_setup(s) == FW_ACK, "bus reset again: address 0, endpoints closed, EP0 answers");
 	run();
 	CHECK(up.not_isr == 0, "every event reported with in_isr = true");

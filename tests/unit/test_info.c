@@ -3,6 +3,7 @@
  * device (indices 0..7, the rest STALL), this project's firmware (all
  * indices), short and unknown replies; the health in words; the JSON; and
  * finding the USB device behind a tty in a fake sysfs tree. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ int main(void)
 	for (unsigned i = NG_INFO_EXT_FIRST; i <= NG_INFO_EXT_LAST; i++)
 		stalls += ng_info_decode(&neug, i, STALL, (const uint8_t *)"\0\0\0\0\0\0\0\0") == -1;
 	ng_info_finish(&neug);
-	CHECK(stalls == 19 && !neug.extended, "NeuG 1.0.x: 19 STALLed indices (16..34), no raw-sample state");
+	CHECK(stalls == 24 && !neug.extended, "NeuG 1.0.x: 24 STALLed indices (16..39), no raw-sample state");
 	CHECK(neug.neug_rc_max == 2 && neug.neug_p64_max == 3 && neug.neug_p4k_max == 22 && neug.mode == 0,
 	      "NeuG 1.0.x: maxima 2/3/22, mode 0");
 	int lvl = ng_info_health(&neug, h, sizeof h);
@@ -78,9 +79,9 @@ int main(void)
 	      "a 1-byte reply for a u16 index is refused");
 	CHECK(ng_info_decode(&x, NG_INFO_SAMPLES, 4, (const uint8_t *)"\1\2\3\4") == -1,
 	      "a 4-byte reply for a u64 index is refused");
-	CHECK(ng_info_decode(&x, 9, 2, (const uint8_t *)"\1\2") == -1 && ng_info_decode(&x, 35, 4, (const uint8_t *)"\1\2\3\4") == -1 &&
+	CHECK(ng_info_decode(&x, 9, 2, (const uint8_t *)"\1\2") == -1 && ng_info_decode(&x, 15, 4, (const uint8_t *)"\1\2\3\4") == -1 &&
 		      ng_info_decode(&x, 46, 4, (const uint8_t *)"\1\2\3\4") == -1,
-	      "indices 8..15, 35..39 and beyond 45 are unknown");
+	      "indices 8..15 and beyond 45 are unknown");
 	int r16 = ng_info_decode(&x, NG_INFO_NEUG_RC_MAX, 2, (const uint8_t *)"\x34\x12");
 	CHECK(r16 == 0 && x.neug_rc_max == 0x1234,
 	      "u16 replies are little endian (0x%04x)", x.neug_rc_max);
@@ -139,6 +140,25 @@ int main(void)
 	lvl = ng_info_health(&full, h, sizeof h);
 	CHECK(lvl == 2 && strstr(h, "self-test failed (code 5)"), "a failed power-up self-test (GET_INFO 34): '%s'", h);
 	put(&full, NG_INFO_SELFTEST, 0, 4);
+	/* The firmware's clock source and start-up estimate (GET_INFO 35..39). */
+	put(&full, NG_INFO_CLOCK, 2, 4);
+	put(&full, NG_INFO_STARTUP, 2, 4);
+	put(&full, NG_INFO_STARTUP_MODE1, 395, 4);
+	put(&full, NG_INFO_STARTUP_MODE2, 4096, 4);
+	put(&full, NG_INFO_STARTUP_N, 4096, 4);
+	lvl = ng_info_health(&full, h, sizeof h);
+	CHECK(lvl == 2 && strstr(h, "start-up estimate refused") && strstr(h, "ADC2") && !strstr(h, "ADC1"),
+	      "a start-up refusal of ADC2 (GET_INFO 36): '%s'", h);
+	CHECK(fabs(ng_info_mcv_bits(395, 4096) - 3.2066) < 0.001 && ng_info_mcv_bits(4096, 4096) == 0 &&
+	      ng_info_mcv_bits(0, 4096) < 0, "the MCV estimate from a mode count: 395 of 4096 = 3.21 bits");
+	f = open_memstream(&js, &jl);
+	ng_info_print(&full, f);
+	fclose(f);
+	CHECK(strstr(js, "clock source           HSI") && strstr(js, "start-up estimate      REFUSED") &&
+	      strstr(js, "ADC1                 3.21 bits") && strstr(js, "ADC2                 0.00 bits"),
+	      "neug info shows the clock source and each ADC's start-up estimate");
+	free(js);
+	put(&full, NG_INFO_STARTUP, 0, 4);
 	snprintf(full.serial, sizeof full.serial, "a\"b\\c");
 	snprintf(full.config, sizeof full.config, "FST-01:hse=12000000");
 	snprintf(full.system, sizeof full.system, "bare metal, core 0.1.0");
@@ -148,7 +168,8 @@ int main(void)
 	CHECK(strstr(js, "\"serial\":\"a\\\"b\\\\c\"") && strstr(js, "\"apt_failures\":2") &&
 	      strstr(js, "\"mode_name\":\"raw\"") && strstr(js, "\"samples\":4295002308") &&
 	      strstr(js, "\"source_errors\":3") && strstr(js, "\"config\":\"FST-01:hse=12000000\"") &&
-	      strstr(js, "\"system\":\"bare metal, core 0.1.0\""),
+	      strstr(js, "\"system\":\"bare metal, core 0.1.0\"") &&
+	      strstr(js, "\"clock\":2") && strstr(js, "\"startup_mode\":[395,4096]"),
 	      "full JSON: escaped strings, counters, mode name");
 	free(js);
 

@@ -6,7 +6,7 @@
  * bench/bench-firmware.sh turns into a table. */
 #include <stdint.h>
 #include <string.h>
-#include "fw.h"     /* NG_NOISE_HALF: the firmware feeds the pipeline a DMA half at a time */
+#include "fw.h"     /* NG_NOISE_BATCH_MAX: the firmware feeds the pipeline a DMA batch at a time */
 #include "mps2.h"
 #include "ng/crc32.h"
 #include "ng/pipeline.h"
@@ -75,6 +75,25 @@ static uint64_t ng_calibrate(void)
 	return ng_ticks() - t0;
 }
 
+/* The firmware's batches (noise.c): 56, 64, 20 words per conditioned
+ * output, 32 per CRC32 output, 8 per raw round. Feeds n samples from s in
+ * those batches, as the main loop does, taking blocks after each; returns
+ * the blocks taken. */
+static uint32_t ng_feed(uint32_t mode, const uint32_t *s, uint32_t n)
+{
+	static const uint8_t cond[3] = { 56, 64, 20 }, crc[1] = { 32 }, raw[1] = { 8 };
+	const uint8_t *seq = mode == NG_MODE_CRC32 ? crc : mode == NG_MODE_RAW ? raw : cond;
+	uint32_t len = mode == NG_MODE_CONDITIONED ? 3u : 1u, k = 0, blocks = 0;
+	uint8_t blk[NG_BLOCK_BYTES];
+	for (uint32_t i = 0; i + seq[k] <= n; k = (k + 1u) % len) {
+		ng_pipeline_put_many(&ng_pipe, s + i, seq[k]);
+		i += seq[k];
+		while (ng_pipeline_take(&ng_pipe, blk))
+			blocks++;
+	}
+	return blocks;
+}
+
 /* Runs a pipeline in `mode` over the embedded samples (after a warm-up that
  * covers the 1024-sample start-up test), returns milli-instructions per
  * released block. */
@@ -86,20 +105,12 @@ static uint32_t ng_measure(uint32_t mode, bool dr, bool adc, uint64_t ticks_2m, 
 	const uint32_t *vec = ng_mixed(dr);
 	memcpy(cfg.uid, ng_uid, sizeof cfg.uid);
 	ng_pipeline_init(&ng_pipe, &cfg);
-	uint8_t blk[NG_BLOCK_BYTES];
-	const uint32_t warm = 1120;
-	for (uint32_t i = 0; i < warm; i += NG_NOISE_HALF)
-		ng_pipeline_put_many(&ng_pipe, vec + i, NG_NOISE_HALF);
-	while (ng_pipeline_take(&ng_pipe, blk))
-		;
+	const uint32_t warm = 1120; /* 8 conditioned outputs, 35 CRC32, 140 raw rounds */
+	ng_feed(mode, vec, warm);
 	uint32_t n = 0;
 	uint64_t t0 = ng_ticks();
 	for (uint32_t rep = 0; rep < 4; rep++)
-		for (uint32_t i = warm; i + NG_NOISE_HALF <= ng_vec_adc_words; i += NG_NOISE_HALF) {
-			ng_pipeline_put_many(&ng_pipe, vec + i, NG_NOISE_HALF);
-			while (ng_pipeline_take(&ng_pipe, blk))
-				n++;
-		}
+		n += ng_feed(mode, vec + warm, (ng_vec_adc_words - warm) / 1120u * 1120u);
 	uint64_t dt = ng_ticks() - t0;
 	*blocks_out = n;
 	/* instructions = dt * 2e6 / ticks_2m */
@@ -108,7 +119,7 @@ static uint32_t ng_measure(uint32_t mode, bool dr, bool adc, uint64_t ticks_2m, 
 
 #ifdef NG_FW_PROFILE
 /* The profile build (fw_prof.elf, bench/bench-firmware.sh): the firmware's
- * conditioned path over 4480 samples (DMA halves) after the warm-up, between calls of
+ * conditioned path over 4480 samples (DMA batches) after the warm-up, between calls of
  * ng_prof_begin and ng_prof_end; QEMU's instruction trace (-singlestep
  * -d exec) between them gives the instructions per function. */
 volatile uint32_t ng_prof_mark;
@@ -121,18 +132,9 @@ int main(void)
 	const uint32_t *vec = ng_mixed(true);
 	memcpy(cfg.uid, ng_uid, sizeof cfg.uid);
 	ng_pipeline_init(&ng_pipe, &cfg);
-	uint8_t blk[NG_BLOCK_BYTES];
-	uint32_t i = 0, n = 0;
-	for (; i < 1152; i += NG_NOISE_HALF)
-		ng_pipeline_put_many(&ng_pipe, vec + i, NG_NOISE_HALF);
-	while (ng_pipeline_take(&ng_pipe, blk))
-		;
+	ng_feed(NG_MODE_CONDITIONED, vec, 1120);
 	ng_prof_begin();
-	for (; i < 1152 + 4480; i += NG_NOISE_HALF) {
-		ng_pipeline_put_many(&ng_pipe, vec + i, NG_NOISE_HALF);
-		while (ng_pipeline_take(&ng_pipe, blk))
-			n++;
-	}
+	uint32_t n = ng_feed(NG_MODE_CONDITIONED, vec + 1120, 4480);
 	ng_prof_end();
 	ng_sh_printf("prof: blocks %u\n", n);
 	(void)ng_measure;
@@ -199,18 +201,6 @@ int main(void)
 		ng_wipe(wbuf, 256);
 	dt = ng_ticks() - t0;
 	ng_sh_printf("bench: wipe_minstr_per_byte %u\n", (uint32_t)(dt * 2000000000ull / cal / 25600u));
-	/* The noise source's copy of each DMA half (noise.c's ng_noise_read:
-	 * memcpy of NG_NOISE_HALF aligned words), outside the pipeline. */
-	static uint32_t half_src[NG_NOISE_HALF], half_dst[NG_NOISE_HALF];
-	t0 = ng_ticks();
-	for (uint32_t i = 0; i < 100; i++) {
-		memcpy(half_dst, half_src, sizeof half_dst);
-		__asm__ volatile("" : : "r"(half_dst) : "memory");
-	}
-	dt = ng_ticks() - t0;
-	ng_sh_printf("bench: dma_half_copy_minstr %u\n", (uint32_t)(dt * 2000000000ull / cal / 100u));
-	ng_sh_printf("bench: dma_half_words %u\n", NG_NOISE_HALF);
-
 	/* SHA-256 of NeuG's 161-byte message alone. */
 	static uint8_t msg[161], dig[32];
 	t0 = ng_ticks();
