@@ -7,15 +7,9 @@
 # health failure of the source stops the server with status 4. The protocol and hostile
 # clients in detail: tests/unit/test_egd.c.
 set -u
-cd "$(dirname "$0")/../.."
-V=${NG_VECTORS:-tests/data}/neug-1.0.6
+. "$(dirname "$0")/../lib.sh"
+ng_test_init egd
 N=$PWD/build/neug
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ng-egd.XXXXXX")
-pids=()
-trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
-[ -f "$V/adc.bin" ] || { echo "FAIL: egd: no vectors in $V"; exit 1; }
 port=$((20000 + RANDOM % 20000))
 
 $N generate --source="file:$V/adc.bin" -n 6400 -o "$tmp/gen" 2>/dev/null

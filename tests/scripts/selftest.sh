@@ -9,16 +9,10 @@
 # GET_INFO 34 and sends no data, as the board does; exit 4 when stopped).
 # The shipped build/neug has no hook: it ignores the variable.
 set -u
-cd "$(dirname "$0")/../.."
-V=${NG_VECTORS:-tests/data}/neug-1.0.6
+. "$(dirname "$0")/../lib.sh"
+ng_test_init selftest
 N=build/neug T=build/test-bin/neug client=build/guest/usbip-client
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ng-selftest.XXXXXX")
-pids=()
-trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
 [ -x "$T" ] || { echo "SKIP: self-test refusal ($T not built: make tests)"; exit 0; }
-[ -f "$V/adc.bin" ] || { echo "FAIL: selftest: no vectors in $V"; exit 1; }
 src="--source=file:$V/adc.bin"
 impl=portable
 grep -qw sha_ni /proc/cpuinfo && [ "$(uname -m)" = x86_64 ] && impl=sha-ni
