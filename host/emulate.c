@@ -54,8 +54,10 @@ struct ng_emu {
 	ng_neug_dev dev; /* large */
 };
 
-/* GET_INFO 33 and 34, the application's own (usb/neug_device.h), as the
- * firmware answers them: 34 is this boot's self-test, 0 passed, 1 failed. */
+/* The application's GET_INFO indices (usb/neug_device.h). 34 as the
+ * firmware answers it: this boot's self-test, 0 passed, 1 failed. The rest
+ * (source errors, clock, the start-up estimate) describe the board's
+ * hardware and are 0 here, as without app_info. */
 static uint32_t emu_app_info(void *user, uint16_t index)
 {
 	const ng_emu *e = user;
