@@ -31,6 +31,9 @@ static void usage(FILE *f)
 	      "  --h-initial=H    the initial entropy estimate for --restart\n"
 	      "  --words          input is little-endian uint32 words (raw mode); each\n"
 	      "                   word's low --bits bits (default 8) are the sample\n"
+	      "  --adc=1|2        raw-mode words, one ADC's half-word: ADC1 is bits 0..15 of\n"
+	      "                   each word, ADC2 bits 16..31; the half-word's low --bits\n"
+	      "                   bits (default 8) are the sample (implies --words)\n"
 	      "  --source=SPEC    collect --samples=N raw samples from a source instead\n"
 	      "                   (with --restart: open it 1000 times, 1000 samples each)\n"
 	      "  --samples=N      how many samples to collect (default 1000000)\n"
@@ -49,6 +52,7 @@ static void usage(FILE *f)
 typedef struct {
 	unsigned bits;
 	bool bits_given, iid, conditioned, restart, words, json;
+	unsigned adc;          /* 0: the word's low bits; 1, 2: that ADC's half-word */
 	int verbose;
 	unsigned threads;
 	double h_initial;
@@ -271,6 +275,7 @@ static const struct option longopts[] = {
 	{"restart", no_argument, NULL, 'R'},
 	{"h-initial", required_argument, NULL, 'H'},
 	{"words", no_argument, NULL, 'W'},
+	{"adc", required_argument, NULL, 'A'},
 	{"source", required_argument, NULL, 'S'},
 	{"samples", required_argument, NULL, 'n'},
 	{"save", required_argument, NULL, 'o'},
@@ -283,6 +288,15 @@ static const struct option longopts[] = {
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
+
+/* The sample a raw-mode word (adc2 << 16) | adc1 gives: its low bits, or
+ * with --adc the low bits of that ADC's half-word. */
+static uint8_t word_sample(uint32_t w, unsigned adc, unsigned bits)
+{
+	if (adc == 2)
+		w >>= 16;
+	return (uint8_t)(w & ((1u << bits) - 1));
+}
 
 /* What was assessed, for the messages and the report. */
 typedef struct {
@@ -427,11 +441,11 @@ static int collect(opts *o, uint8_t **out, size_t *nout, input_desc *in)
 	/* documented mapping: the low 8 bits (or --bits) of each raw word */
 	unsigned b = o->bits_given ? o->bits : 8;
 	for (size_t i = 0; i < n; i++)
-		s[i] = (uint8_t)(w[i] & ((1u << b) - 1));
+		s[i] = word_sample(w[i], o->adc, b);
 	if (strncmp(o->source, "jitter", 6) != 0) {
 		in->words = w;  /* a device's raw-mode words, or a file of them */
 		snprintf(in->kind, sizeof in->kind, "raw-mode 32-bit words from the source, the low %u bits "
-			 "of each", b);
+			 "of each%s", b, o->adc == 1 ? "'s ADC1 half-word" : o->adc == 2 ? "'s ADC2 half-word" : "");
 	} else {
 		free(w);
 		snprintf(in->kind, sizeof in->kind, "samples from the jitter source, the low %u bits of each "
@@ -496,6 +510,15 @@ int ng_cmd_assess(int argc, char **argv)
 			break;
 		}
 		case 'W': o.words = true; break;
+		case 'A':
+			if (strcmp(optarg, "1") != 0 && strcmp(optarg, "2") != 0) {
+				fprintf(stderr, "neug assess: --adc=%s: give 1 (bits 0..15 of each word) or 2 "
+					"(bits 16..31)\n", optarg);
+				return NG_EXIT_USAGE;
+			}
+			o.adc = (unsigned)(optarg[0] - '0');
+			o.words = true;
+			break;
 		case 'S': o.source = optarg; break;
 		case 'n':
 			if (parse_uint(optarg, 1ull << 31, &v) || v < 1) {
@@ -551,6 +574,12 @@ int ng_cmd_assess(int argc, char **argv)
 			"--restart FILE\n");
 		return NG_EXIT_USAGE;
 	}
+	if (o.adc && (o.restart || (o.source && strncmp(o.source, "jitter", 6) == 0))) {
+		fprintf(stderr, "neug assess: --adc=%u takes a board's raw-mode words (a FILE of them, or "
+			"--source=device or file:PATH); %s has no ADC half-words\n", o.adc,
+			o.restart ? "--restart" : "the jitter source");
+		return NG_EXIT_USAGE;
+	}
 	o.file = o.source ? NULL : argv[optind];
 	uint8_t *s = NULL;
 	size_t n = 0;
@@ -585,7 +614,7 @@ int ng_cmd_assess(int argc, char **argv)
 				uint32_t x = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
 					     (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
 				in->words[i] = x;
-				s[i] = (uint8_t)(x & ((1u << bw) - 1));
+				s[i] = word_sample(x, o.adc, bw);
 			}
 			free(b);
 			if (!s || !in->words) {
@@ -593,7 +622,8 @@ int ng_cmd_assess(int argc, char **argv)
 				rc = NG_EXIT_IO;
 			}
 			snprintf(in->kind, sizeof in->kind, "file of little-endian 32-bit raw-mode words, "
-				 "the low %u bits of each", bw);
+				 "the low %u bits of each%s", bw,
+				 o.adc == 1 ? "'s ADC1 half-word" : o.adc == 2 ? "'s ADC2 half-word" : "");
 		} else {
 			s = b;
 			n = len;

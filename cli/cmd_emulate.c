@@ -22,7 +22,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: neug emulate [--usbip=ADDR[:PORT]] [--source=jitter|file:PATH]\n"
 		"                    [--uid=W0:W1:W2] [--min-entropy=H] [--selfattach[=PORT]]\n"
-		"                    [--flash=FILE [--program=IMAGE] [--owner-key=KEYFILE]] [-v] [--help]\n"
+		"                    [--flash=FILE [--program=IMAGE] [--owner-key=KEYFILE]\n"
+		"                    [--unplug-after=BLOCKS]] [-v] [--help]\n"
 		"The NeuG USB device (CDC-ACM + mass storage, 234b:0001), emulated on a host\n"
 		"noise source and exported over USB/IP, bus id 1-1. Attach it with\n"
 		"  modprobe vhci-hcd; usbip attach -r 127.0.0.1 -b 1-1\n"
@@ -39,6 +40,9 @@ static void usage(FILE *f)
 		"  --program=IMAGE      first write neug.img into the flash file's application region\n"
 		"  --owner-key=KEYFILE  first write this Ed25519 public key (32 bytes, or 64 hex digits)\n"
 		"                       into the flash file's erased key slot: only signed images boot\n"
+		"  --unplug-after=BLOCKS  lose power once a download has written BLOCKS blocks to the\n"
+		"                       flash: the device drops off the bus and the emulator ends, the\n"
+		"                       flash file as an unplugged board's (tests of broken-off updates)\n"
 		"  -v                   log connections; -v -v logs every URB (stderr)\n"
 		"The device runs the known-answer self-tests at each boot, as the board does: when\n"
 		"one fails it still enumerates, reports the failure at GET_INFO 34 and sends no\n"
@@ -169,6 +173,16 @@ int ng_cmd_emulate(int argc, char **argv)
 				return NG_EXIT_USAGE;
 			}
 			o.owner_key = owner_key;
+		} else if (!strncmp(a, "--unplug-after=", 15)) {
+			char *end;
+			errno = 0;
+			unsigned long v = strtoul(a + 15, &end, 10);
+			if (errno || end == a + 15 || *end || a[15] == '-' || v < 1 || v > 65535) {
+				fprintf(stderr, "neug emulate: bad --unplug-after '%s': want a number of DNLOAD blocks, 1 to 65535\n",
+					a + 15);
+				return NG_EXIT_USAGE;
+			}
+			o.unplug_after = (unsigned)v;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			o.verbose++;
 		} else if (!strcmp(a, "-vv")) {
@@ -180,8 +194,9 @@ int ng_cmd_emulate(int argc, char **argv)
 		}
 	}
 
-	if ((o.program || o.owner_key) && !o.flash) {
-		fprintf(stderr, "neug emulate: --program and --owner-key write into a flash file: add --flash=FILE\n");
+	if ((o.program || o.owner_key || o.unplug_after) && !o.flash) {
+		fprintf(stderr, "neug emulate: --program, --owner-key and --unplug-after need the loader's flash file: "
+				"add --flash=FILE\n");
 		return NG_EXIT_USAGE;
 	}
 	if (!ng_source_spec_known(o.source)) {
@@ -252,6 +267,11 @@ int ng_cmd_emulate(int argc, char **argv)
 		if (ng_emu_step(e, 200) < 0 && errno != EINTR) {
 			fprintf(stderr, "neug emulate: poll: %s\n", strerror(errno));
 			rc = NG_EXIT_IO;
+			break;
+		}
+		if (ng_emu_unplugged(e)) {
+			fprintf(stderr, "neug emulate: unplugged (--unplug-after=%u): the board lost power mid-download\n",
+				o.unplug_after);
 			break;
 		}
 		if (self && ng_emu_replugs(e) != replugs) {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -49,6 +50,8 @@ struct ng_emu {
 	ng_boot_info bi;
 	bool dfu_mode, replug_pending;
 	unsigned replugs;
+	unsigned blocks;  /* DNLOAD blocks written in this download */
+	bool unplugged;   /* o.unplug_after reached: the board lost power */
 	char revision[NG_IMAGE_VERSION_MAX + 16];
 	ng_dfu_dev dfu;  /* large */
 	ng_neug_dev dev; /* large */
@@ -62,6 +65,23 @@ static uint32_t emu_app_info(void *user, uint16_t index)
 {
 	const ng_emu *e = user;
 	return index == NG_INFO_SELFTEST && e->selftest_failed ? 1u : 0u;
+}
+
+/* The update back end's block write (usb/dfu_device.c's, on e->up), then
+ * the power cut of o.unplug_after: the board is gone the moment the block
+ * is in the flash. */
+static uint8_t emu_dnload(void *user, uint16_t blk, const uint8_t *data, uint16_t len, bool first)
+{
+	ng_emu *e = (ng_emu *)(void *)((char *)user - offsetof(ng_emu, up));
+	uint8_t st = ng_update_block(user, blk, data, len, first);
+	e->blocks = first ? 1u : e->blocks + 1u;
+	if (st == 0 && e->blocks == e->o.unplug_after) {
+		e->unplugged = true; /* ng_emu_step drops the connection */
+		if (e->o.log)
+			fprintf(e->o.log, "neug emulate: power lost after block %u of the download (%u blocks written)\n",
+				blk, e->blocks);
+	}
+	return st;
 }
 
 /* The loader's boot, as firmware/stm32f103/loader/ does it: power-on reset
@@ -106,6 +126,8 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 			e->bi.status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
 			ng_update_init(&e->up, &e->t);
 			ng_dfu_backend_update(&e->be, &e->up);
+			if (e->o.unplug_after)
+				e->be.dnload = emu_dnload;
 			ng_dfu_dev_config dc = { .uid = {e->o.uid[0], e->o.uid[1], e->o.uid[2]}, .be = &e->be,
 						 .boot = &e->bi, .loader = "NeuG loader " NG_VERSION " (emulated)" };
 			ng_dfu_dev_init(&e->dfu, &dc, &ng_dcd_usbip_ops, &e->drv);
@@ -251,7 +273,7 @@ static int flash_first(ng_emu *e, char *err, size_t errlen)
 static bool emu_task(void *user)
 {
 	ng_emu *e = user;
-	if (e->replug_pending)
+	if (e->replug_pending || e->unplugged)
 		return false;
 	if (e->dfu_mode) {
 		ng_image_info info;
@@ -291,6 +313,8 @@ static bool emu_task(void *user)
 static void emu_service(void *user)
 {
 	ng_emu *e = user;
+	if (e->unplugged)
+		return;
 	if (e->dfu_mode)
 		ng_usbd_task(ng_dfu_dev_usbd(&e->dfu));
 	else
@@ -357,6 +381,8 @@ ng_usbip *ng_emu_usbip(ng_emu *e) { return e->ip; }
 int ng_emu_step(ng_emu *e, int timeout_ms)
 {
 	struct pollfd p[NG_USBIP_MAX_CLIENTS + 1];
+	if (e->unplugged)
+		return poll(NULL, 0, timeout_ms) < 0 ? -1 : 0; /* no power: nothing runs */
 	bool more = ng_usbip_pump(e->ip);
 	int n = ng_usbip_pollfds(e->ip, p, NG_USBIP_MAX_CLIENTS + 1);
 	int r = poll(p, (nfds_t)n, more ? 0 : timeout_ms);
@@ -365,6 +391,10 @@ int ng_emu_step(ng_emu *e, int timeout_ms)
 	if (r > 0)
 		ng_usbip_io(e->ip, p, n);
 	ng_usbip_pump(e->ip);
+	if (e->unplugged) {
+		ng_usbip_unplug(e->ip); /* the power cut: vhci-hcd sees the device go */
+		return 0;
+	}
 	if (e->replug_pending) {
 		ng_usbip_pump(e->ip); /* the last request's reply goes out first */
 		emu_replug(e);
@@ -375,6 +405,8 @@ int ng_emu_step(ng_emu *e, int timeout_ms)
 int ng_emu_dfu_mode(const ng_emu *e) { return e->dfu_mode ? 1 : 0; }
 
 unsigned ng_emu_replugs(const ng_emu *e) { return e->replugs; }
+
+bool ng_emu_unplugged(const ng_emu *e) { return e->unplugged; }
 
 uint64_t ng_emu_samples_read(const ng_emu *e) { return e->samples; }
 

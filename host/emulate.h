@@ -22,6 +22,11 @@ typedef struct {
 	const char *flash;
 	const char *program;  /* an image written into the region first, as by SWD (NULL: none) */
 	const uint8_t *owner_key; /* 32 bytes written into an erased key slot first (NULL: none) */
+	/* 0, or the board loses power once a download has written this many
+	 * DNLOAD blocks to the flash: it drops off the bus and serves nothing
+	 * more (ng_emu_unplugged), leaving the flash as an update broken off
+	 * there leaves it. For tests of interrupted updates. */
+	unsigned unplug_after;
 } ng_emu_opts;
 
 typedef struct ng_emu ng_emu;
@@ -43,6 +48,9 @@ int ng_emu_dfu_mode(const ng_emu *e);
  * (DFU_DETACH, the end of an update): a USB/IP client must attach again;
  * a self-attached device is attached again by the caller. */
 unsigned ng_emu_replugs(const ng_emu *e);
+/* True once the board lost power (ng_emu_opts.unplug_after): the USB/IP
+ * connection is closed, ng_emu_step does nothing more; the caller ends. */
+bool ng_emu_unplugged(const ng_emu *e);
 /* Samples the device has taken from its source so far. */
 uint64_t ng_emu_samples_read(const ng_emu *e);
 /* A source error or the end of a file source, once: the message, else NULL. */

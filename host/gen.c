@@ -113,9 +113,23 @@ static void health_message(ng_gen *g, uint64_t base, size_t n)
 {
 	ng_pipeline_stats st;
 	ng_pipeline_get_stats(g->pipe, &st);
-	char value[48] = "a sample";
-	if (st.fail_index >= base && st.fail_index < base + n)
-		snprintf(value, sizeof value, "sample 0x%08" PRIx32, g->sbuf[st.fail_index - base]);
+	/* A half-word stream's failure names that ADC, its half-word and its
+	 * own cutoffs: the word may still vary while one ADC is dead. */
+	bool adc = st.fail_stream == NG_STREAM_ADC1 || st.fail_stream == NG_STREAM_ADC2;
+	uint32_t rct_cutoff = adc ? st.adc_rct_cutoff : st.rct_cutoff;
+	uint32_t apt_cutoff = adc ? st.adc_apt_cutoff : st.apt_cutoff;
+	char value[96] = "a sample";
+	if (st.fail_index >= base && st.fail_index < base + n) {
+		uint32_t w = g->sbuf[st.fail_index - base];
+		if (adc)
+			snprintf(value, sizeof value, "%s's half-word 0x%04" PRIx32 " (in sample 0x%08" PRIx32 ")",
+				 ng_health_stream_name(st.fail_stream),
+				 st.fail_stream == NG_STREAM_ADC2 ? w >> 16 : w & 0xffffu, w);
+		else
+			snprintf(value, sizeof value, "sample 0x%08" PRIx32, w);
+	} else if (adc) {
+		snprintf(value, sizeof value, "%s's half-word", ng_health_stream_name(st.fail_stream));
+	}
 	const char *when = (st.status & NG_HEALTH_STARTUP_FAILED) ? " during the start-up test" : "";
 	char tail[96];
 	if (g->bytes_out)
@@ -125,11 +139,11 @@ static void health_message(ng_gen *g, uint64_t base, size_t n)
 	if (st.fail_test == NG_HEALTH_RCT)
 		snprintf(g->err, sizeof g->err, "health test failed%s: repetition count test: %s repeated "
 			 "%" PRIu32 " times (cutoff %" PRIu32 ") at sample index %" PRIu64 "; %s",
-			 when, value, st.fail_count, st.rct_cutoff, st.fail_index, tail);
+			 when, value, st.fail_count, rct_cutoff, st.fail_index, tail);
 	else if (st.fail_test == NG_HEALTH_APT)
 		snprintf(g->err, sizeof g->err, "health test failed%s: adaptive proportion test: %s occurred "
 			 "%" PRIu32 " times in a window of %" PRIu32 " samples (cutoff %" PRIu32 ") at sample "
-			 "index %" PRIu64 "; %s", when, value, st.fail_count, st.apt_window, st.apt_cutoff,
+			 "index %" PRIu64 "; %s", when, value, st.fail_count, st.apt_window, apt_cutoff,
 			 st.fail_index, tail);
 	else
 		snprintf(g->err, sizeof g->err, "health test failed%s: %s: count %" PRIu32 " at sample index "

@@ -7,7 +7,7 @@
 # this script builds the initramfs (cached under build/guest/), boots, and
 # relays the guest's PASS/FAIL lines. SKIP when QEMU or a kernel is missing.
 #   env: KVER (default: newest /boot/vmlinuz-*), NG_CHECKS ("1 2 3 4 5 6 7 8 9 10 11"),
-#        NG_VECTORS, GUEST_TIMEOUT (seconds, default 420), ACCEL (tcg|kvm)
+#        NG_VECTORS, GUEST_TIMEOUT (seconds, default 900), ACCEL (tcg|kvm)
 set -u
 cd "$(dirname "$0")/../.."
 out=build/guest
@@ -81,7 +81,7 @@ esac
 
 rm -f "$out/console.txt" "$out/results.txt"
 t0=$(date +%s.%N)
-timeout "${GUEST_TIMEOUT:-420}" "$qemu" "${acc[@]}" -m 512 -smp 2 -kernel "$kernel" \
+timeout "${GUEST_TIMEOUT:-900}" "$qemu" "${acc[@]}" -m 512 -smp 2 -kernel "$kernel" \
 	-initrd "$out/initramfs.cpio.gz" -display none -monitor none -nic none -no-reboot \
 	-serial "file:$out/console.txt" -serial "file:$out/results.txt" \
 	-append "console=ttyS0 quiet panic=-1 NG_CHECKS=\"${NG_CHECKS:-1 2 3 4 5 6 7 8 9 10 11}\"" </dev/null

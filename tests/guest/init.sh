@@ -490,14 +490,16 @@ check11() {
 	check "neug upgrade of an FST-01 image: status 5, the boards named ($(tail -1 /tmp/u.txt))" \
 		sh -c "[ $rc = 5 ] && grep -q \"for board 'fst-01', this board is 'emulate'\" /tmp/u.txt"
 	check "the board still runs B after the refusals" [ "$(mode_of)" = app ]
-	# unplugged in the middle of neug upgrade's download
-	neug upgrade /data/A.dfu >/tmp/u.txt 2>&1 &
-	local up=$! i=0
-	while [ $i -lt 300 ] && ! grep -q '^downloaded [1-9]' /tmp/u.txt; do sleep 0.05; i=$((i + 1)); done
+	# unplugged in the middle of neug upgrade's download: the board loses
+	# power once 20 of the image's 48 blocks are in its flash (neug emulate
+	# --unplug-after), however the scheduler runs the programs
 	unplug
-	wait $up; rc=$?
-	check "neug upgrade unplugged mid-download: status 6, says so ($(tail -1 /tmp/u.txt | head -c 160))" \
-		sh -c "[ $rc = 6 ] && grep -q 'DFU mode' /tmp/u.txt"
+	board /tmp/11.flash --unplug-after=20
+	wait_mode app
+	neug upgrade /data/A.dfu >/tmp/u.txt 2>&1; rc=$?
+	unplug
+	check "neug upgrade unplugged after 20 of 48 blocks: status 6, says so ($(tail -1 /tmp/u.txt | head -c 160))" \
+		sh -c "[ $rc = 6 ] && grep -q 'broke off at block 19 .*stays in DFU mode' /tmp/u.txt"
 	board /tmp/11.flash
 	wait_mode dfu
 	check "after it the board comes back in DFU mode" [ "$(mode_of)" = dfu ]

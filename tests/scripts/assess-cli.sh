@@ -49,6 +49,20 @@ python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); open(sys.argv[2],"wb").
 a=$("$neug" assess --json "$tmp/b.bin" --bits=8 | grep min_entropy); b=$("$neug" assess --json --words "$tmp/w.bin" | grep min_entropy)
 [ -n "$a" ] && [ "$a" = "$b" ] && ok "--words: low 8 bits of each word = the byte file ($a)" || no "--words ($a vs $b)"
 printf '\x01\x02\x03' >"$tmp/odd.bin"
+# --adc=1|2: the low 8 bits of one ADC's half-word; the oracle splits the
+# words with perl (little-endian half-words) and assesses the bytes
+f=tests/data/neug-1.0.6/adc.bin
+for adc in 1 2; do
+	perl -0777 -ne 'my @h = unpack "v*", $_; print pack "C*", map { $h[2*$_+'"$((adc - 1))"'] & 0xff } 0..$#h/2' "$f" >"$tmp/adc$adc.bin"
+	a=$("$neug" assess --json --bits=8 "$tmp/adc$adc.bin" | grep min_entropy); b=$("$neug" assess --json --adc=$adc "$f" | grep min_entropy)
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok "--adc=$adc: ADC$adc's half-word = perl's split ($a)" || no "--adc=$adc ($a vs $b)"
+done
+a=$("$neug" assess --json --adc=1 "$f" | grep min_entropy); b=$("$neug" assess --json --adc=2 "$f" | grep min_entropy)
+[ "$a" != "$b" ] && ok "--adc=1 and --adc=2 assess different samples" || no "--adc=1 = --adc=2 ($a)"
+"$neug" assess --adc=3 "$f" 2>"$tmp/e"; rc=$?
+[ "$rc" = 2 ] && grep -q "adc=3: give 1" "$tmp/e" && ok "--adc=3: usage error" || no "--adc=3 (exit $rc: $(cat "$tmp/e"))"
+"$neug" assess --adc=1 --source=jitter --samples=1000 2>"$tmp/e"; rc=$?
+[ "$rc" = 2 ] && grep -q "no ADC half-words" "$tmp/e" && ok "--adc with the jitter source: usage error" || no "--adc jitter (exit $rc: $(cat "$tmp/e"))"
 "$neug" assess --words "$tmp/odd.bin" 2>"$tmp/e"; rc=$?
 [ "$rc" != 0 ] && grep -q "not a whole number of 32-bit words" "$tmp/e" && ok "--words on 3 bytes rejected" || no "--words odd size (exit $rc)"
 "$neug" assess --restart "$tmp/b.bin" 2>"$tmp/e"; rc=$?

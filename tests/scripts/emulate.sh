@@ -24,6 +24,12 @@ t "emulate --uid=xyz is a usage error (exit $rc)" [ $rc = 2 ]
 $neug emulate --usbip=192.0.2.1:3240 >/dev/null 2>"$tmp/e"; rc=$?
 t "emulate refuses a non-loopback address without --allow-remote (exit $rc: $(head -c 80 "$tmp/e"))" \
 	sh -c "[ $rc = 2 ] && grep -q 'no authentication' '$tmp/e'"
+$neug emulate --unplug-after=20 >/dev/null 2>"$tmp/e"; rc=$?
+t "emulate --unplug-after without --flash: usage error (exit $rc: $(head -c 100 "$tmp/e"))" \
+	sh -c "[ $rc = 2 ] && grep -q 'add --flash=FILE' '$tmp/e'"
+$neug emulate --flash="$tmp/none.flash" --unplug-after=0 >/dev/null 2>"$tmp/e"; rc=$?
+t "emulate --unplug-after=0: usage error (exit $rc: $(head -c 100 "$tmp/e"))" \
+	sh -c "[ $rc = 2 ] && grep -q '1 to 65535' '$tmp/e' && [ ! -e '$tmp/none.flash' ]"
 $neug emulate --source=file:/nonexistent/x.bin --usbip=127.0.0.1:1 >/dev/null 2>"$tmp/e"; rc=$?
 t "emulate with a missing file: exit 3, the message names the file ($(head -c 100 "$tmp/e"))" \
 	sh -c "[ $rc = 3 ] && grep -q '/nonexistent/x.bin' '$tmp/e'"

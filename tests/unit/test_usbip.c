@@ -650,6 +650,29 @@ static void test_dfu(void)
 	CHECK(emu && attach(dev) == 0 && ng_emu_dfu_mode(emu) == 0, "a restarted emulator finds the image in the flash file");
 	if (emu)
 		ng_emu_free(emu);
+	/* a download broken off by a power loss (--unplug-after): the device
+	 * is gone at once; plugged in again it is in DFU mode, takes the image
+	 * and runs it */
+	o.program = NULL;
+	o.unplug_after = 3;
+	emu = ng_emu_new(&o, err, sizeof err);
+	CHECK(emu && attach(dev) == 0 && control_out(0x21, 0, 1000, 3, NULL, 0) == 0 && closed_within(2000) &&
+		      attach(dev) == 0 && ng_emu_dfu_mode(emu) == 1,
+	      "--unplug-after=3: the application detaches into DFU mode");
+	int rc = emu ? dfu_download(img, n, st) : 0;
+	CHECK(emu && rc < 0 && ng_emu_unplugged(emu) && closed_within(500),
+	      "the download breaks off after its third block: the device dropped the connection (%d)", rc);
+	if (emu)
+		ng_emu_free(emu);
+	o.unplug_after = 0;
+	emu = ng_emu_new(&o, err, sizeof err);
+	CHECK(emu && attach(dev) == 0 && ng_emu_dfu_mode(emu) == 1 && dev[306] == 0,
+	      "plugged in again: DFU mode (the old image's first page is erased)");
+	CHECK(emu && dfu_download(img, n, st) == 2 && st[0] == 0 && control_out(0x21, 0, 1000, 0, NULL, 0) == 0 &&
+		      closed_within(2000) && ng_emu_dfu_mode(emu) == 0,
+	      "it takes the image again and runs it");
+	if (emu)
+		ng_emu_free(emu);
 	o.program = NULL;
 	FILE *f = fopen(path, "r+b");
 	fseek(f, (long)NG_LOADER_SIZE + 5000, SEEK_SET);
