@@ -101,6 +101,24 @@ $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
 	@mkdir -p $(@D)
 	$(CLANG) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
+# The test build of the command (tests/scripts/selftest.sh): the same objects,
+# but the self-test units compiled with -DNG_SELFTEST_HOOKS, which makes them
+# honour NEUG_TEST_SELFTEST_FAIL=TEST (host/kat.h). Linked ahead of the
+# archive, they stand in for its members of the same names; build/neug has
+# no hook.
+HOOK_SRC := core/src/selftest.c host/kat.c
+HOOK_OBJ := $(patsubst %.c,$(B)/test-bin/obj/%.o,$(HOOK_SRC))
+
+$(B)/test-bin/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DNG_SELFTEST_HOOKS $(call inc_of,$<) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/test-bin/neug: $(B)/obj/cli/main.o $(HOOK_OBJ) $(B)/libneug.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+CHECK_DEPS += $(B)/test-bin/neug
+
 tests: $(B)/neug $(UNIT_BIN) $(ASAN_BIN) $(CHECK_DEPS)
 
 # The main job: health-tested conditioned output from the default source.

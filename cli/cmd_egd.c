@@ -11,7 +11,9 @@
 #include "commands.h"
 #include "device.h"
 #include "egd.h"
+#include "feed.h"
 #include "gen.h"
+#include "kat.h"
 #include "log.h"
 
 static volatile sig_atomic_t egd_stop;
@@ -26,7 +28,10 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: neug egd [OPTIONS]\n"
 		"Serves health-tested random bytes over the EGD protocol (QEMU's\n"
-		"-object rng-egd, EGD clients). Runs in the foreground.\n\n"
+		"-object rng-egd, EGD clients). Runs in the foreground. The known-answer\n"
+		"self-tests run first: when one fails it does not listen. The entropy level\n"
+		"(command 0) counts the declared min-entropy of a jitter or device source;\n"
+		"for a file source (a replay) it is 0.\n\n"
 		"  --listen=ADDR       unix:PATH, 127.0.0.1:PORT or :PORT (repeatable; default\n"
 		"                      unix:/run/neug-egd.sock, or the sockets systemd passes)\n"
 		"  --source=SPEC       jitter (default), file:PATH, device[:TTY]\n"
@@ -38,7 +43,8 @@ static void usage(FILE *f)
 		"  --idle=SECONDS      drop a client whose request stays incomplete (default 30)\n"
 		"  --help\n"
 		"Exit: 0 stopped by SIGTERM/SIGINT (or the end of a file source), 2 usage,\n"
-		"3 I/O error, 4 persistent health failure. See neug-egd(1).\n");
+		"3 I/O error, 4 persistent health failure or a failed self-test.\n"
+		"See neug-egd(1).\n");
 }
 
 static long fill(void *user, uint8_t *buf, size_t len)
@@ -107,6 +113,12 @@ int ng_cmd_egd(int argc, char **argv)
 	}
 	ng_log_init("neug-egd", false);
 	char err[600];
+	/* Before listening: a failed self-test answers nobody. */
+	int kcode = ng_kat_run(err, sizeof err);
+	if (kcode != 0) {
+		ng_log(LOG_ERR, "%s; not serving", err);
+		return kcode;
+	}
 	int activated = ng_egd_listen_fds(&s);
 	if (!activated && nlisten == 0)
 		listen_addr[nlisten++] = "unix:/run/neug-egd.sock";
@@ -132,9 +144,13 @@ int ng_cmd_egd(int argc, char **argv)
 	s.fill = fill;
 	s.user = g;
 	s.stop = &egd_stop;
-	ng_log(LOG_NOTICE, "serving EGD on %d socket%s%s (%s), source %s", s.nlisten,
-	       s.nlisten == 1 ? "" : "s", activated ? " from systemd" : "",
-	       nlisten ? listen_addr[0] : "socket activation", ng_gen_source_desc(g));
+	ng_feed_acct credit;   /* the entropy level counts what feed would credit */
+	ng_feed_acct_gen(&credit, g);
+	s.credit_millibits = credit.millibits_per_byte;
+	ng_log(LOG_NOTICE, "serving EGD on %d socket%s%s (%s), source %s, entropy level %.3f bits/byte%s",
+	       s.nlisten, s.nlisten == 1 ? "" : "s", activated ? " from systemd" : "",
+	       nlisten ? listen_addr[0] : "socket activation", ng_gen_source_desc(g),
+	       s.credit_millibits / 1000.0, ng_gen_replay(g) ? " (a replay earns no credit)" : "");
 	int rc = NG_EXIT_OK;
 	if (ng_egd_run(&s, err, sizeof err) != 0 || s.fill_error == 1) {
 		rc = ng_gen_exit_code(g);

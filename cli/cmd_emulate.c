@@ -43,7 +43,11 @@ static void usage(FILE *f)
 		"  --unplug-after=BLOCKS  lose power once a download has written BLOCKS blocks to the\n"
 		"                       flash: the device drops off the bus and the emulator ends, the\n"
 		"                       flash file as an unplugged board's (tests of broken-off updates)\n"
-		"  -v                   log connections; -v -v logs every URB (stderr)\n");
+		"  -v                   log connections; -v -v logs every URB (stderr)\n"
+		"The device runs the known-answer self-tests at each boot, as the board does: when\n"
+		"one fails it still enumerates, reports the failure at GET_INFO 34 and sends no\n"
+		"data, and neug emulate exits 4 when stopped. Exit status: 0 stopped by a signal,\n"
+		"2 usage, 3 I/O error, 4 self-test failure. See neug-emulate(1).\n");
 }
 
 /* An Ed25519 public key file: 32 raw bytes, or 64 hex digits (and a newline). */
@@ -288,6 +292,10 @@ int ng_cmd_emulate(int argc, char **argv)
 			fprintf(stderr, "neug emulate: detached\n");
 			break;
 		}
+	}
+	if (rc == NG_EXIT_OK && ng_emu_selftest_error(e)) {
+		fprintf(stderr, "neug emulate: %s; no data was sent\n", ng_emu_selftest_error(e));
+		rc = NG_EXIT_HEALTH;
 	}
 	ng_emu_free(e);
 	return rc;

@@ -14,6 +14,7 @@
 #include "device.h"
 #include "feed.h"
 #include "gen.h"
+#include "kat.h"
 #include "log.h"
 #include "cliopt.h"
 
@@ -31,7 +32,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: neug feed [OPTIONS]\n"
 		"Keeps the kernel entropy pool topped up with health-tested output\n"
-		"(ioctl RNDADDENTROPY), crediting only the declared min-entropy.\n\n"
+		"(ioctl RNDADDENTROPY), crediting only the declared min-entropy of the\n"
+		"jitter and device sources; a file source is a replay: its bytes are written,\n"
+		"credited 0 bits (with a warning). The known-answer self-tests run first.\n\n"
 		"  --source=SPEC       jitter (default), file:PATH, device[:TTY]\n"
 		"  --mode=MODE         conditioned (default), crc32, raw\n"
 		"  --min-entropy=H     declared min-entropy per raw sample, bits\n"
@@ -50,7 +53,8 @@ static void usage(FILE *f)
 		"  -v, --verbose       log every write\n"
 		"  --help\n"
 		"Exit: 0 stopped by SIGTERM/SIGINT or --count reached, 2 usage, 3 I/O error,\n"
-		"4 persistent health failure. See neug-feed(1).\n");
+		"4 persistent health failure or a failed self-test (nothing written).\n"
+		"See neug-feed(1).\n");
 }
 
 static double now_s(void)
@@ -159,6 +163,12 @@ int ng_cmd_feed(int argc, char **argv)
 	}
 
 	char err[600];
+	ng_log_init("neug-feed", false);   /* to stderr until it detaches */
+	int kcode = ng_kat_run(err, sizeof err);
+	if (kcode != 0) {
+		ng_log(LOG_ERR, "%s; nothing written to the pool", err);
+		return kcode;
+	}
 	ng_pool pool;
 	if (ng_pool_open(&pool, pool_path, err, sizeof err) != 0) {
 		fprintf(stderr, "neug feed: %s\n", err);
@@ -171,6 +181,9 @@ int ng_cmd_feed(int argc, char **argv)
 		ng_pool_close(&pool);
 		return gcode;
 	}
+	if (ng_gen_replay(g))   /* once, on stderr, before it may detach */
+		ng_log(LOG_WARNING, "warning: %s is a replay of recorded samples, not entropy "
+		       "gathered here: its bytes are written but credit 0 bits", ng_gen_source_desc(g));
 	if (!foreground) {
 		/* A classic daemon: detach, log through syslog. */
 		if (daemon(0, 0) != 0) {
@@ -195,13 +208,14 @@ int ng_cmd_feed(int argc, char **argv)
 	ng_pipeline_stats st;
 	ng_gen_get_stats(g, &st);
 	ng_feed_acct acct;
-	ng_feed_acct_init(&acct, go.mode, st.samples_per_block, st.h_milli);
+	ng_feed_acct_gen(&acct, g);
 	if (threshold < 0)
 		threshold = read_threshold();
 	ng_log(LOG_NOTICE, "started: source %s, pool %s%s, declared %.3f bits/sample, "
-	       "crediting %.3f bits/byte, chunk %lu, interval %gs, max rate %g B/s",
+	       "crediting %.3f bits/byte%s, chunk %lu, interval %gs, max rate %g B/s",
 	       ng_gen_source_desc(g), pool.path, pool.is_random ? "" : " (not a random device: counting only)",
-	       st.h_milli / 1000.0, acct.millibits_per_byte / 1000.0, chunk, interval, max_rate);
+	       st.h_milli / 1000.0, acct.millibits_per_byte / 1000.0,
+	       ng_gen_replay(g) ? " (a replay earns no credit)" : "", chunk, interval, max_rate);
 
 	uint8_t buf[4096];
 	int rc = NG_EXIT_OK;

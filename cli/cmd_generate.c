@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "gen.h"
+#include "kat.h"
 
 static const char usage_text[] =
 	"Usage: neug generate [OPTIONS]\n"
@@ -34,7 +35,9 @@ static const char usage_text[] =
 	"  --summary         print a short human summary on stderr at exit\n"
 	"  --help            this text\n"
 	"\n"
-	"Exit status: 0 done, 2 usage error, 3 input or I/O error, 4 health-test failure.\n"
+	"The known-answer self-tests run first; nothing is written when one fails.\n"
+	"Exit status: 0 done, 2 usage error, 3 input or I/O error, 4 health-test or\n"
+	"self-test failure.\n"
 	"See neug-generate(1).\n";
 
 static volatile sig_atomic_t got_signal;
@@ -348,6 +351,11 @@ int ng_cmd_generate(int argc, char **argv)
 	if (isatty(STDOUT_FILENO) && !outpath) {
 		fprintf(stderr, "neug generate: standard output is a terminal; redirect it or use -o FILE\n");
 		return NG_EXIT_USAGE;
+	}
+	/* Before anything is opened or created: a failed self-test leaves no file. */
+	if ((code = ng_kat_run(err, sizeof err)) != 0) {
+		fprintf(stderr, "neug generate: %s; no output written\n", err);
+		return code;
 	}
 	ng_gen *g = ng_gen_open(&o, err, sizeof err, &code);
 	if (!g) {

@@ -172,6 +172,7 @@ typedef struct {
 	uint8_t out[260];  /* the reply being sent */
 	size_t out_len, out_off;
 	unsigned blocking; /* bytes still owed to a 0x02 request */
+	bool eof;          /* the client shut down its sending side: answer, then close */
 	double last;       /* time of the last progress */
 } client;
 
@@ -210,7 +211,8 @@ static bool serve(ng_egd_server *s, ring *r, client *c)
 		uint8_t cmd = c->in[0];
 		s->requests++;
 		if (cmd == 0x00) {
-			uint32_t bits = (uint32_t)(ring_level(r) * 8);
+			uint64_t b64 = (uint64_t)ring_level(r) * s->credit_millibits / 1000u;
+			uint32_t bits = b64 > UINT32_MAX ? UINT32_MAX : (uint32_t)b64;
 			c->out[0] = (uint8_t)(bits >> 24), c->out[1] = (uint8_t)(bits >> 16);
 			c->out[2] = (uint8_t)(bits >> 8), c->out[3] = (uint8_t)bits;
 			c->out_len = 4;
@@ -305,7 +307,7 @@ int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 				continue;
 			if (cl[i].out_off < cl[i].out_len)
 				ev |= POLLOUT;
-			if (cl[i].in_len < sizeof cl[i].in)
+			if (cl[i].in_len < sizeof cl[i].in && !cl[i].eof)
 				ev |= POLLIN;
 			p[np++] = (struct pollfd){.fd = cl[i].fd, .events = ev};
 		}
@@ -366,12 +368,16 @@ int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 			if (k < np && p[k].fd == c->fd)
 				rev = p[k++].revents;
 			bool ok = true;
-			if (rev & (POLLIN | POLLHUP | POLLERR)) {
+			if (c->eof && (rev & (POLLHUP | POLLERR))) {
+				ok = false; /* gone both ways: nobody to answer */
+			} else if (rev & (POLLIN | POLLHUP | POLLERR)) {
 				ssize_t got = recv(c->fd, c->in + c->in_len, sizeof c->in - c->in_len, MSG_DONTWAIT);
 				if (got > 0) {
 					c->in_len += (size_t)got;
 					c->last = t;
-				} else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+				} else if (got == 0) {
+					c->eof = true; /* no more requests; those received are answered */
+				} else if (errno != EAGAIN && errno != EINTR) {
 					ok = false;
 				}
 			}
@@ -385,6 +391,8 @@ int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 			if (ok && c->blocking == 0 && c->in_len > 0 && request_len(c) == 0 &&
 			    (t - c->last) * 1000 > idle_ms)
 				ok = false; /* an incomplete request, abandoned */
+			if (ok && c->eof && c->out_len == 0 && c->blocking == 0 && request_len(c) == 0)
+				ok = false; /* half-closed and answered (a partial request never completes) */
 			if (!ok) {
 				close(c->fd);
 				c->fd = -1;

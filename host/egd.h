@@ -2,14 +2,18 @@
 /* An EGD (Entropy Gathering Daemon) protocol server: one poll(2) event loop
  * for any number of clients, fed by a producer thread through a bounded ring.
  * Commands (one byte, then arguments; all counts big endian):
- *   0x00 entropy level      -> u32 bits buffered
+ *   0x00 entropy level      -> u32 bits of entropy buffered: the bytes
+ *                              ready x credit_millibits / 1000 (0 for a
+ *                              replayed file source)
  *   0x01 u8 n  read, non-blocking -> u8 count, count bytes (count <= n)
  *   0x02 u8 n  read, blocking     -> n bytes (as they become ready)
  *   0x03 u16 bits, u8 n, n bytes  write entropy: read and ignored, no reply
  *   0x04 pid                -> u8 len, the pid in ASCII
  * A client gets at most one reply buffered at a time (at most 256 bytes),
  * so a client that does not read cannot make the server grow; an unknown
- * command, or a request left incomplete for idle_ms, closes that client. */
+ * command, or a request left incomplete for idle_ms, closes that client.
+ * A client that half-closes (shutdown(SHUT_WR) after its requests) still
+ * gets every reply it asked for; then the server closes it. */
 #ifndef NG_EGD_H
 #define NG_EGD_H
 #include <signal.h>
@@ -32,6 +36,8 @@ typedef struct {
 	unsigned max_clients;     /* connections beyond this are closed at once (default 64) */
 	int idle_ms;              /* a request left incomplete this long drops the client (default 30000) */
 	volatile sig_atomic_t *stop;  /* set non-zero (a signal handler) to stop the server */
+	uint32_t credit_millibits;    /* entropy per buffered byte the level (0x00) counts, in
+				       * millibits, 0..8000 (ng_feed_acct_gen); 0: none */
 	/* results */
 	uint64_t clients_total, bytes_served, requests;
 	int fill_error;           /* 1 when fill failed, 2 at the end of the source */

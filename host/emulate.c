@@ -18,6 +18,7 @@
 #include "dcd_usbip.h"
 #include "dfu_device.h"
 #include "fpec_model.h"
+#include "kat.h"
 #include "neug_device.h"
 #include "source.h"
 #include "update.h"
@@ -32,6 +33,8 @@ struct ng_emu {
 	ng_dcd_usbip drv;
 	bool src_done;
 	bool noted;
+	bool selftest_failed;  /* this boot's self-test (GET_INFO 34): no samples taken */
+	char selftest_err[300];
 	char note[600];
 	char config[64], system[64]; /* string descriptors 5 and 6 */
 	uint64_t samples;
@@ -53,6 +56,16 @@ struct ng_emu {
 	ng_dfu_dev dfu;  /* large */
 	ng_neug_dev dev; /* large */
 };
+
+/* The application's GET_INFO indices (usb/neug_device.h). 34 as the
+ * firmware answers it: this boot's self-test, 0 passed, 1 failed. The rest
+ * (source errors, clock, the start-up estimate) describe the board's
+ * hardware and are 0 here, as without app_info. */
+static uint32_t emu_app_info(void *user, uint16_t index)
+{
+	const ng_emu *e = user;
+	return index == NG_INFO_SELFTEST && e->selftest_failed ? 1u : 0u;
+}
 
 /* The update back end's block write (usb/dfu_device.c's, on e->up), then
  * the power cut of o.unplug_after: the board is gone the moment the block
@@ -94,6 +107,8 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 		.revision = NG_VERSION,
 		.config = e->config,
 		.system = e->system,
+		.app_info = emu_app_info,
+		.app_user = e,
 	};
 	if (e->flash) {
 		ng_fpec_model_reset(&e->fm);
@@ -123,6 +138,15 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 		nc.revision = e->revision;
 		nc.boot = &e->bi;
 	}
+	/* The application's power-up, as the firmware's: the self-tests first;
+	 * a failure is reported (GET_INFO 34) and no sample is ever taken, but
+	 * the device enumerates so that the host can read why. */
+	e->selftest_failed = ng_kat_run(e->selftest_err, sizeof e->selftest_err) != 0;
+	if (!e->selftest_failed)
+		e->selftest_err[0] = 0;
+	if (e->selftest_failed && e->o.log)
+		fprintf(e->o.log, "neug emulate: %s; the device reports it (GET_INFO 34) and sends no data\n",
+			e->selftest_err);
 	if (ng_neug_init(&e->dev, &nc, &ng_dcd_usbip_ops, &e->drv) != NG_OK) {
 		snprintf(err, errlen, "the device refused min-entropy %u.%03u bits per sample",
 			 nc.h_milli / 1000, nc.h_milli % 1000);
@@ -263,7 +287,7 @@ static bool emu_task(void *user)
 		e->replug_pending = true;
 		return false;
 	}
-	size_t n = ng_neug_wants_samples(&e->dev);
+	size_t n = e->selftest_failed ? 0 : ng_neug_wants_samples(&e->dev);
 	if (!n || e->src_done)
 		return false;
 	if (n > CHUNK)
@@ -387,3 +411,5 @@ bool ng_emu_unplugged(const ng_emu *e) { return e->unplugged; }
 uint64_t ng_emu_samples_read(const ng_emu *e) { return e->samples; }
 
 const char *ng_emu_source_note(const ng_emu *e) { return e->note[0] ? e->note : NULL; }
+
+const char *ng_emu_selftest_error(const ng_emu *e) { return e->selftest_failed ? e->selftest_err : NULL; }

@@ -55,5 +55,10 @@ bool ng_emu_unplugged(const ng_emu *e);
 uint64_t ng_emu_samples_read(const ng_emu *e);
 /* A source error or the end of a file source, once: the message, else NULL. */
 const char *ng_emu_source_note(const ng_emu *e);
+/* NULL when the application's last boot passed its self-tests (kat.h);
+ * else the message. After a failure the device enumerates and answers
+ * control requests, reports 1 at GET_INFO 34 (0 when passed), and takes no
+ * sample, so it sends no data: what the firmware does. */
+const char *ng_emu_selftest_error(const ng_emu *e);
 
 #endif

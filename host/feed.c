@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "gen.h"
 #include "ng/pipeline.h"
 
 void ng_feed_acct_init(ng_feed_acct *a, uint32_t mode, uint32_t samples_per_block,
@@ -19,6 +20,13 @@ void ng_feed_acct_init(ng_feed_acct *a, uint32_t mode, uint32_t samples_per_bloc
 	a->millibits_per_byte = c > 8000 ? 8000 : (uint32_t)c;
 	a->bytes = 0;
 	a->credited = 0;
+}
+
+void ng_feed_acct_gen(ng_feed_acct *a, const ng_gen *g)
+{
+	ng_pipeline_stats st;
+	ng_gen_get_stats(g, &st);
+	ng_feed_acct_init(a, ng_gen_mode(g), st.samples_per_block, ng_gen_replay(g) ? 0 : st.h_milli);
 }
 
 uint32_t ng_feed_acct_add(ng_feed_acct *a, size_t n)

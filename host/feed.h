@@ -25,6 +25,11 @@ typedef struct {
 
 void ng_feed_acct_init(ng_feed_acct *a, uint32_t mode, uint32_t samples_per_block,
 		       uint32_t h_milli);
+/* The accounting for g's output, the one rule of feed and egd: as above
+ * with g's mode, samples per block and declared H for the jitter and device
+ * sources; no credit at all (0 per byte) for a replayed file source. */
+struct ng_gen;
+void ng_feed_acct_gen(ng_feed_acct *a, const struct ng_gen *g);
 /* Accounts n more bytes that reached the pool; returns the bits to credit for them. */
 uint32_t ng_feed_acct_add(ng_feed_acct *a, size_t n);
 

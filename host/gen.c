@@ -239,6 +239,9 @@ int ng_gen_exit_code(const ng_gen *g) { return g->exit_code; }
 const ng_source *ng_gen_source(const ng_gen *g) { return g->src; }
 uint32_t ng_gen_h_milli(const ng_gen *g) { return g->dev ? 0 : g->h_milli; }
 
+uint32_t ng_gen_mode(const ng_gen *g) { return g->mode; }
+bool ng_gen_replay(const ng_gen *g) { return g->src && !strcmp(g->src->kind, "file"); }
+
 const char *ng_gen_source_desc(const ng_gen *g)
 {
 	return g->dev ? ng_device_gen_desc(g->dev) : g->src->desc;

@@ -41,6 +41,13 @@ const ng_source *ng_gen_source(const ng_gen *g);
  * 0 for a device). */
 uint32_t ng_gen_h_milli(const ng_gen *g);
 void ng_gen_get_stats(const ng_gen *g, ng_pipeline_stats *st);
+/* The output mode (NG_MODE_*). */
+uint32_t ng_gen_mode(const ng_gen *g);
+/* true when the source replays recorded samples (file:PATH): its output is
+ * not entropy this machine gathered, and nothing that credits entropy (feed,
+ * egd's entropy level) may credit it (DESIGN.md). Jitter and device sources
+ * are credited at their declared min-entropy. */
+bool ng_gen_replay(const ng_gen *g);
 /* One JSON object, no trailing newline: bytes (the caller's count of bytes
  * written), blocks, blocks_dropped, every counter of ng_pipeline_stats, the
  * status bits, "status" ("ok", "failed", "warning") and "reason". */

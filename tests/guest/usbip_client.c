@@ -5,7 +5,9 @@
  * keep 16 bulk-IN URBs of 128 bytes in flight (as cdc_acm does) and copy the
  * data to stdout. For tests/scripts/emulate.sh and bench/bench-guest.sh.
  *   usbip-client HOST:PORT MODE BYTES [TIMEOUT_S]
- * MODE 0 conditioned, 1 crc32, 2 raw (the line coding parity none/odd/even).
+ * MODE 0 conditioned, 1 crc32, 2 raw (the line coding parity none/odd/even);
+ * MODE info:N instead prints GET_INFO index N (a u32) in decimal after
+ * SET_CONFIGURATION and exits 0 (BYTES is then ignored).
  * Prints "bytes=N seconds=S rate_kBps=R" on stderr; exit 0 when BYTES
  * arrived, 1 otherwise. */
 #include <arpa/inet.h>
@@ -127,6 +129,7 @@ int main(int argc, char **argv)
 	if (!c)
 		return 2;
 	*c = 0;
+	int info = strncmp(argv[2], "info:", 5) ? -1 : atoi(argv[2] + 5);
 	int mode = atoi(argv[2]);
 	long want = atol(argv[3]);
 	int tmo = argc > 4 ? atoi(argv[4]) : 30;
@@ -170,6 +173,14 @@ int main(int argc, char **argv)
 	}
 	if (control(0x00, 9, 1, 0, 0, NULL))
 		die("SET_CONFIGURATION failed");
+	if (info >= 0) {
+		memset(buf, 0, 4);
+		if (control(0xc0, 254, 0, (uint16_t)info, 4, buf))
+			die("GET_INFO failed");
+		printf("%u\n", (unsigned)buf[0] | (unsigned)buf[1] << 8 | (unsigned)buf[2] << 16 | (unsigned)buf[3] << 24);
+		close(fd);
+		return 0;
+	}
 	uint8_t lc[7] = {0x00, 0xc2, 0x01, 0x00, 0, (uint8_t)(mode == 1 ? 1 : mode == 2 ? 2 : 0), 8};
 	if (control(0x21, 0x20, 0, cdc_if, 7, lc) || control(0x21, 0x22, 3, cdc_if, 0, NULL))
 		die("SET_LINE_CODING / SET_CONTROL_LINE_STATE failed");

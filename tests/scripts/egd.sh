@@ -2,19 +2,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # neug egd as a command, over 127.0.0.1 (bash's /dev/tcp): the bytes served
 # are the generator's, in order; the pid command; systemd socket activation
-# (systemd-socket-activate, SKIP without it); a persistent health failure of
-# the source stops the server with status 4. The protocol and hostile
+# (systemd-socket-activate, SKIP without it); the entropy level is 0 for a
+# file source (a replay) and 8 bits per byte ready for jitter; a persistent
+# health failure of the source stops the server with status 4. The protocol and hostile
 # clients in detail: tests/unit/test_egd.c.
 set -u
-cd "$(dirname "$0")/../.."
-V=${NG_VECTORS:-tests/data}/neug-1.0.6
+. "$(dirname "$0")/../lib.sh"
+ng_test_init egd
 N=$PWD/build/neug
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ng-egd.XXXXXX")
-pids=()
-trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
-[ -f "$V/adc.bin" ] || { echo "FAIL: egd: no vectors in $V"; exit 1; }
 port=$((20000 + RANDOM % 20000))
 
 $N generate --source="file:$V/adc.bin" -n 6400 -o "$tmp/gen" 2>/dev/null
@@ -33,8 +28,8 @@ if exec 5<>"/dev/tcp/127.0.0.1/$port"; then
 	[ "$pid" = "$egd" ] && pass "0x04: the server's pid ($pid)" || fail "0x04: '$pid', want $egd"
 	printf '\x00' >&5
 	lvl=$(head -c 4 <&5 | od -An -tu1 | awk '{print ($1*16777216)+($2*65536)+($3*256)+$4}')
-	[ "$lvl" = $(( (6400 - 510) * 8 )) ] && pass "0x00: entropy level $lvl bits = the rest of the file source" ||
-		fail "0x00: $lvl"
+	[ "$lvl" = 0 ] && pass "0x00: entropy level 0 for a file source (a replay), with bytes ready" ||
+		fail "0x00: $lvl for a file source, want 0"
 	printf '\x02\xff' >&5
 	head -c 255 <&5 >/dev/null
 	exec 5>&-
@@ -44,6 +39,26 @@ fi
 kill -TERM $egd; wait $egd; rc=$?
 [ $rc = 0 ] && grep -q 'stopped: .* bytes served' "$tmp/log" && [ ! -e "$tmp/egd.sock" ] &&
 	pass "SIGTERM: exit 0, counters logged, the unix socket removed" || fail "SIGTERM: rc $rc; $(tail -2 "$tmp/log")"
+
+grep -q 'entropy level 0.000 bits/byte (a replay earns no credit)' "$tmp/log" &&
+	pass "the start message says a file source earns no credit" || fail "start message: $(head -1 "$tmp/log")"
+
+# jitter: the level counts 8 bits per byte ready (H 0.5 x 1024 samples per block).
+port3=$((port + 2))
+$N egd --listen="127.0.0.1:$port3" --source=jitter 2>"$tmp/jlog" &
+pids+=($!)
+for _ in $(seq 100); do grep -q serving "$tmp/jlog" && break; sleep 0.1; done
+sleep 0.5
+if exec 7<>"/dev/tcp/127.0.0.1/$port3"; then
+	printf '\x00' >&7
+	lvl=$(head -c 4 <&7 | od -An -tu1 | awk '{print ($1*16777216)+($2*65536)+($3*256)+$4}')
+	exec 7>&-
+	[ "$lvl" -gt 0 ] 2>/dev/null && [ $((lvl % 8)) = 0 ] && [ "$lvl" -le $((16384 * 8)) ] &&
+		pass "0x00 for jitter: $lvl bits (8 per byte ready, at most the 16 KiB buffer)" || fail "0x00 for jitter: '$lvl'"
+else
+	fail "connect to the jitter egd on 127.0.0.1:$port3: $(tail -2 "$tmp/jlog")"
+fi
+kill -TERM "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null
 
 # stuck.bin: the source fails at once; the server stops with status 4.
 $N egd --listen="unix:$tmp/bad.sock" --source="file:$V/stuck.bin" 2>"$tmp/log"

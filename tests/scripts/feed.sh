@@ -1,19 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # neug feed on fake pools (a file: bytes written, credit counted): the bytes
-# are the generator's, the credit follows the accounting in every mode, the
+# are the generator's, a file source (a replay) credits nothing and says so
+# once, the jitter source's credit follows the accounting in every mode, the
 # end of a file source, a persistent health failure (exit 4 after the grace
 # period, nothing written), sd-daemon level prefixes under JOURNAL_STREAM,
 # SIGUSR1 and SIGTERM, usage and I/O errors; as root, real RNDADDENTROPY.
 set -u
-cd "$(dirname "$0")/../.."
-V=${NG_VECTORS:-tests/data}/neug-1.0.6
+. "$(dirname "$0")/../lib.sh"
+ng_test_init feed
 N=build/neug
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ng-feed.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
-[ -f "$V/adc.bin" ] || { echo "FAIL: feed: no vectors in $V"; exit 1; }
 : >"$tmp/pool"   # a fake pool must exist: feed does not create files
 
 $N feed --foreground --source="file:$V/adc.bin" --pool="$tmp/pool" --max-rate=0 --count=4096 2>"$tmp/log"
@@ -24,21 +20,39 @@ if [ $rc = 0 ] && cmp -s "$tmp/pool" "$tmp/gen"; then
 else
 	fail "conditioned 4096 bytes: rc $rc, $(stat -c %s "$tmp/pool" 2>/dev/null) bytes; $(tail -2 "$tmp/log")"
 fi
-grep -q 'credited 32768 bits (counted, not credited: not a random device)' "$tmp/log" &&
-	pass "conditioned: 8 bits per byte counted (32768), marked as not credited" ||
-	fail "conditioned credit: $(grep stopped "$tmp/log")"
+grep -q 'wrote 4096 bytes, credited 0 bits (counted, not credited: not a random device)' "$tmp/log" &&
+	pass "a file source (a replay): 4096 bytes written, 0 bits credited" ||
+	fail "file source credit: $(grep stopped "$tmp/log")"
+[ "$(grep -c 'warning: .*replay.*credit 0 bits' "$tmp/log")" = 1 ] && grep -q 'crediting 0.000 bits/byte (a replay earns no credit)' "$tmp/log" &&
+	pass "a file source: one warning that a replay earns no credit, crediting 0.000 bits/byte" ||
+	fail "file source warning: $(head -3 "$tmp/log" | tr '\n' ' ')"
 grep -q 'not a random device: counting only' "$tmp/log" && pass "the start message says the pool only counts" ||
 	fail "start message: $(head -1 "$tmp/log")"
 
-for m in "crc32 3200 11840" "raw 3200 2960"; do
+for m in crc32 raw; do
+	: >"$tmp/pool"
+	$N feed --foreground --source="file:$V/adc.bin" --mode=$m --min-entropy=8 --pool="$tmp/pool" --max-rate=0 --count=3200 2>"$tmp/log"
+	rc=$?
+	if [ $rc = 0 ] && [ "$(stat -c %s "$tmp/pool")" = 3200 ] && grep -q "wrote 3200 bytes, credited 0 bits" "$tmp/log"; then
+		pass "file source, $m mode, --min-entropy=8: 3200 bytes, still 0 bits credited"
+	else
+		fail "file source $m mode: rc $rc; $(grep stopped "$tmp/log")"
+	fi
+done
+
+# The jitter source is credited at its declared H (0.5 bits per sample):
+# conditioned min(8, 1024 x 0.5 / 32) = 8 bits per byte, crc32 32 x 0.5 / 32
+# = 0.5, raw 8 x 0.5 / 32 = 0.125 (host/feed.h).
+for m in "conditioned 4096 32768" "crc32 3200 1600" "raw 3200 400"; do
 	set -- $m
 	: >"$tmp/pool"
-	$N feed --foreground --source="file:$V/adc.bin" --mode=$1 --pool="$tmp/pool" --max-rate=0 --count=$2 2>"$tmp/log"
+	$N feed --foreground --source=jitter --mode=$1 --pool="$tmp/pool" --max-rate=0 --count=$2 2>"$tmp/log"
 	rc=$?
-	if [ $rc = 0 ] && [ "$(stat -c %s "$tmp/pool")" = $2 ] && grep -q "wrote $2 bytes, credited $3 bits" "$tmp/log"; then
-		pass "$1 mode: $2 bytes credit $3 bits (H 3.7 x samples)"
+	if [ $rc = 0 ] && [ "$(stat -c %s "$tmp/pool")" = $2 ] && grep -q "wrote $2 bytes, credited $3 bits" "$tmp/log" &&
+		! grep -q replay "$tmp/log"; then
+		pass "jitter, $1 mode: $2 bytes credit $3 bits (H 0.5 x samples), no replay warning"
 	else
-		fail "$1 mode: rc $rc; $(grep stopped "$tmp/log")"
+		fail "jitter $1 mode: rc $rc; $(grep -E 'stopped|replay' "$tmp/log" | tr '\n' ' ')"
 	fi
 done
 
@@ -61,8 +75,9 @@ else
 fi
 
 JOURNAL_STREAM=8:1234 $N feed --foreground --source="file:$V/stuck.bin" --pool="$tmp/pool" --grace=0 2>"$tmp/log"
-head -1 "$tmp/log" | grep -q '^<5>started: source' && grep -q '^<3>persistent health failure' "$tmp/log" &&
-	pass "under systemd (JOURNAL_STREAM): <5> notice and <3> err prefixes" ||
+head -1 "$tmp/log" | grep -q '^<4>warning: .*replay' && sed -n 2p "$tmp/log" | grep -q '^<5>started: source' &&
+	grep -q '^<3>persistent health failure' "$tmp/log" &&
+	pass "under systemd (JOURNAL_STREAM): <4> warning (a replay), <5> notice and <3> err prefixes" ||
 	fail "journal prefixes: $(head -3 "$tmp/log" | tr '\n' ' ')"
 
 # SIGUSR1 then SIGTERM, jitter source, a file pool written at a bounded rate.
@@ -95,6 +110,11 @@ if [ "$(id -u)" = 0 ]; then
 	[ $rc = 0 ] && grep -q 'wrote 1024 bytes, credited 8192 bits$' "$tmp/log" &&
 		pass "/dev/random as root: 1024 jitter bytes credited 8192 bits by RNDADDENTROPY" ||
 		fail "/dev/random: rc $rc; $(tail -2 "$tmp/log" | tr '\n' ' ')"
+	$N feed --foreground --source="file:$V/adc.bin" --count=1024 --max-rate=0 --threshold=1048576 2>"$tmp/log"
+	rc=$?
+	[ $rc = 0 ] && grep -q 'wrote 1024 bytes, credited 0 bits$' "$tmp/log" &&
+		pass "/dev/random as root: 1024 bytes of a file source added with 0 bits credited" ||
+		fail "/dev/random, file source: rc $rc; $(tail -2 "$tmp/log" | tr '\n' ' ')"
 else
 	echo "SKIP: feed on /dev/random (RNDADDENTROPY needs root)"
 fi

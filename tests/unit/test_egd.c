@@ -2,7 +2,8 @@
 /* The EGD server (host/egd.c): every command, over a unix socket and
  * 127.0.0.1, and hostile clients (short writes, stalled or abandoned
  * requests, clients that never read, early disconnects, too many clients,
- * unknown commands) that must not stall the others. */
+ * unknown commands) that must not stall the others; a half-closed client
+ * is answered; the entropy level follows the credit (0 for a replay). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -165,7 +166,8 @@ int main(void)
 	CHECK(ng_egd_listen("127.0.0.1:99999", err, sizeof err) < 0, "a bad port is refused");
 
 	srv = (ng_egd_server){.listen_fd = {ufd, tfd}, .nlisten = 2, .fill = test_fill,
-			      .ring_bytes = 4096, .max_clients = 8, .idle_ms = 400, .stop = &stop_flag};
+			      .ring_bytes = 4096, .max_clients = 8, .idle_ms = 400, .stop = &stop_flag,
+			      .credit_millibits = 8000};
 	pthread_t th;
 	pthread_create(&th, NULL, server_thread, NULL);
 
@@ -175,6 +177,20 @@ int main(void)
 	fd = connect_tcp();
 	commands(fd, "tcp");
 	close(fd);
+
+	/* The entropy level with 8 bits credited per byte: the bytes ready x 8,
+	 * not 0 once the producer has filled the ring. */
+	{
+		fd = connect_unix();
+		usleep(100000);
+		uint8_t b[4];
+		send_all(fd, "\x00", 1);
+		size_t n = read_n(fd, b, 4, 2000);
+		uint32_t lvl = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+		CHECK(n == 4 && lvl > 0 && lvl % 8 == 0 && lvl <= 4096 * 8,
+		      "0x00 at 8000 millibits per byte: %u bits (a multiple of 8, at most the ring)", lvl);
+		close(fd);
+	}
 
 	/* Stream order, no byte twice: one client reads 20 x 255 bytes; every
 	 * byte must follow its predecessor in the source stream. */
@@ -197,6 +213,41 @@ int main(void)
 		CHECK(n == sizeof b && start != UINT64_MAX && bad == 0,
 		      "20 pipelined blocking reads: %zu bytes, in source order from %llu, %zu out of place",
 		      n, (unsigned long long)start, bad);
+		close(fd);
+	}
+
+	/* Half-closed clients (shutdown(SHUT_WR) right after the requests, as
+	 * socat and many one-shot clients do): every reply still arrives, then
+	 * the server closes the connection. */
+	{
+		uint8_t b[128];
+		for (int tcp = 0; tcp < 2; tcp++) {
+			fd = tcp ? connect_tcp() : connect_unix();
+			send_all(fd, "\x02\x80", 2);
+			shutdown(fd, SHUT_WR);
+			size_t n = read_n(fd, b, 128, 2000);
+			CHECK(n == 128 && closed_within(fd, 2000),
+			      "%s: a blocking read of 128 then shutdown(SHUT_WR): %zu bytes, then closed",
+			      tcp ? "tcp" : "unix", n);
+			close(fd);
+		}
+		/* more than the ring holds (4096): the server waits for the
+		 * producer with the client's EOF already read */
+		uint8_t req[2 * 24], big[24 * 255];
+		for (int i = 0; i < 24; i++)
+			req[2 * i] = 0x02, req[2 * i + 1] = 0xff;
+		fd = connect_unix();
+		send_all(fd, req, sizeof req);
+		shutdown(fd, SHUT_WR);
+		size_t n = read_n(fd, big, sizeof big, 3000);
+		CHECK(n == sizeof big && closed_within(fd, 2000),
+		      "24 blocking reads of 255 (more than the ring) then shutdown(SHUT_WR): %zu of %zu bytes, "
+		      "then closed", n, sizeof big);
+		close(fd);
+		fd = connect_unix();
+		send_all(fd, "\x02", 1);
+		shutdown(fd, SHUT_WR);
+		CHECK(closed_within(fd, 300), "an incomplete request then shutdown(SHUT_WR): closed at once");
 		close(fd);
 	}
 
@@ -293,12 +344,28 @@ int main(void)
 	CHECK(srv.bytes_served >= 255 * 22 && srv.requests > 20, "counters: %llu bytes, %llu requests",
 	      (unsigned long long)srv.bytes_served, (unsigned long long)srv.requests);
 
-	/* A failing source: the server stops with an error; clients are closed. */
+	/* No credit (a replayed source): the entropy level is 0 with bytes
+	 * ready. Then the source fails: the server stops with an error;
+	 * clients are closed. */
 	stop_flag = 0;
 	src_limit = (long)src_pos + 1000;
 	srv.clients_total = 0;
+	srv.credit_millibits = 0;
 	pthread_create(&th, NULL, server_thread, NULL);
 	fd = connect_unix();
+	{
+		uint8_t b[8];
+		send_all(fd, "\x02\x01", 2);
+		read_n(fd, b, 1, 2000);   /* the producer has run */
+		usleep(50000);
+		send_all(fd, "\x00\x01\x04", 3);
+		size_t n = read_n(fd, b, 5, 2000);
+		uint32_t lvl = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+		if (n == 5 && b[4])
+			n += read_n(fd, b, b[4], 2000);
+		CHECK(n > 5 && lvl == 0, "0x00 with no credit: level %u with bytes ready (0x01 got %zu)", lvl,
+		      n >= 5 ? n - 5 : 0);
+	}
 	for (int i = 0; i < 8; i++)
 		send_all(fd, "\x02\xff", 2);
 	uint8_t big2[2048];
