@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* usb/dcd.h over the USB/IP virtual controller; see dcd_usbip.h.
+/* usb/dcd.h over the virtual controller; see dcd_usbip.h.
  * Packet-level both sides: one ep_xfer = one packet in or out of the
- * controller's endpoint buffer; usbip.c maps the host's URBs onto packets
+ * controller's endpoint buffer; vhc.c maps the host's URBs onto packets
  * (filling IN URBs until a short packet, splitting OUT URBs, ZLPs). */
 #include "dcd_usbip.h"
 
@@ -22,7 +22,7 @@ static void d_connect(void *drv, bool on)
 static void d_set_address(void *drv, uint8_t addr)
 {
 	ng_dcd_usbip *d = drv;
-	ng_usbip_set_address(d->ip, addr); /* vhci does the addressing itself */
+	ng_vhc_set_address(d->hc, addr); /* vhci does the addressing itself */
 }
 
 static void forget(ng_dcd_usbip *d, uint8_t num)
@@ -36,9 +36,9 @@ static ng_status d_ep_open(void *drv, uint8_t ep, uint8_t type, uint16_t mps)
 {
 	ng_dcd_usbip *d = drv;
 	uint8_t n = NG_EP_NUM(ep);
-	if (n == 0 || mps == 0 || mps > NG_USBIP_MAX_PACKET || type == NG_EP_CONTROL || type > 3)
+	if (n == 0 || mps == 0 || mps > NG_VHC_MAX_PACKET || type == NG_EP_CONTROL || type > 3)
 		return NG_ERR_ARG;
-	ng_usbip_ep_open(d->ip, ep, type, mps);
+	ng_vhc_ep_open(d->hc, ep, type, mps);
 	if (NG_EP_IS_IN(ep))
 		d->in_pending[n] = false;
 	else
@@ -50,8 +50,8 @@ static void d_ep_close_all(void *drv)
 {
 	ng_dcd_usbip *d = drv;
 	for (uint8_t n = 1; n < 16; n++) {
-		ng_usbip_ep_close(d->ip, n);
-		ng_usbip_ep_close(d->ip, (uint8_t)(0x80 | n));
+		ng_vhc_ep_close(d->hc, n);
+		ng_vhc_ep_close(d->hc, (uint8_t)(0x80 | n));
 		forget(d, n);
 	}
 }
@@ -63,7 +63,7 @@ static ng_status d_ep_xfer(void *drv, uint8_t ep, uint8_t *buf, uint16_t len)
 	if (NG_EP_IS_IN(ep)) {
 		if (d->in_pending[n] && n != 0) /* endpoint 0: replaces the pending one */
 			return NG_ERR_BUSY;
-		if (ng_usbip_ep_in(d->ip, ep, buf, len) < 0)
+		if (ng_vhc_ep_in(d->hc, ep, buf, len) < 0)
 			return NG_ERR_ARG; /* not open, or len > max packet */
 		d->in_pending[n] = true;
 		d->in_len[n] = len;
@@ -75,7 +75,7 @@ static ng_status d_ep_xfer(void *drv, uint8_t ep, uint8_t *buf, uint16_t len)
 		return NG_ERR_ARG;
 	d->out_buf[n] = buf;
 	d->out_cap[n] = len;
-	ng_usbip_ep_out_arm(d->ip, n);
+	ng_vhc_ep_out_arm(d->hc, n);
 	return NG_OK;
 }
 
@@ -83,17 +83,17 @@ static void d_ep_stall(void *drv, uint8_t ep)
 {
 	ng_dcd_usbip *d = drv;
 	if (NG_EP_NUM(ep) == 0) { /* a protocol stall: both directions, until the next SETUP */
-		ng_usbip_ep_stall(d->ip, 0x00, true);
-		ng_usbip_ep_stall(d->ip, 0x80, true);
+		ng_vhc_ep_stall(d->hc, 0x00, true);
+		ng_vhc_ep_stall(d->hc, 0x80, true);
 		return;
 	}
 	/* dcd.h: a transfer pending on it is cancelled without an event */
-	ng_usbip_ep_cancel(d->ip, ep);
+	ng_vhc_ep_cancel(d->hc, ep);
 	if (NG_EP_IS_IN(ep))
 		d->in_pending[NG_EP_NUM(ep)] = false;
 	else
 		d->out_buf[NG_EP_NUM(ep)] = NULL;
-	ng_usbip_ep_stall(d->ip, ep, true);
+	ng_vhc_ep_stall(d->hc, ep, true);
 }
 
 static void d_ep_clear_stall(void *drv, uint8_t ep)
@@ -101,12 +101,12 @@ static void d_ep_clear_stall(void *drv, uint8_t ep)
 	ng_dcd_usbip *d = drv;
 	/* dcd.h: nothing is pending afterwards (the toggle is the host's business
 	 * over USB/IP) */
-	ng_usbip_ep_cancel(d->ip, ep);
+	ng_vhc_ep_cancel(d->hc, ep);
 	if (NG_EP_IS_IN(ep))
 		d->in_pending[NG_EP_NUM(ep)] = false;
 	else
 		d->out_buf[NG_EP_NUM(ep)] = NULL;
-	ng_usbip_ep_stall(d->ip, ep, false);
+	ng_vhc_ep_stall(d->hc, ep, false);
 }
 
 const ng_dcd_ops ng_dcd_usbip_ops = {
@@ -184,7 +184,7 @@ static bool c_task(void *user)
 	return d->task ? d->task(d->task_user) : false;
 }
 
-const ng_usbip_dev_ops ng_dcd_usbip_dev_ops = {
+const ng_vhc_dev_ops ng_dcd_usbip_dev_ops = {
 	.reset = c_reset,
 	.setup = c_setup,
 	.out = c_out,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* usb/dcd.h implemented on the USB/IP virtual controller (host/usbip.h): the
+/* usb/dcd.h implemented on the virtual controller (host/vhc.h): the
  * host counterpart of the STM32F103 USB peripheral driver. The stack's
  * packet-level ep_xfer maps onto the controller's one-packet endpoint
  * buffers; the controller's callbacks become ng_usbd_event_* (in_isr false). */
@@ -8,10 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "dcd.h"
-#include "usbip.h"
+#include "vhc.h"
 
 typedef struct {
-	ng_usbip *ip;             /* set by the caller before ng_usbd_init */
+	ng_vhc *hc;               /* set by the caller before ng_usbd_init */
 	ng_usbd_ctx *usbd;        /* set by the init op */
 	bool connected;
 	uint8_t *out_buf[16];     /* armed OUT transfers: the stack's buffer */
@@ -29,7 +29,7 @@ typedef struct {
 
 /* The dcd.h side, for ng_usbd_init(…, &ng_dcd_usbip_ops, drv). */
 extern const ng_dcd_ops ng_dcd_usbip_ops;
-/* The usbip.h side: ng_usbip_config.ops = &ng_dcd_usbip_dev_ops, .user = drv. */
-extern const ng_usbip_dev_ops ng_dcd_usbip_dev_ops;
+/* The vhc.h side: ng_usbip_config.ops = &ng_dcd_usbip_dev_ops, .user = drv. */
+extern const ng_vhc_dev_ops ng_dcd_usbip_dev_ops;
 
 #endif

@@ -346,7 +346,7 @@ ng_emu *ng_emu_new(const ng_emu_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	e->drv.ip = e->ip;
+	e->drv.hc = ng_usbip_vhc(e->ip);
 	e->drv.task = emu_task;
 	e->drv.service = emu_service;
 	e->drv.task_user = e;

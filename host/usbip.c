@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* USB/IP server and virtual device controller: see usbip.h.
+/* USB/IP server: see usbip.h.
  *
  * Wire format (Linux Documentation/usb/usbip_protocol.rst, version 0x0111), all
  * integers big endian except the 8-byte setup packet, copied verbatim:
@@ -14,20 +14,14 @@
  *                      error_count; IN payload follows
  *     CMD_UNLINK  +20: u32 unlink_seqnum        RET_UNLINK +20: s32 status
  *
- * URB bookkeeping: one FIFO per endpoint (endpoint 0 one for both directions);
- * only the head URB of a FIFO is in progress, as on a real host controller.
- * A control URB goes SETUP -> data packets -> status packet; a bulk/interrupt IN
- * URB collects packets until a short one or its length; an OUT URB is split
- * into mps-sized packets (plus a ZLP when URB_ZERO_PACKET asks for one).
- * An IN URB with no data waiting simply stays queued (the NAK of real hardware):
- * that is how the interrupt endpoint's URB waits for a notification. */
+ * A CMD_SUBMIT becomes a URB of the controller (vhc.h), whose completion comes
+ * back through send_ret_submit. */
 #include "usbip.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -37,35 +31,6 @@
 #define TX_HIGH (4u << 20) /* reply backlog beyond which a connection is not served */
 
 enum { ST_OK = 0, ST_NA = 1, ST_DEV_BUSY = 2, ST_NODEV = 4, ST_ERROR = 5 };
-
-enum ctl_stage { CS_SETUP, CS_DATA_IN, CS_DATA_OUT, CS_STATUS_IN, CS_STATUS_OUT };
-
-typedef struct urb urb;
-struct urb {
-	urb *next;
-	uint32_t seqnum;
-	uint8_t epnum;         /* 0..15 */
-	bool in;               /* direction of the data (stage) */
-	bool internal;         /* made by the server itself: no RET_SUBMIT */
-	bool zlp_sent;
-	uint8_t stage;         /* enum ctl_stage, control URBs only */
-	uint32_t flags;
-	uint32_t len;          /* transfer_buffer_length (clamped to wLength for control) */
-	uint32_t actual;
-	uint8_t setup[8];
-	uint8_t *buf;
-};
-
-typedef struct {
-	bool open;
-	uint8_t type;
-	uint16_t mps;
-	bool stall;
-	bool loaded;           /* IN: a packet is waiting for the host */
-	bool armed;            /* OUT: ready for one packet */
-	uint16_t n;
-	uint8_t pkt[NG_USBIP_MAX_PACKET];
-} ep_hw;
 
 enum conn_phase { PH_MGMT, PH_URB };
 
@@ -78,7 +43,7 @@ typedef struct {
 	/* receive state machine */
 	uint8_t hdr[NG_USBIP_HDR_LEN];
 	uint32_t hdr_have, hdr_want;
-	urb *cur;              /* CMD_SUBMIT whose OUT payload is being received */
+	ng_vhc_urb *cur;       /* CMD_SUBMIT whose OUT payload is being received */
 	/* transmit buffer */
 	uint8_t *tx;
 	size_t tx_len, tx_off, tx_cap;
@@ -90,37 +55,15 @@ struct ng_usbip {
 	uint32_t next_id;
 	conn c[NG_USBIP_MAX_CLIENTS];
 	int imp;               /* index of the imported connection, or -1 */
-	urb *q_ctl;            /* endpoint 0 */
-	urb *q_in[16], *q_out[16];
-	uint32_t nurbs;
-	ep_hw in_hw[16], out_hw[16];
-	uint8_t addr;
-	bool probed, probe_failed;
-	uint8_t dev_desc[18];
-	uint8_t cfg_desc[512];
-	uint32_t cfg_len;
-	uint32_t probe_done;   /* internal URBs completed, for ng_usbip_probe */
-	int32_t probe_status;
+	ng_vhc hc;
+	bool probed;
 	ng_usbip_stats st;
 	uint8_t rxbuf[65536];
 };
 
 /* ---- helpers ---- */
 
-static void logf_(ng_usbip *u, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void logf_(ng_usbip *u, int level, const char *fmt, ...)
-{
-	if (!u->cfg.log || level > u->cfg.verbose)
-		return;
-	va_list ap;
-	fputs("neug emulate: ", u->cfg.log);
-	va_start(ap, fmt);
-	vfprintf(u->cfg.log, fmt, ap);
-	va_end(ap);
-	fputc('\n', u->cfg.log);
-	fflush(u->cfg.log);
-}
+#define logf_(u, ...) ng_vhc_log(&(u)->hc, __VA_ARGS__)
 
 static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
@@ -137,31 +80,6 @@ static double mono(void)
 }
 
 static uint32_t devid(const ng_usbip *u) { return u->cfg.busnum << 16 | u->cfg.devnum; }
-
-static void urb_free(urb *r)
-{
-	if (r) {
-		free(r->buf);
-		free(r);
-	}
-}
-
-static urb **queue_of(ng_usbip *u, uint8_t epnum, bool in)
-{
-	if (epnum == 0)
-		return &u->q_ctl;
-	return in ? &u->q_in[epnum & 15] : &u->q_out[epnum & 15];
-}
-
-static void enqueue(ng_usbip *u, urb *r)
-{
-	urb **q = queue_of(u, r->epnum, r->in);
-	while (*q)
-		q = &(*q)->next;
-	r->next = NULL;
-	*q = r;
-	u->nurbs++;
-}
 
 /* ---- transmit ---- */
 
@@ -217,14 +135,16 @@ static void conn_flush(ng_usbip *u, int i)
 
 /* ---- URB completion ---- */
 
-static void send_ret_submit(ng_usbip *u, urb *r, int32_t status)
+/* The controller finished a URB the importer submitted. */
+static void send_ret_submit(void *host, const ng_vhc_urb *r, int32_t status)
 {
+	ng_usbip *u = host;
 	if (u->imp < 0)
 		return;
 	conn *c = &u->c[u->imp];
 	uint8_t h[NG_USBIP_HDR_LEN] = {0};
-	uint32_t payload = (r->in && status == 0) || (r->in && status == -NG_USBIP_EREMOTEIO) ||
-			   (r->in && status == -NG_USBIP_EOVERFLOW) ? r->actual : 0;
+	uint32_t payload = (r->in && status == 0) || (r->in && status == -NG_URB_EREMOTEIO) ||
+			   (r->in && status == -NG_URB_EOVERFLOW) ? r->actual : 0;
 	put32(h + 0, NG_USBIP_RET_SUBMIT);
 	put32(h + 4, r->seqnum);
 	put32(h + 20, (uint32_t)status);
@@ -233,284 +153,6 @@ static void send_ret_submit(ng_usbip *u, urb *r, int32_t status)
 		logf_(u, 0, "client %u: out of memory for a reply; dropping it", c->id);
 		c->closing = true;
 	}
-}
-
-static void probe_result(ng_usbip *u, urb *r, int32_t status);
-
-/* Removes the head URB of its queue and replies. */
-static void complete(ng_usbip *u, urb **q, int32_t status)
-{
-	urb *r = *q;
-	*q = r->next;
-	u->nurbs--;
-	logf_(u, 2, "RET_SUBMIT seq=%u ep=%u%s status=%d actual=%u", r->seqnum, r->epnum,
-	      r->in ? "in" : "out", status, r->actual);
-	if (r->internal)
-		probe_result(u, r, status);
-	else
-		send_ret_submit(u, r, status);
-	urb_free(r);
-}
-
-static void drop_all_urbs(ng_usbip *u)
-{
-	urb **qs[33];
-	int n = 0;
-	qs[n++] = &u->q_ctl;
-	for (int e = 0; e < 16; e++) {
-		qs[n++] = &u->q_in[e];
-		qs[n++] = &u->q_out[e];
-	}
-	for (int i = 0; i < n; i++) {
-		while (*qs[i]) {
-			urb *r = *qs[i];
-			*qs[i] = r->next;
-			if (r->internal)
-				probe_result(u, r, -NG_USBIP_ECONNRESET);
-			urb_free(r);
-		}
-	}
-	u->nurbs = 0;
-}
-
-/* ---- the virtual controller ---- */
-
-static void hw_reset(ng_usbip *u)
-{
-	memset(u->in_hw, 0, sizeof u->in_hw);
-	memset(u->out_hw, 0, sizeof u->out_hw);
-	u->in_hw[0].open = u->out_hw[0].open = true;
-	u->in_hw[0].mps = u->out_hw[0].mps = 64;
-	u->addr = 0;
-	if (u->cfg.ops->reset)
-		u->cfg.ops->reset(u->cfg.user);
-}
-
-static ep_hw *hw_of(ng_usbip *u, uint8_t ep) { return ep & 0x80 ? &u->in_hw[ep & 15] : &u->out_hw[ep & 15]; }
-static const ep_hw *chw_of(const ng_usbip *u, uint8_t ep) { return ep & 0x80 ? &u->in_hw[ep & 15] : &u->out_hw[ep & 15]; }
-
-void ng_usbip_ep_open(ng_usbip *u, uint8_t ep, uint8_t type, uint16_t mps)
-{
-	ep_hw *h = hw_of(u, ep);
-	memset(h, 0, sizeof *h);
-	h->open = true;
-	h->type = type & 3;
-	h->mps = mps > NG_USBIP_MAX_PACKET || mps == 0 ? NG_USBIP_MAX_PACKET : mps;
-}
-
-void ng_usbip_ep_close(ng_usbip *u, uint8_t ep)
-{
-	if ((ep & 15) == 0)
-		return;
-	memset(hw_of(u, ep), 0, sizeof(ep_hw));
-}
-
-int ng_usbip_ep_in(ng_usbip *u, uint8_t ep, const uint8_t *data, size_t len)
-{
-	ep_hw *h = &u->in_hw[ep & 15];
-	if (!h->open || (h->loaded && (ep & 15)) || len > h->mps)
-		return -1; /* endpoint 0: a new packet replaces a loaded one */
-	if (len)
-		memcpy(h->pkt, data, len);
-	h->n = (uint16_t)len;
-	h->loaded = true;
-	return 0;
-}
-
-bool ng_usbip_ep_in_busy(const ng_usbip *u, uint8_t ep) { return u->in_hw[ep & 15].loaded; }
-
-void ng_usbip_ep_out_arm(ng_usbip *u, uint8_t ep)
-{
-	ep_hw *h = &u->out_hw[ep & 15];
-	if (h->open)
-		h->armed = true;
-}
-
-void ng_usbip_ep_stall(ng_usbip *u, uint8_t ep, bool stall)
-{
-	ep_hw *h = hw_of(u, ep);
-	h->stall = stall;
-}
-
-void ng_usbip_ep_cancel(ng_usbip *u, uint8_t ep)
-{
-	ep_hw *h = hw_of(u, ep);
-	if (ep & 0x80)
-		h->loaded = false;
-	else
-		h->armed = false;
-}
-
-bool ng_usbip_ep_stalled(const ng_usbip *u, uint8_t ep) { return chw_of(u, ep)->stall; }
-
-void ng_usbip_set_address(ng_usbip *u, uint8_t addr)
-{
-	u->addr = addr;
-	logf_(u, 2, "device address %u", addr);
-}
-
-/* Takes the loaded IN packet of endpoint epnum into r. Returns true when the
- * packet ended r's transfer (short packet or length reached); *st is set. */
-static bool take_in(ng_usbip *u, urb *r, uint8_t epnum, int32_t *st)
-{
-	ep_hw *h = &u->in_hw[epnum];
-	uint32_t room = r->len - r->actual, k = h->n;
-	*st = 0;
-	if (k > room) {
-		memcpy(r->buf + r->actual, h->pkt, room);
-		r->actual += room;
-		*st = epnum ? -NG_USBIP_EOVERFLOW : 0; /* control: clamp to wLength */
-	} else {
-		memcpy(r->buf + r->actual, h->pkt, k);
-		r->actual += k;
-	}
-	h->loaded = false;
-	if (u->cfg.ops->in_done)
-		u->cfg.ops->in_done(u->cfg.user, (uint8_t)(0x80 | epnum));
-	if (*st)
-		return true;
-	if (k < h->mps || r->actual == r->len) {
-		if (k < h->mps && r->actual < r->len && (r->flags & NG_URB_SHORT_NOT_OK))
-			*st = -NG_USBIP_EREMOTEIO;
-		return true;
-	}
-	return false;
-}
-
-/* One step on endpoint 0. Returns true on progress. */
-static bool pump_ctl(ng_usbip *u)
-{
-	urb *r = u->q_ctl;
-	ep_hw *hi = &u->in_hw[0], *ho = &u->out_hw[0];
-	int32_t st;
-	if (!r)
-		return false;
-	switch (r->stage) {
-	case CS_SETUP:
-		hi->stall = ho->stall = false; /* a SETUP clears the endpoint 0 stall */
-		hi->loaded = false;
-		ho->armed = false;
-		r->stage = r->len == 0 ? CS_STATUS_IN : r->in ? CS_DATA_IN : CS_DATA_OUT;
-		logf_(u, 2, "SETUP %02x %02x wValue=%02x%02x wIndex=%02x%02x wLength=%u seq=%u",
-		      r->setup[0], r->setup[1], r->setup[3], r->setup[2], r->setup[5], r->setup[4],
-		      r->setup[6] | r->setup[7] << 8, r->seqnum);
-		u->cfg.ops->setup(u->cfg.user, r->setup);
-		return true;
-	case CS_DATA_IN:
-		if (hi->stall) {
-			complete(u, &u->q_ctl, -NG_USBIP_EPIPE);
-			return true;
-		}
-		if (!hi->loaded)
-			return false;
-		if (take_in(u, r, 0, &st))
-			r->stage = CS_STATUS_OUT;
-		return true;
-	case CS_DATA_OUT:
-		if (ho->stall) {
-			complete(u, &u->q_ctl, -NG_USBIP_EPIPE);
-			return true;
-		}
-		if (!ho->armed)
-			return false;
-		{
-			uint32_t k = r->len - r->actual;
-			if (k > ho->mps)
-				k = ho->mps;
-			ho->armed = false;
-			uint32_t at = r->actual;
-			r->actual += k;
-			if (r->actual == r->len)
-				r->stage = CS_STATUS_IN;
-			if (u->cfg.ops->out)
-				u->cfg.ops->out(u->cfg.user, 0, r->buf + at, k);
-		}
-		return true;
-	case CS_STATUS_IN: /* the device's zero-length status packet */
-		if (hi->stall) {
-			complete(u, &u->q_ctl, -NG_USBIP_EPIPE);
-			return true;
-		}
-		if (!hi->loaded)
-			return false;
-		hi->loaded = false;
-		if (u->cfg.ops->in_done)
-			u->cfg.ops->in_done(u->cfg.user, 0x80);
-		complete(u, &u->q_ctl, 0);
-		return true;
-	case CS_STATUS_OUT: /* the host's zero-length status packet */
-		if (ho->stall) {
-			complete(u, &u->q_ctl, -NG_USBIP_EPIPE);
-			return true;
-		}
-		if (!ho->armed)
-			return false;
-		ho->armed = false;
-		complete(u, &u->q_ctl, 0);
-		if (u->cfg.ops->out)
-			u->cfg.ops->out(u->cfg.user, 0, NULL, 0);
-		return true;
-	}
-	return false;
-}
-
-static bool pump_in(ng_usbip *u, uint8_t e)
-{
-	urb *r = u->q_in[e];
-	ep_hw *h = &u->in_hw[e];
-	int32_t st;
-	if (!r)
-		return false;
-	if (!h->open) {
-		complete(u, &u->q_in[e], -NG_USBIP_EPROTO);
-		return true;
-	}
-	if (h->stall) {
-		complete(u, &u->q_in[e], -NG_USBIP_EPIPE);
-		return true;
-	}
-	if (!h->loaded)
-		return false;
-	if (take_in(u, r, e, &st))
-		complete(u, &u->q_in[e], st);
-	return true;
-}
-
-static bool pump_out(ng_usbip *u, uint8_t e)
-{
-	urb *r = u->q_out[e];
-	ep_hw *h = &u->out_hw[e];
-	if (!r)
-		return false;
-	if (!h->open) {
-		complete(u, &u->q_out[e], -NG_USBIP_EPROTO);
-		return true;
-	}
-	if (h->stall) {
-		complete(u, &u->q_out[e], -NG_USBIP_EPIPE);
-		return true;
-	}
-	if (!h->armed)
-		return false;
-	uint32_t k = r->len - r->actual;
-	uint8_t pkt[NG_USBIP_MAX_PACKET];
-	if (k > h->mps)
-		k = h->mps;
-	if (k == 0) { /* a zero-length URB, or the ZLP URB_ZERO_PACKET asks for */
-		if (r->zlp_sent)
-			return false;
-		r->zlp_sent = true;
-	}
-	memcpy(pkt, r->buf + r->actual, k);
-	r->actual += k;
-	h->armed = false;
-	bool done = r->actual == r->len &&
-		    (k == 0 || !(r->flags & NG_URB_ZERO_PACKET) || k < h->mps);
-	if (done)
-		complete(u, &u->q_out[e], 0);
-	if (u->cfg.ops->out)
-		u->cfg.ops->out(u->cfg.user, e, pkt, k);
-	return true;
 }
 
 static void flush_all(ng_usbip *u)
@@ -522,8 +164,9 @@ static void flush_all(ng_usbip *u)
 
 /* The importer is not reading its replies: hold the endpoints (as a host
  * controller that stops polling would), so the backlog stays bounded. */
-static bool backlogged(const ng_usbip *u)
+static bool backlogged(void *host)
 {
+	const ng_usbip *u = host;
 	return u->imp >= 0 && u->c[u->imp].tx_len - u->c[u->imp].tx_off > TX_HIGH;
 }
 
@@ -545,85 +188,9 @@ static void reap_idle(ng_usbip *u)
 bool ng_usbip_pump(ng_usbip *u)
 {
 	reap_idle(u);
-	for (int round = 0; round < 512; round++) {
-		bool progress = false;
-		if (u->cfg.ops->task && u->cfg.ops->task(u->cfg.user))
-			progress = true;
-		if (backlogged(u)) {
-			flush_all(u);
-			return false; /* POLLOUT wakes the loop */
-		}
-		if (pump_ctl(u))
-			progress = true;
-		for (uint8_t e = 1; e < 16; e++) {
-			if (pump_in(u, e))
-				progress = true;
-			if (pump_out(u, e))
-				progress = true;
-		}
-		if (!progress) {
-			flush_all(u);
-			return false;
-		}
-	}
+	bool more = ng_vhc_run(&u->hc);
 	flush_all(u);
-	return true;
-}
-
-/* ---- probe: the descriptors, read through the device's own endpoint 0 ---- */
-
-static void probe_result(ng_usbip *u, urb *r, int32_t status)
-{
-	u->probe_done++;
-	if (status) {
-		u->probe_status = status;
-		return;
-	}
-	if (r->setup[1] != 6) /* not GET_DESCRIPTOR (the SET_ADDRESS after import) */
-		return;
-	if (r->setup[3] == 1) {
-		memset(u->dev_desc, 0, sizeof u->dev_desc);
-		memcpy(u->dev_desc, r->buf, r->actual < 18 ? r->actual : 18);
-	} else if (r->setup[3] == 2) {
-		memcpy(u->cfg_desc, r->buf, r->actual);
-		u->cfg_len = r->actual;
-	}
-}
-
-static int internal_ctl(ng_usbip *u, uint8_t bmreq, uint8_t breq, uint16_t wvalue, uint16_t wlength)
-{
-	urb *r = calloc(1, sizeof *r);
-	if (!r || !(r->buf = calloc(1, wlength ? wlength : 1))) {
-		free(r);
-		return -1;
-	}
-	r->internal = true;
-	r->in = (bmreq & 0x80) != 0;
-	r->len = wlength;
-	r->setup[0] = bmreq;
-	r->setup[1] = breq;
-	r->setup[2] = (uint8_t)wvalue;
-	r->setup[3] = (uint8_t)(wvalue >> 8);
-	r->setup[6] = (uint8_t)wlength;
-	r->setup[7] = (uint8_t)(wlength >> 8);
-	enqueue(u, r);
-	return 0;
-}
-
-/* Runs one internal control transfer to the end (bounded). */
-static int run_internal(ng_usbip *u, uint8_t bmreq, uint8_t breq, uint16_t wvalue, uint16_t wlength)
-{
-	uint32_t want = u->probe_done + 1;
-	u->probe_status = 0;
-	if (internal_ctl(u, bmreq, breq, wvalue, wlength) < 0)
-		return -1;
-	for (int i = 0; i < 100 && u->probe_done < want; i++)
-		ng_usbip_pump(u);
-	if (u->probe_done < want) {
-		drop_all_urbs(u);
-		return -1;
-	}
-	return u->probe_status ? -1 : 0;
+	return more;
 }
 
 int ng_usbip_probe(ng_usbip *u, char *err, size_t errlen)
@@ -632,34 +199,10 @@ int ng_usbip_probe(ng_usbip *u, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot probe the device while it is attached");
 		return -1;
 	}
-	hw_reset(u);
-	u->cfg_len = 0;
-	if (run_internal(u, 0x80, 6, 0x0100, 18) < 0 || u->dev_desc[0] != 18 || u->dev_desc[1] != 1) {
-		snprintf(err, errlen, "the device did not return its device descriptor");
-		goto fail;
-	}
-	u->in_hw[0].mps = u->out_hw[0].mps = u->dev_desc[7] && u->dev_desc[7] <= 64 ? u->dev_desc[7] : 64;
-	if (run_internal(u, 0x80, 6, 0x0200, 9) < 0 || u->cfg_len < 9) {
-		snprintf(err, errlen, "the device did not return its configuration descriptor");
-		goto fail;
-	}
-	uint16_t total = (uint16_t)(u->cfg_desc[2] | u->cfg_desc[3] << 8);
-	if (total > sizeof u->cfg_desc)
-		total = sizeof u->cfg_desc;
-	if (run_internal(u, 0x80, 6, 0x0200, total) < 0 || u->cfg_len < 9) {
-		snprintf(err, errlen, "the device did not return its full configuration descriptor");
-		goto fail;
-	}
-	hw_reset(u);
+	if (ng_vhc_probe(&u->hc, err, errlen) < 0)
+		return -1;
 	u->probed = true;
-	u->probe_failed = false;
-	logf_(u, 1, "device %02x%02x:%02x%02x, configuration of %u bytes, %u interfaces",
-	      u->dev_desc[9], u->dev_desc[8], u->dev_desc[11], u->dev_desc[10], u->cfg_len, u->cfg_desc[4]);
 	return 0;
-fail:
-	hw_reset(u);
-	u->probe_failed = true;
-	return -1;
 }
 
 /* struct usbip_usb_device, 312 bytes. */
@@ -671,26 +214,26 @@ static void put_device(ng_usbip *u, uint8_t d[NG_USBIP_DEV_LEN])
 	put32(d + 288, u->cfg.busnum);
 	put32(d + 292, u->cfg.devnum);
 	put32(d + 296, u->cfg.speed);
-	put16(d + 300, (uint16_t)(u->dev_desc[8] | u->dev_desc[9] << 8));
-	put16(d + 302, (uint16_t)(u->dev_desc[10] | u->dev_desc[11] << 8));
-	put16(d + 304, (uint16_t)(u->dev_desc[12] | u->dev_desc[13] << 8));
-	d[306] = u->dev_desc[4];
-	d[307] = u->dev_desc[5];
-	d[308] = u->dev_desc[6];
-	d[309] = u->cfg_len >= 9 ? u->cfg_desc[5] : 0;
-	d[310] = u->dev_desc[17];
-	d[311] = u->cfg_len >= 9 ? u->cfg_desc[4] : 0;
+	put16(d + 300, (uint16_t)(u->hc.dev_desc[8] | u->hc.dev_desc[9] << 8));
+	put16(d + 302, (uint16_t)(u->hc.dev_desc[10] | u->hc.dev_desc[11] << 8));
+	put16(d + 304, (uint16_t)(u->hc.dev_desc[12] | u->hc.dev_desc[13] << 8));
+	d[306] = u->hc.dev_desc[4];
+	d[307] = u->hc.dev_desc[5];
+	d[308] = u->hc.dev_desc[6];
+	d[309] = u->hc.cfg_len >= 9 ? u->hc.cfg_desc[5] : 0;
+	d[310] = u->hc.dev_desc[17];
+	d[311] = u->hc.cfg_len >= 9 ? u->hc.cfg_desc[4] : 0;
 }
 
 /* The interface triplets (alternate setting 0) of the configuration. */
 static int put_interfaces(ng_usbip *u, conn *c)
 {
-	for (uint32_t o = 0; o + 2 <= u->cfg_len;) {
-		uint8_t l = u->cfg_desc[o], t = u->cfg_desc[o + 1];
-		if (l < 2 || o + l > u->cfg_len)
+	for (uint32_t o = 0; o + 2 <= u->hc.cfg_len;) {
+		uint8_t l = u->hc.cfg_desc[o], t = u->hc.cfg_desc[o + 1];
+		if (l < 2 || o + l > u->hc.cfg_len)
 			break;
-		if (t == 4 && l >= 9 && u->cfg_desc[o + 3] == 0) {
-			uint8_t it[4] = {u->cfg_desc[o + 5], u->cfg_desc[o + 6], u->cfg_desc[o + 7], 0};
+		if (t == 4 && l >= 9 && u->hc.cfg_desc[o + 3] == 0) {
+			uint8_t it[4] = {u->hc.cfg_desc[o + 5], u->hc.cfg_desc[o + 6], u->hc.cfg_desc[o + 7], 0};
 			if (tx_append(c, it, 4) < 0)
 				return -1;
 		}
@@ -708,15 +251,15 @@ static void conn_close(ng_usbip *u, int i)
 		return;
 	close(c->fd);
 	c->fd = -1;
-	urb_free(c->cur);
+	ng_vhc_urb_free(c->cur);
 	c->cur = NULL;
 	free(c->tx);
 	c->tx = NULL;
 	c->tx_len = c->tx_off = c->tx_cap = 0;
 	if (u->imp == i) {
 		u->imp = -1;
-		drop_all_urbs(u);
-		hw_reset(u); /* detached: the device loses its configuration */
+		ng_vhc_drop_all(&u->hc);
+		ng_vhc_reset(&u->hc); /* detached: the device loses its configuration */
 		logf_(u, 1, "client %u: detached", c->id);
 	} else {
 		logf_(u, 1, "client %u: closed", c->id);
@@ -763,8 +306,7 @@ int ng_usbip_add_client(ng_usbip *u, int fd, bool imported)
 		c->hdr_want = NG_USBIP_HDR_LEN;
 		u->imp = i;
 		u->st.imports++;
-		hw_reset(u);
-		internal_ctl(u, 0x00, 5, (uint16_t)u->cfg.devnum, 0); /* SET_ADDRESS: vhci keeps it */
+		ng_vhc_attach(&u->hc, (uint16_t)u->cfg.devnum); /* vhci keeps its own address */
 	}
 	return 0;
 }
@@ -838,34 +380,10 @@ static bool mgmt_request(ng_usbip *u, int i)
 		c->phase = PH_URB;
 		u->imp = i;
 		u->st.imports++;
-		hw_reset(u);
-		internal_ctl(u, 0x00, 5, (uint16_t)u->cfg.devnum, 0); /* SET_ADDRESS: vhci keeps it */
+		ng_vhc_attach(&u->hc, (uint16_t)u->cfg.devnum); /* vhci keeps its own address */
 		return true;
 	}
 	drop(u, i, "unknown management request");
-	return false;
-}
-
-static bool unlink_urb(ng_usbip *u, uint32_t victim)
-{
-	urb **qs[33];
-	int n = 0;
-	qs[n++] = &u->q_ctl;
-	for (int e = 1; e < 16; e++) {
-		qs[n++] = &u->q_in[e];
-		qs[n++] = &u->q_out[e];
-	}
-	for (int k = 0; k < n; k++) {
-		for (urb **p = qs[k]; *p; p = &(*p)->next) {
-			if ((*p)->seqnum == victim && !(*p)->internal) {
-				urb *r = *p;
-				*p = r->next;
-				u->nurbs--;
-				urb_free(r);
-				return true;
-			}
-		}
-	}
 	return false;
 }
 
@@ -882,14 +400,14 @@ static bool urb_header(ng_usbip *u, int i)
 	if (cmd == NG_USBIP_CMD_UNLINK) {
 		uint32_t victim = get32(h + 20);
 		u->st.unlinks++;
-		bool hit = unlink_urb(u, victim);
+		bool hit = ng_vhc_unlink(&u->hc, victim);
 		if (hit)
 			u->st.unlinked_pending++;
-		logf_(u, 2, "CMD_UNLINK seq=%u victim=%u -> %d", seq, victim, hit ? -NG_USBIP_ECONNRESET : 0);
+		logf_(u, 2, "CMD_UNLINK seq=%u victim=%u -> %d", seq, victim, hit ? -NG_URB_ECONNRESET : 0);
 		uint8_t r[NG_USBIP_HDR_LEN] = {0};
 		put32(r, NG_USBIP_RET_UNLINK);
 		put32(r + 4, seq);
-		put32(r + 20, hit ? (uint32_t)-NG_USBIP_ECONNRESET : 0);
+		put32(r + 20, hit ? (uint32_t)-NG_URB_ECONNRESET : 0);
 		if (tx_append(c, r, sizeof r) < 0) {
 			drop(u, i, "out of memory");
 			return false;
@@ -913,13 +431,12 @@ static bool urb_header(ng_usbip *u, int i)
 		drop(u, i, "isochronous CMD_SUBMIT (the device has no isochronous endpoint)");
 		return false;
 	}
-	if (u->nurbs >= NG_USBIP_MAX_URBS) {
+	if (u->hc.nurbs >= NG_USBIP_MAX_URBS) {
 		drop(u, i, "too many pending URBs");
 		return false;
 	}
-	urb *r = calloc(1, sizeof *r);
-	if (!r || !(r->buf = malloc(len ? len : 1))) {
-		free(r);
+	ng_vhc_urb *r = ng_vhc_urb_new(len);
+	if (!r) {
 		drop(u, i, "out of memory");
 		return false;
 	}
@@ -936,7 +453,7 @@ static bool urb_header(ng_usbip *u, int i)
 		if (wl < r->len)
 			r->len = wl;
 		if (wl && din != r->in) {
-			urb_free(r);
+			ng_vhc_urb_free(r);
 			drop(u, i, "control CMD_SUBMIT whose direction contradicts its setup packet");
 			return false;
 		}
@@ -947,7 +464,7 @@ static bool urb_header(ng_usbip *u, int i)
 		r->actual = 0;
 		return true;
 	}
-	enqueue(u, r);
+	ng_vhc_submit(&u->hc, r);
 	return true;
 }
 
@@ -960,7 +477,7 @@ static bool conn_input(ng_usbip *u, int i, const uint8_t *p, size_t n)
 		if (c->closing)
 			return true; /* input after the last request is ignored */
 		if (c->cur) { /* OUT payload */
-			urb *r = c->cur;
+			ng_vhc_urb *r = c->cur;
 			uint32_t want = get32(c->hdr + 24) - r->actual;
 			uint32_t k = n < want ? (uint32_t)n : want;
 			memcpy(r->buf + r->actual, p, k);
@@ -970,7 +487,7 @@ static bool conn_input(ng_usbip *u, int i, const uint8_t *p, size_t n)
 			if (r->actual == get32(c->hdr + 24)) {
 				c->cur = NULL;
 				r->actual = 0;
-				enqueue(u, r);
+				ng_vhc_submit(&u->hc, r);
 			}
 			continue;
 		}
@@ -1051,8 +568,12 @@ ng_usbip *ng_usbip_new(const ng_usbip_config *cfg)
 	u->imp = -1;
 	for (int i = 0; i < NG_USBIP_MAX_CLIENTS; i++)
 		u->c[i].fd = -1;
-	u->in_hw[0].open = u->out_hw[0].open = true;
-	u->in_hw[0].mps = u->out_hw[0].mps = 64;
+	ng_vhc_config hc = {
+		.ops = u->cfg.ops, .user = u->cfg.user,
+		.done = send_ret_submit, .hold = backlogged, .host = u,
+		.log = u->cfg.log, .verbose = u->cfg.verbose,
+	};
+	ng_vhc_init(&u->hc, &hc);
 	return u;
 }
 
@@ -1062,7 +583,7 @@ void ng_usbip_free(ng_usbip *u)
 		return;
 	for (int i = 0; i < NG_USBIP_MAX_CLIENTS; i++)
 		conn_close(u, i);
-	drop_all_urbs(u);
+	ng_vhc_drop_all(&u->hc);
 	if (u->lfd >= 0)
 		close(u->lfd);
 	free(u);
@@ -1148,3 +669,5 @@ uint16_t ng_usbip_port(const ng_usbip *u)
 		return 0;
 	return ntohs(sa.sin_port);
 }
+
+ng_vhc *ng_usbip_vhc(ng_usbip *u) { return &u->hc; }

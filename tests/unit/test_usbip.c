@@ -284,7 +284,7 @@ static void test_import_and_urbs(void)
 	      "control: endpoints found: CDC bulk IN %u, notification %u, MSC IN %u OUT %u",
 	      ep_bulk_in, ep_int_in, ep_msc_in, ep_msc_out);
 	st = control_in(0x80, 6, 0x0600, 0, 10, &r);
-	CHECK(st == -NG_USBIP_EPIPE, "control: device_qualifier is stalled (-EPIPE) (got %d)", st);
+	CHECK(st == -NG_URB_EPIPE, "control: device_qualifier is stalled (-EPIPE) (got %d)", st);
 	st = control_in(0x80, 6, 0x0300, 0, 255, &r);
 	CHECK(st == 0 && r.actual >= 4 && r.data[1] == 3, "control: string descriptor 0 after a stall");
 	CHECK(control_out(0x00, 9, 1, 0, NULL, 0) == 0, "control: SET_CONFIGURATION 1");
@@ -314,7 +314,7 @@ static void test_import_and_urbs(void)
 	/* unlink a pending one (the interrupt URB) and an unknown seqnum */
 	uint32_t ul = unlink_(qi);
 	int ok = get_reply(&r, 0, 2000) == 0;
-	CHECK(ok && r.cmd == NG_USBIP_RET_UNLINK && r.seq == ul && r.status == -NG_USBIP_ECONNRESET,
+	CHECK(ok && r.cmd == NG_USBIP_RET_UNLINK && r.seq == ul && r.status == -NG_URB_ECONNRESET,
 	      "unlink: a pending URB -> RET_UNLINK -ECONNRESET with the unlink's own seqnum (cmd %u seq %u/%u status %d)",
 	      r.cmd, r.seq, ul, r.status);
 	ul = unlink_(999999);
@@ -372,7 +372,7 @@ static void test_import_and_urbs(void)
 			if (r.cmd == NG_USBIP_RET_UNLINK && r.seq == ul_seq[k]) {
 				answered++;
 				got_ul[k] = 1;
-				if (r.status == -NG_USBIP_ECONNRESET && got_ret[k])
+				if (r.status == -NG_URB_ECONNRESET && got_ret[k])
 					both = 1;
 				if (r.status == 0 && !got_ret[k])
 					both = 1; /* 0 means it had completed: its reply came first */
