@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cliopt.h"
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,46 +22,94 @@ int ng_cliopt_mode(const char *s, uint32_t *mode)
 	return 0;
 }
 
-int ng_cliopt_min_entropy(const char *s, uint32_t *h_milli)
+int ng_cliopt_double(const char *s, double lo, double hi, unsigned open, double *v)
 {
 	char *end;
+	if (!*s || isspace((unsigned char)*s))
+		return -1;
 	errno = 0;
-	double h = strtod(s, &end);
-	if (!*s || *end || errno || !(h * 1000 >= NG_MIN_H_MILLI && h * 1000 <= NG_MAX_H_MILLI))
+	double x = strtod(s, &end);
+	if (*end || errno)
+		return -1;
+	bool above = open & NG_CLIOPT_OPEN_LO ? x > lo : x >= lo;
+	bool below = open & NG_CLIOPT_OPEN_HI ? x < hi : x <= hi;
+	if (!above || !below) /* NaN is neither */
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int ng_cliopt_min_entropy(const char *s, uint32_t *h_milli)
+{
+	double h;
+	if (ng_cliopt_double(s, NG_MIN_H_MILLI / 1000.0, NG_MAX_H_MILLI / 1000.0, 0, &h) < 0)
 		return -1;
 	*h_milli = (uint32_t)(h * 1000 + 0.5);
 	return 0;
 }
 
+/* 1 to 8 hex digits (after an optional 0x) in s[0..len). */
+static int hex_word(const char *s, size_t len, uint32_t *out)
+{
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2, len -= 2;
+	if (len == 0 || len > 8)
+		return -1;
+	uint32_t v = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (!isxdigit((unsigned char)s[i]))
+			return -1;
+		int c = tolower((unsigned char)s[i]);
+		v = v << 4 | (uint32_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+	}
+	*out = v;
+	return 0;
+}
+
 int ng_cliopt_uid(const char *s, uint32_t uid[3])
 {
-	char *end;
-	const char *p = s;
 	for (int i = 0; i < 3; i++) {
-		errno = 0;
-		unsigned long v = strtoul(p, &end, 16);
-		if (end == p || errno || v > 0xffffffffUL || *end != (i < 2 ? ':' : '\0'))
+		const char *c = strchr(s, ':');
+		size_t len = c ? (size_t)(c - s) : strlen(s);
+		if ((i < 2) != (c != NULL) || hex_word(s, len, &uid[i]))
 			return -1;
-		uid[i] = (uint32_t)v;
-		p = end + 1;
+		s += len + 1;
 	}
+	return 0;
+}
+
+int ng_cliopt_uint(const char *s, unsigned long long min, unsigned long long max,
+		   unsigned long long *v)
+{
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2]);
+	char *end;
+	if (!isdigit((unsigned char)*s))
+		return -1; /* no sign, no space */
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, hex ? 16 : 10);
+	if (*end || errno || n < min || n > max)
+		return -1;
+	*v = n;
 	return 0;
 }
 
 int ng_cliopt_size(const char *s, unsigned long long *v)
 {
 	char *end;
+	if (!isdigit((unsigned char)*s))
+		return -1;
 	errno = 0;
 	unsigned long long n = strtoull(s, &end, 10);
-	if (end == s || errno || *s == '-')
+	if (errno)
 		return -1;
 	int shift = 0;
-	if (*end == 'K' || *end == 'k')
-		shift = 10, end++;
-	else if (*end == 'M')
-		shift = 20, end++;
-	else if (*end == 'G')
-		shift = 30, end++;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	}
+	if (shift)
+		end++;
 	if (*end || (shift && n > (~0ULL >> shift)))
 		return -1;
 	*v = n << shift;

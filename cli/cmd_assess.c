@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "assess.h"
+#include "cliopt.h"
 #include "commands.h"
 #include "exit.h"
 #include "report.h"
@@ -63,17 +64,6 @@ typedef struct {
 	bool seed_given;
 	unsigned long rounds;
 } opts;
-
-static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
-{
-	char *e;
-	errno = 0;
-	unsigned long long v = strtoull(s, &e, 0);
-	if (errno || e == s || *e || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 /* Reads the file (or "-") into memory; NULL (message printed) when it
  * cannot be opened or read. */
@@ -487,7 +477,7 @@ int ng_cmd_assess(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
-			if (parse_uint(optarg, 8, &v) || v < 1) {
+			if (ng_cliopt_uint(optarg, 1, 8, &v)) {
 				fprintf(stderr, "neug assess: --bits=%s: give 1..8\n", optarg);
 				return NG_EXIT_USAGE;
 			}
@@ -499,16 +489,13 @@ int ng_cmd_assess(int argc, char **argv)
 		case 'i': o.conditioned = false; break;
 		case 'c': o.conditioned = true; break;
 		case 'R': o.restart = true; break;
-		case 'H': {
-			char *e;
-			o.h_initial = strtod(optarg, &e);
-			if (e == optarg || *e || !(o.h_initial > 0) || o.h_initial > 8) {
+		case 'H':
+			if (ng_cliopt_double(optarg, 0, 8, NG_CLIOPT_OPEN_LO, &o.h_initial)) {
 				fprintf(stderr, "neug assess: --h-initial=%s: give a number in (0, 8]\n", optarg);
 				return NG_EXIT_USAGE;
 			}
 			o.h_initial_given = true;
 			break;
-		}
 		case 'W': o.words = true; break;
 		case 'A':
 			if (strcmp(optarg, "1") != 0 && strcmp(optarg, "2") != 0) {
@@ -521,7 +508,7 @@ int ng_cmd_assess(int argc, char **argv)
 			break;
 		case 'S': o.source = optarg; break;
 		case 'n':
-			if (parse_uint(optarg, 1ull << 31, &v) || v < 1) {
+			if (ng_cliopt_uint(optarg, 1, 1ull << 31, &v)) {
 				fprintf(stderr, "neug assess: --samples=%s: give a positive count\n", optarg);
 				return NG_EXIT_USAGE;
 			}
@@ -529,7 +516,7 @@ int ng_cmd_assess(int argc, char **argv)
 			break;
 		case 'o': o.save = optarg; break;
 		case 'r':
-			if (parse_uint(optarg, UINT64_MAX, &v)) {
+			if (ng_cliopt_uint(optarg, 0, UINT64_MAX, &v)) {
 				fprintf(stderr, "neug assess: --seed=%s: not a number\n", optarg);
 				return NG_EXIT_USAGE;
 			}
@@ -537,7 +524,7 @@ int ng_cmd_assess(int argc, char **argv)
 			o.seed_given = true;
 			break;
 		case 'P':
-			if (parse_uint(optarg, 10000000, &v)) {
+			if (ng_cliopt_uint(optarg, 0, 10000000, &v)) {
 				fprintf(stderr, "neug assess: --permutations=%s: give 0..10000000\n", optarg);
 				return NG_EXIT_USAGE;
 			}
@@ -547,7 +534,7 @@ int ng_cmd_assess(int argc, char **argv)
 		case 'F': o.report = optarg; break;
 		case 'v': o.verbose++; break;
 		case 't':
-			if (parse_uint(optarg, 256, &v) || v < 1) {
+			if (ng_cliopt_uint(optarg, 1, 256, &v)) {
 				fprintf(stderr, "neug assess: --threads=%s: give 1..256\n", optarg);
 				return NG_EXIT_USAGE;
 			}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cliopt.h"
 #include "commands.h"
 #include "exit.h"
 #include "cutoffs.h"
@@ -26,13 +27,10 @@ static void usage(FILE *f)
 /* "2^-30" -> 30; "1e-9" -> -log2(1e-9) */
 static int parse_alpha(const char *s, double *a)
 {
-	char *e;
-	if (!strncmp(s, "2^-", 3)) {
-		*a = strtod(s + 3, &e);
-		return e == s + 3 || *e || !(*a > 0) ? -1 : 0;
-	}
-	double v = strtod(s, &e);
-	if (e == s || *e || !(v > 0) || !(v < 1))
+	if (!strncmp(s, "2^-", 3))
+		return ng_cliopt_double(s + 3, 0, HUGE_VAL, NG_CLIOPT_OPEN_LO, a);
+	double v;
+	if (ng_cliopt_double(s, 0, 1, NG_CLIOPT_OPEN_LO | NG_CLIOPT_OPEN_HI, &v))
 		return -1;
 	*a = -log2(v);
 	return 0;
@@ -49,15 +47,13 @@ int ng_cmd_cutoffs(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	double h = -1, a = 30;
-	unsigned long w = 512;
+	unsigned long long w = 512;
 	int json = 0, c;
-	char *e;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'H':
-			h = strtod(optarg, &e);
-			if (e == optarg || *e || !(h > 0) || h > 32) {
+			if (ng_cliopt_double(optarg, 0, 32, NG_CLIOPT_OPEN_LO, &h)) {
 				fprintf(stderr, "neug cutoffs: --min-entropy=%s: give a number in (0, 32]\n", optarg);
 				return NG_EXIT_USAGE;
 			}
@@ -69,8 +65,7 @@ int ng_cmd_cutoffs(int argc, char **argv)
 			}
 			break;
 		case 'w':
-			w = strtoul(optarg, &e, 0);
-			if (e == optarg || *e || w < 2 || w > (1u << 20)) {
+			if (ng_cliopt_uint(optarg, 2, 1u << 20, &w)) {
 				fprintf(stderr, "neug cutoffs: --window=%s: give 2..1048576\n", optarg);
 				return NG_EXIT_USAGE;
 			}
@@ -91,12 +86,12 @@ int ng_cmd_cutoffs(int argc, char **argv)
 		return NG_EXIT_USAGE;
 	}
 	if (json)
-		printf("{\"min_entropy\": %.17g, \"alpha_log2\": %.17g, \"window\": %lu, \"rct_cutoff\": %u, \"apt_cutoff\": %u}\n",
+		printf("{\"min_entropy\": %.17g, \"alpha_log2\": %.17g, \"window\": %llu, \"rct_cutoff\": %u, \"apt_cutoff\": %u}\n",
 		       h, -a, w, rct, apt);
 	else {
-		printf("min-entropy H = %g bits per sample, alpha = 2^-%g, APT window W = %lu\n", h, a, w);
+		printf("min-entropy H = %g bits per sample, alpha = 2^-%g, APT window W = %llu\n", h, a, w);
 		printf("repetition count test cutoff C = %u  (1 + ceil(%g / %g))\n", rct, a, h);
-		printf("adaptive proportion test cutoff C = %u  (1 + CRITBINOM(%lu, 2^-%g, 1 - 2^-%g))\n", apt, w, h, a);
+		printf("adaptive proportion test cutoff C = %u  (1 + CRITBINOM(%llu, 2^-%g, 1 - 2^-%g))\n", apt, w, h, a);
 	}
 	return NG_EXIT_OK;
 }

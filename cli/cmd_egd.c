@@ -65,8 +65,7 @@ int ng_cmd_egd(int argc, char **argv)
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		char *end = NULL;
-		unsigned long v;
+		unsigned long long v;
 		switch (c) {
 		case 'l':
 			if (nlisten == NG_EGD_MAX_LISTEN)
@@ -87,18 +86,18 @@ int ng_cmd_egd(int argc, char **argv)
 				return ng_cliopt_fail("egd", "--uid", optarg, "three hex words W0:W1:W2");
 			go.have_uid = true;
 			break;
-		case 'c': v = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || v < 1 || v > 4096)
+		case 'c':
+			if (ng_cliopt_uint(optarg, 1, 4096, &v) != 0)
 				return ng_cliopt_fail("egd", "--max-clients", optarg, "1..4096");
 			s.max_clients = (unsigned)v;
 			break;
-		case 'b': v = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || v < 256 || v > (1ul << 24))
+		case 'b':
+			if (ng_cliopt_uint(optarg, 256, 1ul << 24, &v) != 0)
 				return ng_cliopt_fail("egd", "--buffer", optarg, "256..16777216 bytes");
 			s.ring_bytes = v;
 			break;
-		case 'i': v = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || v < 1 || v > 86400)
+		case 'i':
+			if (ng_cliopt_uint(optarg, 1, 86400, &v) != 0)
 				return ng_cliopt_fail("egd", "--idle", optarg, "1..86400 seconds");
 			s.idle_ms = (int)v * 1000;
 			break;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "cliopt.h"
 #include "commands.h"
 #include "emulate.h"
 #include "gen.h"
@@ -80,31 +81,6 @@ static int read_key(const char *path, uint8_t key[32], char *err, size_t errlen)
 	return -1;
 }
 
-static int parse_uid(const char *s, uint32_t uid[3])
-{
-	char *end;
-	for (int i = 0; i < 3; i++) {
-		errno = 0;
-		unsigned long long v = strtoull(s, &end, 16);
-		if (errno || end == s || v > 0xffffffffULL || (i < 2 && *end != ':') || (i == 2 && *end))
-			return -1;
-		uid[i] = (uint32_t)v;
-		s = end + 1;
-	}
-	return 0;
-}
-
-static int parse_h(const char *s, uint32_t *h_milli)
-{
-	char *end;
-	errno = 0;
-	double h = strtod(s, &end);
-	if (errno || end == s || *end || h < 0.1 || h > 32)
-		return -1;
-	*h_milli = (uint32_t)(h * 1000 + 0.5);
-	return 0;
-}
-
 /* Attaches the device to the local vhci-hcd through a socketpair. */
 static int selfattach(ng_usbip *u, int port, char *err, size_t errlen)
 {
@@ -139,6 +115,7 @@ int ng_cmd_emulate(int argc, char **argv)
 	int self_port = 0;
 	static uint8_t owner_key[32];
 	char kerr[600];
+	unsigned long long v;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -151,18 +128,22 @@ int ng_cmd_emulate(int argc, char **argv)
 		} else if (!strncmp(a, "--source=", 9)) {
 			o.source = a + 9;
 		} else if (!strncmp(a, "--uid=", 6)) {
-			if (parse_uid(a + 6, o.uid) < 0) {
+			if (ng_cliopt_uid(a + 6, o.uid) < 0) {
 				fprintf(stderr, "neug emulate: bad --uid '%s': want three hex words W0:W1:W2\n", a + 6);
 				return NG_EXIT_USAGE;
 			}
 		} else if (!strncmp(a, "--min-entropy=", 14)) {
-			if (parse_h(a + 14, &o.h_milli) < 0) {
+			if (ng_cliopt_min_entropy(a + 14, &o.h_milli) < 0) {
 				fprintf(stderr, "neug emulate: bad --min-entropy '%s': want bits per sample, 0.1 to 32\n", a + 14);
 				return NG_EXIT_USAGE;
 			}
 		} else if (!strcmp(a, "--selfattach") || !strncmp(a, "--selfattach=", 13)) {
 			self = true;
-			self_port = a[12] == '=' ? atoi(a + 13) : 0;
+			if (a[12] == '=' && ng_cliopt_uint(a + 13, 0, 65535, &v) < 0) {
+				fprintf(stderr, "neug emulate: bad --selfattach '%s': want a vhci-hcd port number\n", a + 13);
+				return NG_EXIT_USAGE;
+			}
+			self_port = a[12] == '=' ? (int)v : 0;
 		} else if (!strncmp(a, "--flash=", 8) && a[8]) {
 			o.flash = a + 8;
 		} else if (!strncmp(a, "--program=", 10) && a[10]) {
@@ -174,10 +155,7 @@ int ng_cmd_emulate(int argc, char **argv)
 			}
 			o.owner_key = owner_key;
 		} else if (!strncmp(a, "--unplug-after=", 15)) {
-			char *end;
-			errno = 0;
-			unsigned long v = strtoul(a + 15, &end, 10);
-			if (errno || end == a + 15 || *end || a[15] == '-' || v < 1 || v > 65535) {
+			if (ng_cliopt_uint(a + 15, 1, 65535, &v) < 0) {
 				fprintf(stderr, "neug emulate: bad --unplug-after '%s': want a number of DNLOAD blocks, 1 to 65535\n",
 					a + 15);
 				return NG_EXIT_USAGE;
@@ -214,13 +192,11 @@ int ng_cmd_emulate(int argc, char **argv)
 	memcpy(host, listen_at, hl);
 	host[hl] = 0;
 	if (colon) {
-		char *end;
-		unsigned long p = strtoul(colon + 1, &end, 10);
-		if (*end || end == colon + 1 || p == 0 || p > 65535) {
+		if (ng_cliopt_uint(colon + 1, 1, 65535, &v) < 0) {
 			fprintf(stderr, "neug emulate: bad port in --usbip '%s'\n", listen_at);
 			return NG_EXIT_USAGE;
 		}
-		port = (unsigned)p;
+		port = (unsigned)v;
 	}
 	struct in_addr ia;
 	if (inet_pton(AF_INET, host, &ia) != 1) {

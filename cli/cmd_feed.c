@@ -3,6 +3,7 @@
  * output, crediting only the declared entropy (feed.h). */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -110,7 +111,7 @@ int ng_cmd_feed(int argc, char **argv)
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
-		char *end = NULL;
+		unsigned long long v;
 		switch (c) {
 		case 's': go.source = optarg; break;
 		case 'm':
@@ -127,24 +128,26 @@ int ng_cmd_feed(int argc, char **argv)
 			go.have_uid = true;
 			break;
 		case 'p': pool_path = optarg; break;
-		case 'i': interval = strtod(optarg, &end);
-			if (!*optarg || *end || !(interval > 0 && interval <= 86400))
+		case 'i':
+			if (ng_cliopt_double(optarg, 0, 86400, NG_CLIOPT_OPEN_LO, &interval) != 0)
 				return ng_cliopt_fail("feed", "--interval", optarg, "seconds, more than 0 and at most 86400");
 			break;
-		case 'c': chunk = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || chunk < 1 || chunk > 4096)
+		case 'c':
+			if (ng_cliopt_uint(optarg, 1, 4096, &v) != 0)
 				return ng_cliopt_fail("feed", "--chunk", optarg, "1..4096 bytes");
+			chunk = (unsigned long)v;
 			break;
-		case 'r': max_rate = strtod(optarg, &end);
-			if (!*optarg || *end || !(max_rate >= 0))
+		case 'r':
+			if (ng_cliopt_double(optarg, 0, HUGE_VAL, 0, &max_rate) != 0)
 				return ng_cliopt_fail("feed", "--max-rate", optarg, "bytes per second, 0 for no limit");
 			break;
-		case 't': threshold = strtol(optarg, &end, 10);
-			if (!*optarg || *end || threshold < 0 || threshold > 1 << 20)
+		case 't':
+			if (ng_cliopt_uint(optarg, 0, 1 << 20, &v) != 0)
 				return ng_cliopt_fail("feed", "--threshold", optarg, "a number of bits");
+			threshold = (long)v;
 			break;
-		case 'g': grace = strtod(optarg, &end);
-			if (!*optarg || *end || !(grace >= 0 && grace <= 86400))
+		case 'g':
+			if (ng_cliopt_double(optarg, 0, 86400, 0, &grace) != 0)
 				return ng_cliopt_fail("feed", "--grace", optarg, "seconds, 0..86400");
 			break;
 		case 'n': if (ng_cliopt_size(optarg, &count) != 0 || count == 0)

@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "cliopt.h"
 #include "commands.h"
 #include "gen.h"
 #include "kat.h"
@@ -50,89 +50,6 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry 'neug generate --help'.\n");
 	return NG_EXIT_USAGE;
-}
-
-/* N[K|M|G], decimal digits only, K = 1024. */
-static int parse_size(const char *s, uint64_t *out)
-{
-	if (!*s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	unsigned shift = 0;
-	if (*end == 'K' || *end == 'k')
-		shift = 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		shift = 20, end++;
-	else if (*end == 'G' || *end == 'g')
-		shift = 30, end++;
-	if (*end || (shift && v > (UINT64_MAX >> shift)))
-		return -1;
-	*out = (uint64_t)v << shift;
-	return 0;
-}
-
-static int parse_hex_word(const char *s, size_t len, uint32_t *out)
-{
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2, len -= 2;
-	if (len == 0 || len > 8)
-		return -1;
-	uint32_t v = 0;
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i];
-		unsigned d;
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-		v = v << 4 | d;
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_uid(const char *s, uint32_t uid[3])
-{
-	for (int i = 0; i < 3; i++) {
-		const char *c = strchr(s, ':');
-		size_t len = c ? (size_t)(c - s) : strlen(s);
-		if ((i < 2) != (c != NULL) || parse_hex_word(s, len, &uid[i]))
-			return -1;
-		s += len + 1;
-	}
-	return 0;
-}
-
-static int parse_mode(const char *s, uint32_t *mode)
-{
-	if (!strcmp(s, "conditioned") || !strcmp(s, "0"))
-		*mode = NG_MODE_CONDITIONED;
-	else if (!strcmp(s, "crc32") || !strcmp(s, "1"))
-		*mode = NG_MODE_CRC32;
-	else if (!strcmp(s, "raw") || !strcmp(s, "2"))
-		*mode = NG_MODE_RAW;
-	else
-		return -1;
-	return 0;
-}
-
-static int parse_entropy(const char *s, uint32_t *h_milli)
-{
-	char *end;
-	errno = 0;
-	double h = strtod(s, &end);
-	if (!*s || *end || errno || !isfinite(h) || h < NG_MIN_H_MILLI / 1000.0 || h > NG_MAX_H_MILLI / 1000.0)
-		return -1;
-	*h_milli = (uint32_t)lround(h * 1000.0);
-	return 0;
 }
 
 typedef struct {
@@ -290,7 +207,7 @@ int ng_cmd_generate(int argc, char **argv)
 	};
 	ng_gen_opts o;
 	memset(&o, 0, sizeof o);
-	uint64_t limit = UINT64_MAX;
+	unsigned long long limit = UINT64_MAX;
 	const char *outpath = NULL;
 	int want_stats = 0, want_summary = 0, c;
 	opterr = 0;
@@ -306,20 +223,20 @@ int ng_cmd_generate(int argc, char **argv)
 			o.source = optarg;
 			break;
 		case O_MODE:
-			if (parse_mode(optarg, &o.mode))
+			if (ng_cliopt_mode(optarg, &o.mode))
 				return usage_error("bad --mode '%s' (accepted: conditioned, crc32, raw, or 0, 1, 2)", optarg);
 			break;
 		case O_UID:
-			if (parse_uid(optarg, o.uid))
+			if (ng_cliopt_uid(optarg, o.uid))
 				return usage_error("bad --uid '%s' (accepted: three hex words W0:W1:W2, each 1 to 8 hex digits, e.g. 12345678:9abcdef0:0fedcba9)", optarg);
 			o.have_uid = true;
 			break;
 		case O_H:
-			if (parse_entropy(optarg, &o.h_milli))
+			if (ng_cliopt_min_entropy(optarg, &o.h_milli))
 				return usage_error("bad --min-entropy '%s' (accepted: a number of bits per raw sample from 0.1 to 32, e.g. 3.7)", optarg);
 			break;
 		case 'n':
-			if (parse_size(optarg, &limit))
+			if (ng_cliopt_size(optarg, &limit))
 				return usage_error("bad -n '%s' (accepted: a byte count N, N K, N M or N G, e.g. 4096, 64K, 1M)", optarg);
 			break;
 		case 'o':

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include "cliopt.h"
 #include "commands.h"
 #include "dfu_file.h"
 #include "ed25519.h"
@@ -73,10 +74,8 @@ static uint32_t version_number(const char *s)
 
 static int parse_u32(const char *s, uint32_t max, uint32_t *v)
 {
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-' || x > max)
+	unsigned long long x;
+	if (ng_cliopt_uint(s, 0, max, &x) < 0)
 		return -1;
 	*v = (uint32_t)x;
 	return 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cliopt.h"
 #include "commands.h"
 #include "exit.h"
 #include "upgrade.h"
@@ -47,9 +48,8 @@ int ng_cmd_upgrade(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hq", lo, NULL)) != -1) {
 		if (c == 't') {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || end == optarg || v < 1 || v > 3600) {
+			unsigned long long v;
+			if (ng_cliopt_uint(optarg, 1, 3600, &v) < 0) {
 				fprintf(stderr, "neug upgrade: --timeout=%s: want whole seconds, 1 to 3600\n", optarg);
 				return NG_EXIT_USAGE;
 			}
