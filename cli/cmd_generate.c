@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "commands.h"
+#include "counters.h"
 #include "gen.h"
 #include "kat.h"
 
@@ -264,14 +265,20 @@ static void print_summary(const ng_gen *g, uint32_t mode, uint64_t bytes, double
 	fprintf(stderr, "  mode:          %s, %u samples per 32-byte block\n", mode_name(mode), st.samples_per_block);
 	double rate = secs > 0 ? (double)bytes / secs : 0;
 	fprintf(stderr, "  output:        %" PRIu64 " bytes in %.3f s (%.1f KiB/s)\n", bytes, secs, rate / 1024);
-	fprintf(stderr, "  health:        %" PRIu64 " samples tested; repetition count: %" PRIu32
-		" failures, longest run %" PRIu32 " (cutoff %" PRIu32 "); adaptive proportion: %" PRIu32
-		" failures, max %" PRIu32 "/%" PRIu32 " (cutoff %" PRIu32 "); %" PRIu64 " blocks out, %"
-		PRIu64 " dropped\n", st.samples, st.rct_failures, st.rct_max, st.rct_cutoff,
-		st.apt_failures, st.apt_max, st.apt_window, st.apt_cutoff, st.blocks_out, st.blocks_dropped);
-	fprintf(stderr, "  NeuG CRC tests: errors %u (rc %u, p64 %u, p4k %u), max rc %u, p64 %u, p4k %u\n",
-		st.neug_err, st.neug_err_rc, st.neug_err_p64, st.neug_err_p4k,
-		st.neug_rc_max, st.neug_p64_max, st.neug_p4k_max);
+	fprintf(stderr, "  health:        cutoffs: repetition count %" PRIu32 ", adaptive proportion %" PRIu32
+		" in %" PRIu32, st.rct_cutoff, st.apt_cutoff, st.apt_window);
+	if (st.adc_h_milli)
+		fprintf(stderr, "; per ADC %" PRIu32 " and %" PRIu32, st.adc_rct_cutoff, st.adc_apt_cutoff);
+	fprintf(stderr, "\n");
+	/* the counter table's counters (usb/neug_counters.h); the per-ADC ones
+	 * only for dual-ADC words, the device's own only from a device */
+	for (size_t i = 0; i < ng_counters_n; i++) {
+		const ng_counter *c = &ng_counters[i];
+		if (c->kind != NG_CTR_C || (c->who != NG_CTR_P && !ng_gen_is_device(g)) ||
+		    (!st.adc_h_milli && !strncmp(c->name, "adc", 3)))
+			continue;
+		fprintf(stderr, "    %-36s %" PRIu64 "\n", c->label, ng_counter_get(c, &st));
+	}
 	fprintf(stderr, "  result:        %s\n", result);
 }
 
