@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "counters.h"
+#include "file.h"
 #include "gen.h"
 #include "kat.h"
 
@@ -28,7 +29,7 @@ static const char usage_text[] =
 	"  --mode=MODE       conditioned (0, default), crc32 (1) or raw (2)\n"
 	"  -n N[K|M|G]       stop after N bytes (K, M, G: powers of 1024); default:\n"
 	"                    unlimited for jitter and device, the whole file for file:\n"
-	"  -o FILE           write FILE (via FILE.tmpXXXXXX, renamed only when complete)\n"
+	"  -o FILE           write FILE (via FILE.tmp.PID, renamed only when complete)\n"
 	"  --uid=W0:W1:W2    the three unique-ID words (hex) that seed the CRC (default 0:0:0)\n"
 	"  --min-entropy=H   declared min-entropy per raw sample in bits, 0.1 to 32\n"
 	"                    (default 3.7 for files, 0.5 for jitter)\n"
@@ -139,14 +140,15 @@ static int parse_entropy(const char *s, uint32_t *h_milli)
 typedef struct {
 	int fd;
 	const char *name;      /* for messages */
-	char tmp[1024];      /* "" when writing in place (stdout, a device) */
-	const char *final;
+	ng_file_out file;      /* a regular file: written beside it, renamed when complete */
+	int atomic;            /* file is in use (not stdout, not a device or FIFO) */
 	int is_stdout;
 } ng_out;
 
 static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
+	o->file.fd = -1;
 	if (!path) {
 		o->fd = STDOUT_FILENO;
 		o->name = "standard output";
@@ -154,7 +156,6 @@ static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 		return 0;
 	}
 	o->name = path;
-	o->final = path;
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		/* A device or FIFO (/dev/stdout, /dev/full): write it in place. */
@@ -169,24 +170,12 @@ static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 		}
 		return 0;
 	}
-	if (snprintf(o->tmp, sizeof o->tmp, "%s.tmpXXXXXX", path) >= (int)sizeof o->tmp) {
-		snprintf(err, errlen, "output file name too long: '%.60s...'", path);
+	if (ng_file_begin(&o->file, path, 0666, 0, err, errlen) < 0) {
+		o->fd = -1;
 		return -1;
 	}
-	o->fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (o->fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "cannot create a temporary file next to '%s' (%s): %s",
-			 path, o->tmp, strerror(e));
-		o->tmp[0] = 0;
-		return -1;
-	}
-	mode_t um = umask(0);
-	umask(um);
-	if (fchmod(o->fd, 0666 & ~um) < 0) {
-		snprintf(err, errlen, "cannot set the mode of '%s': %s", o->tmp, strerror(errno));
-		return -1;
-	}
+	o->atomic = 1;
+	o->fd = o->file.fd;
 	return 0;
 }
 
@@ -200,7 +189,7 @@ static int out_write(ng_out *o, const uint8_t *buf, size_t len, char *err, size_
 				continue;
 			int e = errno;
 			snprintf(err, errlen, "writing to %s%s%s: %s", o->is_stdout ? "" : "'",
-				 o->tmp[0] ? o->tmp : o->name, o->is_stdout ? "" : "'",
+				 o->name, o->is_stdout ? "" : "'",
 				 e == EINTR ? "interrupted" : strerror(e));
 			errno = e;
 			return -1;
@@ -215,32 +204,24 @@ static int out_finish(ng_out *o, char *err, size_t errlen)
 {
 	if (o->is_stdout)
 		return 0;
-	if (o->tmp[0] && fsync(o->fd) < 0) {
-		snprintf(err, errlen, "writing to '%s': %s", o->tmp, strerror(errno));
-		return -1;
-	}
 	int fd = o->fd;
 	o->fd = -1;
+	if (o->atomic)
+		return ng_file_commit(&o->file, err, errlen);
 	if (close(fd) < 0) {
-		snprintf(err, errlen, "writing to '%s': %s", o->tmp[0] ? o->tmp : o->name, strerror(errno));
+		snprintf(err, errlen, "writing to '%s': %s", o->name, strerror(errno));
 		return -1;
 	}
-	if (o->tmp[0] && rename(o->tmp, o->final) < 0) {
-		snprintf(err, errlen, "cannot rename '%s' to '%s': %s", o->tmp, o->final, strerror(errno));
-		return -1;
-	}
-	o->tmp[0] = 0;
 	return 0;
 }
 
 static void out_abort(ng_out *o)
 {
-	if (!o->is_stdout && o->fd >= 0)
+	if (o->atomic)
+		ng_file_abort(&o->file);
+	else if (!o->is_stdout && o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp[0])
-		unlink(o->tmp);
-	o->tmp[0] = 0;
 }
 
 static const char *mode_name(uint32_t m)
@@ -420,7 +401,7 @@ int ng_cmd_generate(int argc, char **argv)
 	if (rc == NG_EXIT_OK && out_finish(&out, err, sizeof err) < 0)
 		rc = NG_EXIT_IO;
 	if (rc != NG_EXIT_OK) {
-		int had_tmp = out.tmp[0] != 0;
+		int had_tmp = out.atomic;
 		out_abort(&out);
 		fprintf(stderr, "neug generate: %s\n", err);
 		if (had_tmp)
