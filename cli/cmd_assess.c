@@ -11,6 +11,7 @@
 #include "assess.h"
 #include "cliopt.h"
 #include "commands.h"
+#include "file.h"
 #include "exit.h"
 #include "report.h"
 #include "source.h"
@@ -303,30 +304,31 @@ static int assess_run(const uint8_t *s, size_t n, opts *o, const input_desc *in)
  * and returns 0, or -1 with errno set. */
 static int write_atomic(const char *path, int (*fn)(FILE *, const void *), const void *arg)
 {
-	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
-		fprintf(stderr, "neug assess: '%s': file name too long\n", path);
-		return NG_EXIT_IO;
-	}
-	FILE *f = fopen(tmp, "wb");
-	if (!f) {
-		fprintf(stderr, "neug assess: cannot create '%s': %s\n", tmp, strerror(errno));
+	ng_file_out out;
+	char err[4200];
+	FILE *f = NULL;
+	if (ng_file_begin(&out, path, 0666, 0, err, sizeof err) < 0 || !(f = fdopen(out.fd, "wb"))) {
+		if (out.fd >= 0)
+			snprintf(err, sizeof err, "cannot write '%s': %s", path, strerror(errno));
+		ng_file_abort(&out);
+		fprintf(stderr, "neug assess: %s\n", err);
 		return NG_EXIT_IO;
 	}
 	errno = 0;
-	int bad = fn(f, arg) || ferror(f);
+	int bad = fn(f, arg) || ferror(f) || fflush(f);
 	int e = errno ? errno : EIO;
+	out.fd = dup(fileno(f)); /* ng_file_commit syncs and closes its own descriptor */
 	if (fclose(f) && !bad) {
 		bad = 1;
 		e = errno;
 	}
-	if (!bad && rename(tmp, path)) {
-		bad = 1;
-		e = errno;
+	if (bad || out.fd < 0) {
+		ng_file_abort(&out);
+		fprintf(stderr, "neug assess: cannot write '%s': %s\n", path, strerror(bad ? e : errno));
+		return NG_EXIT_IO;
 	}
-	if (bad) {
-		fprintf(stderr, "neug assess: cannot write '%s': %s\n", path, strerror(e));
-		remove(tmp);
+	if (ng_file_commit(&out, err, sizeof err) < 0) {
+		fprintf(stderr, "neug assess: %s\n", err);
 		return NG_EXIT_IO;
 	}
 	return NG_EXIT_OK;

@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include "cliopt.h"
 #include "commands.h"
+#include "counters.h"
+#include "file.h"
 #include "gen.h"
 #include "kat.h"
 
@@ -27,7 +29,7 @@ static const char usage_text[] =
 	"  --mode=MODE       conditioned (0, default), crc32 (1) or raw (2)\n"
 	"  -n N[K|M|G]       stop after N bytes (K, M, G: powers of 1024); default:\n"
 	"                    unlimited for jitter and device, the whole file for file:\n"
-	"  -o FILE           write FILE (via FILE.tmpXXXXXX, renamed only when complete)\n"
+	"  -o FILE           write FILE (via FILE.tmp.PID, renamed only when complete)\n"
 	"  --uid=W0:W1:W2    the three unique-ID words (hex) that seed the CRC (default 0:0:0)\n"
 	"  --min-entropy=H   declared min-entropy per raw sample in bits, 0.1 to 32\n"
 	"                    (default 3.7 for files, 0.5 for jitter)\n"
@@ -55,14 +57,15 @@ static int usage_error(const char *fmt, const char *arg)
 typedef struct {
 	int fd;
 	const char *name;      /* for messages */
-	char tmp[1024];      /* "" when writing in place (stdout, a device) */
-	const char *final;
+	ng_file_out file;      /* a regular file: written beside it, renamed when complete */
+	int atomic;            /* file is in use (not stdout, not a device or FIFO) */
 	int is_stdout;
 } ng_out;
 
 static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
+	o->file.fd = -1;
 	if (!path) {
 		o->fd = STDOUT_FILENO;
 		o->name = "standard output";
@@ -70,7 +73,6 @@ static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 		return 0;
 	}
 	o->name = path;
-	o->final = path;
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		/* A device or FIFO (/dev/stdout, /dev/full): write it in place. */
@@ -85,24 +87,12 @@ static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 		}
 		return 0;
 	}
-	if (snprintf(o->tmp, sizeof o->tmp, "%s.tmpXXXXXX", path) >= (int)sizeof o->tmp) {
-		snprintf(err, errlen, "output file name too long: '%.60s...'", path);
+	if (ng_file_begin(&o->file, path, 0666, 0, err, errlen) < 0) {
+		o->fd = -1;
 		return -1;
 	}
-	o->fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (o->fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "cannot create a temporary file next to '%s' (%s): %s",
-			 path, o->tmp, strerror(e));
-		o->tmp[0] = 0;
-		return -1;
-	}
-	mode_t um = umask(0);
-	umask(um);
-	if (fchmod(o->fd, 0666 & ~um) < 0) {
-		snprintf(err, errlen, "cannot set the mode of '%s': %s", o->tmp, strerror(errno));
-		return -1;
-	}
+	o->atomic = 1;
+	o->fd = o->file.fd;
 	return 0;
 }
 
@@ -116,7 +106,7 @@ static int out_write(ng_out *o, const uint8_t *buf, size_t len, char *err, size_
 				continue;
 			int e = errno;
 			snprintf(err, errlen, "writing to %s%s%s: %s", o->is_stdout ? "" : "'",
-				 o->tmp[0] ? o->tmp : o->name, o->is_stdout ? "" : "'",
+				 o->name, o->is_stdout ? "" : "'",
 				 e == EINTR ? "interrupted" : strerror(e));
 			errno = e;
 			return -1;
@@ -131,32 +121,24 @@ static int out_finish(ng_out *o, char *err, size_t errlen)
 {
 	if (o->is_stdout)
 		return 0;
-	if (o->tmp[0] && fsync(o->fd) < 0) {
-		snprintf(err, errlen, "writing to '%s': %s", o->tmp, strerror(errno));
-		return -1;
-	}
 	int fd = o->fd;
 	o->fd = -1;
+	if (o->atomic)
+		return ng_file_commit(&o->file, err, errlen);
 	if (close(fd) < 0) {
-		snprintf(err, errlen, "writing to '%s': %s", o->tmp[0] ? o->tmp : o->name, strerror(errno));
+		snprintf(err, errlen, "writing to '%s': %s", o->name, strerror(errno));
 		return -1;
 	}
-	if (o->tmp[0] && rename(o->tmp, o->final) < 0) {
-		snprintf(err, errlen, "cannot rename '%s' to '%s': %s", o->tmp, o->final, strerror(errno));
-		return -1;
-	}
-	o->tmp[0] = 0;
 	return 0;
 }
 
 static void out_abort(ng_out *o)
 {
-	if (!o->is_stdout && o->fd >= 0)
+	if (o->atomic)
+		ng_file_abort(&o->file);
+	else if (!o->is_stdout && o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp[0])
-		unlink(o->tmp);
-	o->tmp[0] = 0;
 }
 
 static const char *mode_name(uint32_t m)
@@ -181,14 +163,20 @@ static void print_summary(const ng_gen *g, uint32_t mode, uint64_t bytes, double
 	fprintf(stderr, "  mode:          %s, %u samples per 32-byte block\n", mode_name(mode), st.samples_per_block);
 	double rate = secs > 0 ? (double)bytes / secs : 0;
 	fprintf(stderr, "  output:        %" PRIu64 " bytes in %.3f s (%.1f KiB/s)\n", bytes, secs, rate / 1024);
-	fprintf(stderr, "  health:        %" PRIu64 " samples tested; repetition count: %" PRIu32
-		" failures, longest run %" PRIu32 " (cutoff %" PRIu32 "); adaptive proportion: %" PRIu32
-		" failures, max %" PRIu32 "/%" PRIu32 " (cutoff %" PRIu32 "); %" PRIu64 " blocks out, %"
-		PRIu64 " dropped\n", st.samples, st.rct_failures, st.rct_max, st.rct_cutoff,
-		st.apt_failures, st.apt_max, st.apt_window, st.apt_cutoff, st.blocks_out, st.blocks_dropped);
-	fprintf(stderr, "  NeuG CRC tests: errors %u (rc %u, p64 %u, p4k %u), max rc %u, p64 %u, p4k %u\n",
-		st.neug_err, st.neug_err_rc, st.neug_err_p64, st.neug_err_p4k,
-		st.neug_rc_max, st.neug_p64_max, st.neug_p4k_max);
+	fprintf(stderr, "  health:        cutoffs: repetition count %" PRIu32 ", adaptive proportion %" PRIu32
+		" in %" PRIu32, st.rct_cutoff, st.apt_cutoff, st.apt_window);
+	if (st.adc_h_milli)
+		fprintf(stderr, "; per ADC %" PRIu32 " and %" PRIu32, st.adc_rct_cutoff, st.adc_apt_cutoff);
+	fprintf(stderr, "\n");
+	/* the counter table's counters (usb/neug_counters.h); the per-ADC ones
+	 * only for dual-ADC words, the device's own only from a device */
+	for (size_t i = 0; i < ng_counters_n; i++) {
+		const ng_counter *c = &ng_counters[i];
+		if (c->kind != NG_CTR_C || (c->who != NG_CTR_P && !ng_gen_is_device(g)) ||
+		    (!st.adc_h_milli && !strncmp(c->name, "adc", 3)))
+			continue;
+		fprintf(stderr, "    %-36s %" PRIu64 "\n", c->label, ng_counter_get(c, &st));
+	}
 	fprintf(stderr, "  result:        %s\n", result);
 }
 
@@ -330,7 +318,7 @@ int ng_cmd_generate(int argc, char **argv)
 	if (rc == NG_EXIT_OK && out_finish(&out, err, sizeof err) < 0)
 		rc = NG_EXIT_IO;
 	if (rc != NG_EXIT_OK) {
-		int had_tmp = out.tmp[0] != 0;
+		int had_tmp = out.atomic;
 		out_abort(&out);
 		fprintf(stderr, "neug generate: %s\n", err);
 		if (had_tmp)

@@ -196,8 +196,8 @@ ng_device_gen *ng_device_gen_open(const char *tty, uint32_t mode,
 		ng_pipeline_config cfg = {.mode = NG_MODE_RAW, .h_milli = NG_DEFAULT_H_MILLI,
 					  .adc_h_milli = NG_DEFAULT_ADC_H_MILLI};
 		query_info(d);
-		if (d->have_info && d->info.extended && d->info.h_milli)
-			cfg.h_milli = d->info.h_milli;
+		if (d->have_info && d->info.extended && d->info.st.h_milli)
+			cfg.h_milli = d->info.st.h_milli;
 		if (!d->pipe || ng_pipeline_init(d->pipe, &cfg) != NG_OK) {
 			snprintf(err, errlen, "cannot set up the host's health tests");
 			*exit_code = NG_EXIT_IO;
@@ -359,35 +359,20 @@ const char *ng_device_gen_desc(const ng_device_gen *d) { return d->desc; }
 void ng_device_gen_get_stats(const ng_device_gen *d, ng_pipeline_stats *st)
 {
 	memset(st, 0, sizeof *st);
-	const ng_info *i = &d->info;
-	if (d->have_info && i->extended) {
-		st->samples = i->samples, st->blocks_out = i->blocks_out, st->blocks_dropped = i->blocks_dropped;
-		st->h_milli = i->h_milli, st->samples_per_block = i->samples_per_block;
-		st->rct_cutoff = i->rct_cutoff, st->apt_cutoff = i->apt_cutoff, st->apt_window = i->apt_window;
-		st->rct_failures = i->rct_failures, st->apt_failures = i->apt_failures;
-		st->rct_max = i->rct_max, st->apt_max = i->apt_max, st->status = i->status;
-		st->fail_test = i->fail_test, st->fail_index = i->fail_index, st->fail_count = i->fail_count;
-	} else {
+	if (d->have_info)
+		*st = d->info.st; /* every counter the device answered */
+	if (!d->have_info || !d->info.extended) {
 		/* NeuG 1.0.x (or no GET_INFO): its documented profile */
 		st->h_milli = NG_DEFAULT_H_MILLI;
 		st->samples_per_block = NG_NEUG_SAMPLES;
-	}
-	if (d->have_info) {
-		st->neug_err = i->neug_err, st->neug_err_rc = i->neug_err_rc;
-		st->neug_err_p64 = i->neug_err_p64, st->neug_err_p4k = i->neug_err_p4k;
-		st->neug_rc_max = i->neug_rc_max, st->neug_p64_max = i->neug_p64_max;
-		st->neug_p4k_max = i->neug_p4k_max;
 	}
 	/* The host's own tests replace the device's figures in raw and crc32 modes. */
 	if (d->mode == NG_MODE_RAW && d->pipe) {
 		ng_pipeline_get_stats(d->pipe, st);
 	} else if (d->mode == NG_MODE_CRC32) {
-		const ng_neug_tests_ctx *c = &d->crc;
 		st->samples = d->host.samples;
 		st->blocks_out = d->host.blocks_out, st->blocks_dropped = d->host.blocks_dropped;
-		st->neug_err = c->err, st->neug_err_rc = c->err_rc;
-		st->neug_err_p64 = c->err_p64, st->neug_err_p4k = c->err_p4k;
-		st->neug_rc_max = c->rc_max, st->neug_p64_max = c->p64_max, st->neug_p4k_max = c->p4k_max;
+		ng_neug_tests_stats(&d->crc, st);
 	}
 }
 
@@ -449,7 +434,7 @@ ng_source *ng_device_source_open(const char *tty, char *err, size_t errlen)
 	}
 	s->kind = "device";
 	snprintf(s->desc, sizeof s->desc, "%.300s", ng_device_gen_desc(d));
-	s->h_milli = d->have_info && d->info.extended && d->info.h_milli ? d->info.h_milli : NG_DEFAULT_H_MILLI;
+	s->h_milli = d->have_info && d->info.extended && d->info.st.h_milli ? d->info.st.h_milli : NG_DEFAULT_H_MILLI;
 	s->adc_h_milli = NG_DEFAULT_ADC_H_MILLI;
 	s->read = dsrc_read;
 	s->close = dsrc_close;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "counters.h"
 #include "device.h"
 #include "gen.h"
 
@@ -241,6 +242,7 @@ uint32_t ng_gen_h_milli(const ng_gen *g) { return g->dev ? 0 : g->h_milli; }
 
 uint32_t ng_gen_mode(const ng_gen *g) { return g->mode; }
 bool ng_gen_replay(const ng_gen *g) { return g->src && !strcmp(g->src->kind, "file"); }
+bool ng_gen_is_device(const ng_gen *g) { return g->dev != NULL; }
 
 const char *ng_gen_source_desc(const ng_gen *g)
 {
@@ -283,19 +285,10 @@ void ng_gen_stats_json(const ng_gen *g, uint64_t bytes, FILE *f)
 	fprintf(f, "{\"source\": ");
 	json_str(f, ng_gen_source_desc(g));
 	fprintf(f, ", \"mode\": \"%s\", \"bytes\": %" PRIu64, g->mode <= 2 ? modes[g->mode] : "?", bytes);
-	fprintf(f, ", \"blocks\": %" PRIu64 ", \"blocks_dropped\": %" PRIu64 ", \"samples\": %" PRIu64,
-		st.blocks_out, st.blocks_dropped, st.samples);
-	fprintf(f, ", \"h_milli\": %" PRIu32 ", \"samples_per_block\": %" PRIu32
-		", \"rct_cutoff\": %" PRIu32 ", \"apt_cutoff\": %" PRIu32 ", \"apt_window\": %" PRIu32,
-		st.h_milli, st.samples_per_block, st.rct_cutoff, st.apt_cutoff, st.apt_window);
-	fprintf(f, ", \"rct_failures\": %" PRIu32 ", \"apt_failures\": %" PRIu32
-		", \"rct_max\": %" PRIu32 ", \"apt_max\": %" PRIu32,
-		st.rct_failures, st.apt_failures, st.rct_max, st.apt_max);
-	fprintf(f, ", \"neug_err\": %u, \"neug_err_rc\": %u, \"neug_err_p64\": %u, \"neug_err_p4k\": %u"
-		", \"neug_rc_max\": %u, \"neug_p64_max\": %u, \"neug_p4k_max\": %u",
-		st.neug_err, st.neug_err_rc, st.neug_err_p64, st.neug_err_p4k,
-		st.neug_rc_max, st.neug_p64_max, st.neug_p4k_max);
-	fprintf(f, ", \"status_bits\": %" PRIu32 ", \"status_names\": [", st.status);
+	fprintf(f, ", \"counters\": {");
+	ng_counters_json(f, &st, ": ", NULL, NULL); /* every row of the counter table */
+	fprintf(f, "}");
+	fprintf(f, ", \"status_names\": [");
 	int first = 1;
 	for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
 		if (st.status & bits[i].bit) {
@@ -304,8 +297,8 @@ void ng_gen_stats_json(const ng_gen *g, uint64_t bytes, FILE *f)
 		}
 	fprintf(f, "]");
 	if (st.status & NG_HEALTH_PERSISTENT)
-		fprintf(f, ", \"fail_test\": \"%s\", \"fail_index\": %" PRIu64 ", \"fail_count\": %" PRIu32,
-			ng_health_name(st.fail_test), st.fail_index, st.fail_count);
+		fprintf(f, ", \"fail_test\": \"%s\", \"fail_stream\": \"%s\"", ng_health_name(st.fail_test),
+			ng_health_stream_name(st.fail_stream));
 	const ng_source *s = g->src;
 	if (s && s->measured_h_milli)
 		fprintf(f, ", \"startup_mcv_h_milli\": %" PRIu32 ", \"startup_mcv_samples\": %" PRIu32,

@@ -48,9 +48,12 @@ uint32_t ng_gen_mode(const ng_gen *g);
  * egd's entropy level) may credit it (DESIGN.md). Jitter and device sources
  * are credited at their declared min-entropy. */
 bool ng_gen_replay(const ng_gen *g);
-/* One JSON object, no trailing newline: bytes (the caller's count of bytes
- * written), blocks, blocks_dropped, every counter of ng_pipeline_stats, the
- * status bits, "status" ("ok", "failed", "warning") and "reason". */
+/* true when the source is a device (source=device[:TTY]). */
+bool ng_gen_is_device(const ng_gen *g);
+/* One JSON object, no trailing newline: source, mode, bytes (the caller's
+ * count of bytes written), "counters" (every row of the counter table,
+ * usb/neug_counters.h), the status bits' names, "status" ("ok", "failed",
+ * "warning") and "reason". */
 void ng_gen_stats_json(const ng_gen *g, uint64_t bytes, FILE *f);
 void ng_gen_close(ng_gen *g);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "dfu.h"
+#include "counters.h"
 #include "dfu_host.h"
 #include "neug_device.h"
 
@@ -21,21 +22,17 @@ static uint64_t le(const uint8_t *d, int n)
 /* Size of index i's value in bytes, 0 for an index we do not know. */
 static int info_size(unsigned i)
 {
-	if (i == NG_INFO_MODE)
-		return 1;
-	if (i <= NG_INFO_NEUG_LAST)
-		return 2;
+	const ng_counter *c = ng_counter_by_info(i);
+	if (c)
+		return c->width;
 	switch (i) {
-	case NG_INFO_SAMPLES: case NG_INFO_BLOCKS_OUT: case NG_INFO_BLOCKS_DROPPED:
-	case NG_INFO_FAIL_INDEX: case NG_INFO_BYTES_SENT:
-		return 8;
 	case NG_INFO_IMAGE_DIGEST: case NG_INFO_KEY_FINGERPRINT:
 		return 32;
 	case NG_INFO_LOADER_VERSION: case NG_INFO_BOOT_STATUS: case NG_INFO_IMAGE_VERSION:
 	case NG_INFO_IMAGE_LENGTH:
 		return 4;
 	default:
-		return i >= NG_INFO_EXT_FIRST && i <= NG_INFO_EXT_LAST ? 4 : 0;
+		return 0;
 	}
 }
 
@@ -45,48 +42,18 @@ int ng_info_decode(ng_info *inf, unsigned index, int rc, const uint8_t *data)
 	if (size == 0 || rc < size)
 		return -1;
 	uint64_t v = le(data, size > 8 ? 8 : size);
-	uint32_t v32 = (uint32_t)v;
-	uint16_t v16 = (uint16_t)v;
-	switch (index) {
-	case NG_INFO_MODE: inf->mode = v32; break;
-	case NG_INFO_NEUG_ERR: inf->neug_err = v16; break;
-	case NG_INFO_NEUG_ERR_RC: inf->neug_err_rc = v16; break;
-	case NG_INFO_NEUG_ERR_P64: inf->neug_err_p64 = v16; break;
-	case NG_INFO_NEUG_ERR_P4K: inf->neug_err_p4k = v16; break;
-	case NG_INFO_NEUG_RC_MAX: inf->neug_rc_max = v16; break;
-	case NG_INFO_NEUG_P64_MAX: inf->neug_p64_max = v16; break;
-	case NG_INFO_NEUG_P4K_MAX: inf->neug_p4k_max = v16; break;
-	case NG_INFO_STATUS: inf->status = v32; break;
-	case NG_INFO_RCT_FAILURES: inf->rct_failures = v32; break;
-	case NG_INFO_APT_FAILURES: inf->apt_failures = v32; break;
-	case NG_INFO_RCT_MAX: inf->rct_max = v32; break;
-	case NG_INFO_APT_MAX: inf->apt_max = v32; break;
-	case NG_INFO_RCT_CUTOFF: inf->rct_cutoff = v32; break;
-	case NG_INFO_APT_CUTOFF: inf->apt_cutoff = v32; break;
-	case NG_INFO_H_MILLI: inf->h_milli = v32; break;
-	case NG_INFO_SAMPLES: inf->samples = v; break;
-	case NG_INFO_BLOCKS_OUT: inf->blocks_out = v; break;
-	case NG_INFO_BLOCKS_DROPPED: inf->blocks_dropped = v; break;
-	case NG_INFO_FAIL_TEST: inf->fail_test = v32; break;
-	case NG_INFO_FAIL_INDEX: inf->fail_index = v; break;
-	case NG_INFO_FAIL_COUNT: inf->fail_count = v32; break;
-	case NG_INFO_SAMPLES_PER_BLOCK: inf->samples_per_block = v32; break;
-	case NG_INFO_APT_WINDOW: inf->apt_window = v32; break;
-	case NG_INFO_BYTES_SENT: inf->bytes_sent = v; break;
-	case NG_INFO_SOURCE_ERRORS: inf->source_errors = v32; break;
-	case NG_INFO_SELFTEST: inf->selftest = v32; break;
-	case NG_INFO_CLOCK: inf->clock = v32; break;
-	case NG_INFO_STARTUP: inf->startup = v32; break;
-	case NG_INFO_STARTUP_MODE1: inf->startup_mode[0] = v32; break;
-	case NG_INFO_STARTUP_MODE2: inf->startup_mode[1] = v32; break;
-	case NG_INFO_STARTUP_N: inf->startup_n = v32; break;
-	case NG_INFO_LOADER_VERSION: inf->loader_version = v32; break;
-	case NG_INFO_BOOT_STATUS: inf->boot_status = v32; break;
-	case NG_INFO_IMAGE_DIGEST: memcpy(inf->image_digest, data, 32); break;
-	case NG_INFO_KEY_FINGERPRINT: memcpy(inf->key_fpr, data, 32); break;
-	case NG_INFO_IMAGE_VERSION: inf->image_version = v32; break;
-	case NG_INFO_IMAGE_LENGTH: inf->image_length = v32; break;
-	default: return -1; /* 8..15, unused */
+	const ng_counter *c = ng_counter_by_info(index);
+	if (c) {
+		ng_counter_set(c, &inf->st, v);
+	} else {
+		switch (index) {
+		case NG_INFO_LOADER_VERSION: inf->loader_version = (uint32_t)v; break;
+		case NG_INFO_BOOT_STATUS: inf->boot_status = (uint32_t)v; break;
+		case NG_INFO_IMAGE_DIGEST: memcpy(inf->image_digest, data, 32); break;
+		case NG_INFO_KEY_FINGERPRINT: memcpy(inf->key_fpr, data, 32); break;
+		case NG_INFO_IMAGE_VERSION: inf->image_version = (uint32_t)v; break;
+		default: inf->image_length = (uint32_t)v; break; /* NG_INFO_IMAGE_LENGTH */
+		}
 	}
 	inf->have[index] = true;
 	return 0;
@@ -196,53 +163,57 @@ int ng_info_health(const ng_info *inf, char *buf, size_t len)
 			snprintf(buf, len, "unknown (the device answered no health counter)");
 			return 1;
 		}
-		if (inf->neug_err == 0) {
+		if (inf->st.neug_err == 0) {
 			snprintf(buf, len, "no errors in NeuG's CRC-level tests (this firmware does not "
 				 "test its raw samples)");
 			return 0;
 		}
-		snprintf(buf, len, "warning: %u errors in NeuG's CRC-level tests", inf->neug_err);
+		snprintf(buf, len, "warning: %u errors in NeuG's CRC-level tests", inf->st.neug_err);
 		return 1;
 	}
-	uint32_t s = inf->status;
-	if (inf->have[NG_INFO_STARTUP] && inf->startup) {
+	uint32_t s = inf->st.status;
+	if (inf->have[NG_INFO_STARTUP] && inf->st.startup) {
 		snprintf(buf, len, "failed: the start-up estimate refused the noise source (%s%s%s): no output",
-			 inf->startup & 1u ? "ADC1 too weak " : "", inf->startup & 2u ? "ADC2 too weak " : "",
-			 inf->startup & 4u ? "no samples" : "");
+			 inf->st.startup & 1u ? "ADC1 too weak " : "", inf->st.startup & 2u ? "ADC2 too weak " : "",
+			 inf->st.startup & 4u ? "no samples" : "");
 		return 2;
 	}
-	if (inf->have[NG_INFO_SELFTEST] && inf->selftest) {
-		snprintf(buf, len, "failed: the power-up self-test failed (code %u): no output", inf->selftest);
+	if (inf->have[NG_INFO_SELFTEST] && inf->st.selftest) {
+		snprintf(buf, len, "failed: the power-up self-test failed (code %u): no output", inf->st.selftest);
 		return 2;
 	}
 	if (s & NG_HEALTH_PERSISTENT) {
-		uint32_t t = inf->fail_test;
+		uint32_t t = inf->st.fail_test;
+		/* a half-word stream names its ADC */
+		const char *on = inf->st.fail_stream == NG_STREAM_ADC1 ? " on ADC1's half-word"
+			       : inf->st.fail_stream == NG_STREAM_ADC2 ? " on ADC2's half-word" : "";
 		if ((s & NG_HEALTH_STARTUP_FAILED) && !t)
 			t = NG_HEALTH_STARTUP_FAILED;
 		if (t == NG_HEALTH_RCT)
 			snprintf(buf, len, "persistent failure: repetition count test, %u identical samples "
-				 "in a row at sample %llu%s", inf->fail_count,
-				 (unsigned long long)inf->fail_index,
+				 "in a row%s at sample %llu%s", inf->st.fail_count, on,
+				 (unsigned long long)inf->st.fail_index,
 				 s & NG_HEALTH_STARTUP_FAILED ? " (during the start-up test)" : "");
 		else if (t == NG_HEALTH_APT)
 			snprintf(buf, len, "persistent failure: adaptive proportion test, %u of %u samples "
-				 "equal at sample %llu%s", inf->fail_count, inf->apt_window ? inf->apt_window : 512,
-				 (unsigned long long)inf->fail_index,
+				 "equal%s at sample %llu%s", inf->st.fail_count,
+				 inf->st.apt_window ? inf->st.apt_window : 512, on,
+				 (unsigned long long)inf->st.fail_index,
 				 s & NG_HEALTH_STARTUP_FAILED ? " (during the start-up test)" : "");
 		else
 			snprintf(buf, len, "persistent failure: %s at sample %llu", test_name(t),
-				 (unsigned long long)inf->fail_index);
+				 (unsigned long long)inf->st.fail_index);
 		return 2;
 	}
 	if (s & NG_HEALTH_STARTUP) {
 		snprintf(buf, len, "starting: start-up test on the first %u samples (%llu so far)",
-			 NG_STARTUP_SAMPLES, (unsigned long long)inf->samples);
+			 NG_STARTUP_SAMPLES, (unsigned long long)inf->st.samples);
 		return 0;
 	}
-	if (inf->rct_failures || inf->apt_failures || inf->neug_err || (s & (NG_HEALTH_RCT | NG_HEALTH_APT | NG_HEALTH_NEUG))) {
+	if (inf->st.rct_failures || inf->st.apt_failures || inf->st.neug_err || (s & (NG_HEALTH_RCT | NG_HEALTH_APT | NG_HEALTH_NEUG))) {
 		snprintf(buf, len, "healthy, with transient failures: %u repetition count, %u adaptive "
-			 "proportion, %u NeuG CRC-level (%llu blocks dropped)", inf->rct_failures,
-			 inf->apt_failures, inf->neug_err, (unsigned long long)inf->blocks_dropped);
+			 "proportion, %u NeuG CRC-level (%llu blocks dropped)", inf->st.rct_failures,
+			 inf->st.apt_failures, inf->st.neug_err, (unsigned long long)inf->st.blocks_dropped);
 		return 1;
 	}
 	snprintf(buf, len, "healthy");
@@ -269,45 +240,56 @@ void ng_info_print(const ng_info *inf, FILE *f)
 	if (inf->dfu_mode && !inf->have[NG_INFO_MODE])
 		fprintf(f, "mode          DFU: the boot loader runs, no random output\n");
 	else if (inf->have[NG_INFO_MODE])
-		fprintf(f, "mode          %s (%u)\n", ng_info_mode_name(inf->mode), inf->mode);
+		fprintf(f, "mode          %s (%u)\n", ng_info_mode_name(inf->st.mode), inf->st.mode);
 	else
 		fprintf(f, "mode          ? (GET_INFO not answered)\n");
 	fprintf(f, "health        %s\n", h);
 	if (inf->extended) {
 		fprintf(f, "raw-sample tests (SP 800-90B 4.4, on the noise samples):\n");
 		fprintf(f, "  declared min-entropy   %u.%03u bits per sample, %u samples per conditioned block\n",
-			inf->h_milli / 1000, inf->h_milli % 1000, inf->samples_per_block);
+			inf->st.h_milli / 1000, inf->st.h_milli % 1000, inf->st.samples_per_block);
 		fprintf(f, "  repetition count       cutoff %u, longest run %u, failures %u\n",
-			inf->rct_cutoff, inf->rct_max, inf->rct_failures);
+			inf->st.rct_cutoff, inf->st.rct_max, inf->st.rct_failures);
 		fprintf(f, "  adaptive proportion    cutoff %u in %u, largest count %u, failures %u\n",
-			inf->apt_cutoff, inf->apt_window, inf->apt_max, inf->apt_failures);
-		fprintf(f, "  samples tested         %llu\n", (unsigned long long)inf->samples);
-		fprintf(f, "  blocks out / dropped   %llu / %llu\n", (unsigned long long)inf->blocks_out,
-			(unsigned long long)inf->blocks_dropped);
-		fprintf(f, "  bytes sent             %llu\n", (unsigned long long)inf->bytes_sent);
-		fprintf(f, "  status bits            0x%02x\n", inf->status);
+			inf->st.apt_cutoff, inf->st.apt_window, inf->st.apt_max, inf->st.apt_failures);
+		if (inf->have[NG_INFO_ADC_H_MILLI] && inf->st.adc_h_milli) {
+			const ng_pipeline_stats *t = &inf->st;
+			fprintf(f, "  per ADC half-word      %u.%03u bits declared, cutoffs: repetition %u, proportion %u in %u\n",
+				t->adc_h_milli / 1000, t->adc_h_milli % 1000, t->adc_rct_cutoff, t->adc_apt_cutoff,
+				t->apt_window);
+			fprintf(f, "    ADC1                 longest run %u, largest count %u, failures %u + %u\n",
+				t->adc1_rct_max, t->adc1_apt_max, t->adc1_rct_failures, t->adc1_apt_failures);
+			fprintf(f, "    ADC2                 longest run %u, largest count %u, failures %u + %u\n",
+				t->adc2_rct_max, t->adc2_apt_max, t->adc2_rct_failures, t->adc2_apt_failures);
+		}
+		fprintf(f, "  samples tested         %llu\n", (unsigned long long)inf->st.samples);
+		fprintf(f, "  blocks out / dropped   %llu / %llu\n", (unsigned long long)inf->st.blocks_out,
+			(unsigned long long)inf->st.blocks_dropped);
+		fprintf(f, "  bytes sent             %llu\n", (unsigned long long)inf->st.bytes_sent);
+		fprintf(f, "  status bits            0x%02x\n", inf->st.status);
 		if (inf->have[NG_INFO_SOURCE_ERRORS])
 			fprintf(f, "  noise-source errors    %u (samples lost, e.g. ADC/DMA overruns)\n",
-				inf->source_errors);
+				inf->st.source_errors);
 		if (inf->have[NG_INFO_SELFTEST])
-			fprintf(f, "  power-up self-test     %s\n", inf->selftest ? "FAILED" : "passed");
+			fprintf(f, "  power-up self-test     %s\n", inf->st.selftest ? "FAILED" : "passed");
 		if (inf->have[NG_INFO_CLOCK])
-			fprintf(f, "  clock source           %s\n", ng_info_clock_name(inf->clock));
-		if (inf->have[NG_INFO_STARTUP] && inf->have[NG_INFO_STARTUP_N] && inf->startup_n) {
+			fprintf(f, "  clock source           %s\n", ng_info_clock_name(inf->st.clock));
+		if (inf->have[NG_INFO_STARTUP] && inf->have[NG_INFO_STARTUP_N] && inf->st.startup_n) {
 			fprintf(f, "  start-up estimate      %s (MCV over the first %u samples per ADC; bar 2.0 bits)\n",
-				inf->startup ? "REFUSED" : "passed", inf->startup_n);
+				inf->st.startup ? "REFUSED" : "passed", inf->st.startup_n);
+			const uint32_t mc[2] = {inf->st.startup_mode1, inf->st.startup_mode2};
 			for (int k = 0; k < 2; k++)
 				fprintf(f, "    ADC%d                 %.2f bits per half-word (mode count %u)\n", k + 1,
-					ng_info_mcv_bits(inf->startup_mode[k], inf->startup_n), inf->startup_mode[k]);
+					ng_info_mcv_bits(mc[k], inf->st.startup_n), mc[k]);
 		}
 	} else {
 		fprintf(f, "raw-sample tests: not reported (NeuG 1.0.x firmware answers GET_INFO 0..7 only)\n");
 	}
 	fprintf(f, "NeuG CRC-level tests (GET_INFO 1..7):\n");
 	fprintf(f, "  errors                 %u (repetition %u, proportion-64 %u, proportion-4096 %u)\n",
-		inf->neug_err, inf->neug_err_rc, inf->neug_err_p64, inf->neug_err_p4k);
+		inf->st.neug_err, inf->st.neug_err_rc, inf->st.neug_err_p64, inf->st.neug_err_p4k);
 	fprintf(f, "  maxima                 repetition %u, proportion-64 %u, proportion-4096 %u\n",
-		inf->neug_rc_max, inf->neug_p64_max, inf->neug_p4k_max);
+		inf->st.neug_rc_max, inf->st.neug_p64_max, inf->st.neug_p4k_max);
 }
 
 static void json_str(FILE *f, const char *k, const char *v)
@@ -325,6 +307,11 @@ static void json_str(FILE *f, const char *k, const char *v)
 	fputc('"', f);
 }
 
+static bool answered(const ng_counter *c, void *user)
+{
+	return ((const ng_info *)user)->have[c->info];
+}
+
 void ng_info_print_json(const ng_info *inf, FILE *f)
 {
 	char h[300];
@@ -340,30 +327,16 @@ void ng_info_print_json(const ng_info *inf, FILE *f)
 	json_str(f, "board", inf->board), fputc(',', f);
 	json_str(f, "config", inf->config), fputc(',', f);
 	json_str(f, "system", inf->system), fputc(',', f);
-	fprintf(f, "\"mode\":%u,\"mode_name\":\"%s\",\"health\":\"%s\",", inf->mode,
-		ng_info_mode_name(inf->mode), level == 0 ? "ok" : level == 1 ? "warning" : "failed");
+	fprintf(f, "\"mode\":%u,\"mode_name\":\"%s\",\"health\":\"%s\",", inf->st.mode,
+		ng_info_mode_name(inf->st.mode), level == 0 ? "ok" : level == 1 ? "warning" : "failed");
 	json_str(f, "reason", h);
-	fprintf(f, ",\"neug\":{\"err\":%u,\"err_rc\":%u,\"err_p64\":%u,\"err_p4k\":%u,"
-		"\"rc_max\":%u,\"p64_max\":%u,\"p4k_max\":%u}", inf->neug_err, inf->neug_err_rc,
-		inf->neug_err_p64, inf->neug_err_p4k, inf->neug_rc_max, inf->neug_p64_max, inf->neug_p4k_max);
-	if (inf->extended)
-		fprintf(f, ",\"raw\":{\"status\":%u,\"rct_failures\":%u,\"apt_failures\":%u,\"rct_max\":%u,"
-			"\"apt_max\":%u,\"rct_cutoff\":%u,\"apt_cutoff\":%u,\"apt_window\":%u,\"h_milli\":%u,"
-			"\"samples_per_block\":%u,\"samples\":%llu,\"blocks_out\":%llu,\"blocks_dropped\":%llu,"
-			"\"fail_test\":%u,\"fail_index\":%llu,\"fail_count\":%u,\"bytes_sent\":%llu,"
-			"\"source_errors\":%u,\"selftest\":%u,\"clock\":%u,\"startup\":%u,"
-			"\"startup_mode\":[%u,%u],\"startup_n\":%u,\"startup_bits\":[%.3f,%.3f]}",
-			inf->status, inf->rct_failures, inf->apt_failures, inf->rct_max, inf->apt_max,
-			inf->rct_cutoff, inf->apt_cutoff, inf->apt_window, inf->h_milli, inf->samples_per_block,
-			(unsigned long long)inf->samples, (unsigned long long)inf->blocks_out,
-			(unsigned long long)inf->blocks_dropped, inf->fail_test,
-			(unsigned long long)inf->fail_index, inf->fail_count,
-			(unsigned long long)inf->bytes_sent, inf->source_errors, inf->selftest, inf->clock,
-			inf->startup, inf->startup_mode[0], inf->startup_mode[1], inf->startup_n,
-			ng_info_mcv_bits(inf->startup_mode[0], inf->startup_n),
-			ng_info_mcv_bits(inf->startup_mode[1], inf->startup_n));
-	else
-		fprintf(f, ",\"raw\":null");
+	/* every row of the counter table that the device answered */
+	fprintf(f, ",\"extended\":%s,\"counters\":{", inf->extended ? "true" : "false");
+	ng_counters_json(f, &inf->st, ":", answered, (void *)inf);
+	fputc('}', f);
+	if (inf->have[NG_INFO_STARTUP_N] && inf->st.startup_n)
+		fprintf(f, ",\"startup_bits\":[%.3f,%.3f]", ng_info_mcv_bits(inf->st.startup_mode1, inf->st.startup_n),
+			ng_info_mcv_bits(inf->st.startup_mode2, inf->st.startup_n));
 	if (inf->boot) {
 		char d[65], k[65];
 		ng_hex(d, inf->image_digest, 32);

@@ -10,13 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "neug_counters.h"
 
 #define NG_INFO_NEUG_LAST 7u   /* NeuG 1.0.x answers indices 0..7 only */
-#define NG_INFO_EXT_FIRST 16u  /* ours: 16..39 (NeuG 1.0.x STALLs them) */
+#define NG_INFO_EXT_FIRST 16u  /* ours: 16..39 and 46.. (NeuG 1.0.x STALLs them) */
 #define NG_INFO_EXT_LAST  39u
 #define NG_INFO_BOOT_FIRST 40u /* the boot information (usb/dfu.h): 40..45 */
 #define NG_INFO_BOOT_LAST  45u
 #define NG_INFO_MAX_SIZE   32u /* the longest GET_INFO value (a digest) */
+#define NG_INFO_LAST NG_COUNTERS_LAST_INFO /* the highest index asked for */
 
 struct libusb_device_handle;
 
@@ -29,20 +31,9 @@ typedef struct {
 	char manufacturer[128], product[128], serial[128], revision[128], config[128], system[128],
 		board[128];
 	/* GET_INFO: which indices answered */
-	bool have[NG_INFO_BOOT_LAST + 1];
-	uint32_t mode;
-	uint16_t neug_err, neug_err_rc, neug_err_p64, neug_err_p4k;
-	uint16_t neug_rc_max, neug_p64_max, neug_p4k_max;
+	bool have[NG_INFO_LAST + 1];
 	bool extended;   /* the raw-sample indices answered (this project's firmware) */
-	uint32_t status, rct_failures, apt_failures, rct_max, apt_max, rct_cutoff, apt_cutoff;
-	uint32_t h_milli, fail_test, fail_count, samples_per_block, apt_window;
-	uint64_t samples, blocks_out, blocks_dropped, fail_index, bytes_sent;
-	uint32_t source_errors;  /* 33: samples the noise source lost (ADC/DMA overruns) */
-	uint32_t selftest;       /* 34: power-up self-test, 0 passed */
-	uint32_t clock;          /* 35: the firmware's clock source (1 HSE, 2 HSI, 3 failed) */
-	uint32_t startup;        /* 36: start-up estimate, 0 passed (bits: ADC1, ADC2, no samples) */
-	uint32_t startup_mode[2];/* 37, 38: each ADC's MCV mode count */
-	uint32_t startup_n;      /* 39: samples per ADC in the estimate */
+	ng_pipeline_stats st; /* the counter table's rows that answered (have[]) */
 	/* the boot loader's findings at the last boot (GET_INFO 40..45) */
 	bool boot;               /* 40 and 41 answered: a board with this project's loader */
 	bool dfu_mode;           /* the loader itself answers (NG_BOOT_DFU_MODE) */

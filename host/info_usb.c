@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "info.h"
+#include "counters.h"
 #include "neug_device.h"
 
 /* The ttyACM* whose USB device is bus/addr, or "" when none. */
@@ -59,15 +60,17 @@ int ng_info_read(libusb_device_handle *h, ng_info *inf)
 	/* GET_INFO: a vendor request to the device; usbfs lets it through
 	 * without claiming an interface. Our indices STALL on NeuG 1.0.x. */
 	int answered = 0;
-	for (unsigned i = 0; i <= NG_INFO_BOOT_LAST; i++) {
+	for (unsigned i = 0; i <= NG_INFO_LAST; i++) {
 		uint8_t buf[NG_INFO_MAX_SIZE] = {0};
-		if ((i > NG_INFO_NEUG_LAST && i < NG_INFO_EXT_FIRST) || (i > NG_INFO_EXT_LAST && i < NG_INFO_BOOT_FIRST))
-			continue;
-		if (i > NG_INFO_EXT_FIRST && i <= NG_INFO_EXT_LAST && !inf->have[NG_INFO_EXT_FIRST])
-			continue; /* no extension: do not ask the rest */
-		if (i > NG_INFO_BOOT_FIRST && !inf->have[NG_INFO_BOOT_FIRST])
-			break;    /* no boot information */
-		uint16_t len = i == NG_INFO_MODE ? 1 : i <= NG_INFO_NEUG_LAST ? 2 : i >= NG_INFO_BOOT_FIRST ? 32 : 8;
+		bool boot = i >= NG_INFO_BOOT_FIRST && i <= NG_INFO_BOOT_LAST;
+		const ng_counter *c = ng_counter_by_info(i);
+		if (!c && !boot)
+			continue; /* 8..15: no such index */
+		if (c && i > NG_INFO_EXT_FIRST && !inf->have[NG_INFO_EXT_FIRST])
+			continue; /* no extension (NeuG 1.0.x, the loader): do not ask the rest */
+		if (boot && i > NG_INFO_BOOT_FIRST && !inf->have[NG_INFO_BOOT_FIRST])
+			continue; /* no boot information */
+		uint16_t len = c ? c->width : NG_INFO_MAX_SIZE;
 		int got = libusb_control_transfer(h, LIBUSB_ENDPOINT_IN | LIBUSB_REQUEST_TYPE_VENDOR |
 						  LIBUSB_RECIPIENT_DEVICE, NG_NEUG_REQ_GET_INFO, 0,
 						  (uint16_t)i, buf, len, 1000);

@@ -99,6 +99,10 @@
 #define NG_INFO_STARTUP_MODE1 37u  /* u32 ADC1's MCV mode count in the start-up estimate's samples */
 #define NG_INFO_STARTUP_MODE2 38u  /* u32 ADC2's */
 #define NG_INFO_STARTUP_N     39u  /* u32 the estimate's sample count per ADC (4096) */
+/* 40..45: the boot loader's findings (usb/dfu.h). Then the per-ADC tests: */
+#define NG_INFO_ADC_H_MILLI   46u  /* u32 declared min-entropy per ADC half-word */
+#define NG_INFO_FAIL_STREAM   57u  /* u32 the stream that latched (NG_STREAM_*) */
+/* usb/neug_counters.h lists every index with its width and field. */
 
 /* The configuration descriptor's length with the DFU run-time interface. */
 #define NG_NEUG_CONFIG_LEN 116u

@@ -3,6 +3,7 @@
  * function (modes from line coding, DTR gating, GET_INFO) on top of CDC-ACM,
  * and the mass storage interface with the FAT12 disk. */
 #include <string.h>
+#include "neug_counters.h"
 #include "disk.h"
 #include "neug_device.h"
 
@@ -200,13 +201,23 @@ static void on_configured(void *user, bool on)
 
 /* ------------------------------------------------------------ GET_INFO */
 
+/* The counter table's wire columns (usb/counters.h): where each GET_INFO
+ * index's value lives in ng_pipeline_stats, its width, and who fills it. */
+static const struct {
+	uint8_t index, width, size, who;
+	uint16_t offset;
+} info_rows[] = {
+#define X(f, i, w, who, kind, label) {i, w, NG_COUNTER_SIZE(f), NG_CTR_##who, offsetof(ng_pipeline_stats, f)},
+	NG_COUNTERS(X)
+#undef X
+};
+
 static bool neug_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage,
 			 const uint8_t *data, uint16_t len)
 {
 	ng_neug_dev *d = ctx;
 	ng_pipeline_stats st;
 	uint8_t b[8];
-	uint16_t n;
 	(void)data;
 	(void)len;
 	if (s->bmRequestType != 0xC0 || s->bRequest != NG_NEUG_REQ_GET_INFO || stage != NG_CTRL_SETUP ||
@@ -214,57 +225,23 @@ static bool neug_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8
 		return false;
 	if (s->wIndex >= NG_INFO_LOADER_VERSION && s->wIndex <= NG_INFO_IMAGE_LENGTH)
 		return ng_dfu_boot_info_reply(u, d->cfg.boot, s->wIndex);
-	ng_pipeline_get_stats(&d->pipe, &st);
-	switch (s->wIndex) {
-	case NG_INFO_MODE: b[0] = (uint8_t)ng_pipeline_mode(&d->pipe); n = 1; break;
-	case NG_INFO_NEUG_ERR: ng_put_le16(b, st.neug_err); n = 2; break;
-	case NG_INFO_NEUG_ERR_RC: ng_put_le16(b, st.neug_err_rc); n = 2; break;
-	case NG_INFO_NEUG_ERR_P64: ng_put_le16(b, st.neug_err_p64); n = 2; break;
-	case NG_INFO_NEUG_ERR_P4K: ng_put_le16(b, st.neug_err_p4k); n = 2; break;
-	case NG_INFO_NEUG_RC_MAX: ng_put_le16(b, st.neug_rc_max); n = 2; break;
-	case NG_INFO_NEUG_P64_MAX: ng_put_le16(b, st.neug_p64_max); n = 2; break;
-	case NG_INFO_NEUG_P4K_MAX: ng_put_le16(b, st.neug_p4k_max); n = 2; break;
-	case NG_INFO_STATUS: ng_put_le32(b, st.status); n = 4; break;
-	case NG_INFO_RCT_FAILURES: ng_put_le32(b, st.rct_failures); n = 4; break;
-	case NG_INFO_APT_FAILURES: ng_put_le32(b, st.apt_failures); n = 4; break;
-	case NG_INFO_RCT_MAX: ng_put_le32(b, st.rct_max); n = 4; break;
-	case NG_INFO_APT_MAX: ng_put_le32(b, st.apt_max); n = 4; break;
-	case NG_INFO_RCT_CUTOFF: ng_put_le32(b, st.rct_cutoff); n = 4; break;
-	case NG_INFO_APT_CUTOFF: ng_put_le32(b, st.apt_cutoff); n = 4; break;
-	case NG_INFO_H_MILLI: ng_put_le32(b, st.h_milli); n = 4; break;
-	case NG_INFO_FAIL_TEST: ng_put_le32(b, st.fail_test); n = 4; break;
-	case NG_INFO_FAIL_COUNT: ng_put_le32(b, st.fail_count); n = 4; break;
-	case NG_INFO_SAMPLES_PER_BLOCK: ng_put_le32(b, st.samples_per_block); n = 4; break;
-	case NG_INFO_APT_WINDOW: ng_put_le32(b, st.apt_window); n = 4; break;
-	case NG_INFO_SOURCE_ERRORS:
-	case NG_INFO_SELFTEST:
-	case NG_INFO_CLOCK:
-	case NG_INFO_STARTUP:
-	case NG_INFO_STARTUP_MODE1:
-	case NG_INFO_STARTUP_MODE2:
-	case NG_INFO_STARTUP_N:
-		ng_put_le32(b, d->cfg.app_info ? d->cfg.app_info(d->cfg.app_user, s->wIndex) : 0);
-		n = 4;
-		break;
-	case NG_INFO_SAMPLES:
-	case NG_INFO_BLOCKS_OUT:
-	case NG_INFO_BLOCKS_DROPPED:
-	case NG_INFO_FAIL_INDEX:
-	case NG_INFO_BYTES_SENT: {
-		uint64_t v = s->wIndex == NG_INFO_SAMPLES ? st.samples
-			   : s->wIndex == NG_INFO_BLOCKS_OUT ? st.blocks_out
-			   : s->wIndex == NG_INFO_BLOCKS_DROPPED ? st.blocks_dropped
-			   : s->wIndex == NG_INFO_FAIL_INDEX ? st.fail_index
-			   : d->bytes_sent;
+	for (size_t r = 0; r < sizeof info_rows / sizeof info_rows[0]; r++) {
+		if (info_rows[r].index != s->wIndex)
+			continue;
+		uint64_t v;
+		if (info_rows[r].who == NG_CTR_A) {
+			v = d->cfg.app_info ? d->cfg.app_info(d->cfg.app_user, s->wIndex) : 0;
+		} else {
+			ng_pipeline_get_stats(&d->pipe, &st);
+			st.bytes_sent = d->bytes_sent;
+			v = ng_counter_read(&st, info_rows[r].offset, info_rows[r].size);
+		}
 		ng_put_le32(b, (uint32_t)v);
 		ng_put_le32(b + 4, (uint32_t)(v >> 32));
-		n = 8;
-		break;
+		ng_usbd_control_reply(u, b, info_rows[r].width);
+		return true;
 	}
-	default: return false;
-	}
-	ng_usbd_control_reply(u, b, n);
-	return true;
+	return false;
 }
 
 /* -------------------------------------------------------------- the API */

@@ -428,6 +428,13 @@ void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st)
 	st->fail_stream = h->fail_stream;
 	st->fail_index = h->fail_index;
 	st->fail_count = h->fail_count;
+	ng_neug_tests_stats(t, st);
+	st->mode = p->mode;
+	st->ready = ng_pipeline_ready(p);
+}
+
+void ng_neug_tests_stats(const ng_neug_tests_ctx *t, ng_pipeline_stats *st)
+{
 	st->neug_err = t->err;
 	st->neug_err_rc = t->err_rc;
 	st->neug_err_p64 = t->err_p64;
@@ -435,6 +442,4 @@ void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st)
 	st->neug_rc_max = t->rc_max;
 	st->neug_p64_max = t->p64_max;
 	st->neug_p4k_max = t->p4k_max;
-	st->mode = p->mode;
-	st->ready = ng_pipeline_ready(p);
 }

@@ -145,7 +145,7 @@ drv=$(basename "$(readlink -f "/sys/class/tty/$tty/device/driver")")
 [ "$drv" = cdc_acm ] && systemctl -q is-active "$unit" &&
 	pass "after neug info: $tty still bound to cdc_acm and $unit still running (nothing claimed or detached)" ||
 	fail "after neug info: driver '$drv', $unit $(systemctl is-active "$unit")"
-neug info --json >/tmp/info.json 2>&1 && grep -q '"vid":"234b"' /tmp/info.json && grep -q '"raw":{' /tmp/info.json &&
+neug info --json >/tmp/info.json 2>&1 && grep -q '"vid":"234b"' /tmp/info.json && grep -q '"extended":true' /tmp/info.json &&
 	pass "neug info --json (first NeuG found): vid 234b, raw-sample state present" || fail "neug info --json: $(cat /tmp/info.json)"
 
 # The package's EGD server, socket-activated: 64 bytes for an EGD blocking

@@ -53,7 +53,7 @@ int main(void)
 		stalls += ng_info_decode(&neug, i, STALL, (const uint8_t *)"\0\0\0\0\0\0\0\0") == -1;
 	ng_info_finish(&neug);
 	CHECK(stalls == 24 && !neug.extended, "NeuG 1.0.x: 24 STALLed indices (16..39), no raw-sample state");
-	CHECK(neug.neug_rc_max == 2 && neug.neug_p64_max == 3 && neug.neug_p4k_max == 22 && neug.mode == 0,
+	CHECK(neug.st.neug_rc_max == 2 && neug.st.neug_p64_max == 3 && neug.st.neug_p4k_max == 22 && neug.st.mode == 0,
 	      "NeuG 1.0.x: maxima 2/3/22, mode 0");
 	int lvl = ng_info_health(&neug, h, sizeof h);
 	CHECK(lvl == 0 && strstr(h, "no errors in NeuG's CRC-level tests"), "NeuG 1.0.x healthy: '%s'", h);
@@ -63,8 +63,9 @@ int main(void)
 	f = open_memstream(&js, &jl);
 	ng_info_print_json(&neug, f);
 	fclose(f);
-	CHECK(strstr(js, "\"raw\":null") && strstr(js, "\"p4k_max\":22") && strstr(js, "\"health\":\"warning\""),
-	      "NeuG 1.0.x JSON: raw null, p4k_max 22");
+	CHECK(strstr(js, "\"extended\":false") && strstr(js, "\"neug_p4k_max\":22") &&
+	      !strstr(js, "\"rct_failures\"") && strstr(js, "\"health\":\"warning\""),
+	      "NeuG 1.0.x JSON: not extended, neug_p4k_max 22, no counter it did not answer");
 	free(js);
 	f = open_memstream(&js, &jl);
 	ng_info_print(&neug, f);
@@ -80,11 +81,11 @@ int main(void)
 	CHECK(ng_info_decode(&x, NG_INFO_SAMPLES, 4, (const uint8_t *)"\1\2\3\4") == -1,
 	      "a 4-byte reply for a u64 index is refused");
 	CHECK(ng_info_decode(&x, 9, 2, (const uint8_t *)"\1\2") == -1 && ng_info_decode(&x, 15, 4, (const uint8_t *)"\1\2\3\4") == -1 &&
-		      ng_info_decode(&x, 46, 4, (const uint8_t *)"\1\2\3\4") == -1,
-	      "indices 8..15 and beyond 45 are unknown");
+		      ng_info_decode(&x, NG_INFO_LAST + 1, 8, (const uint8_t *)"\1\2\3\4\5\6\7\10") == -1,
+	      "indices 8..15 and beyond the counter table's last are unknown");
 	int r16 = ng_info_decode(&x, NG_INFO_NEUG_RC_MAX, 2, (const uint8_t *)"\x34\x12");
-	CHECK(r16 == 0 && x.neug_rc_max == 0x1234,
-	      "u16 replies are little endian (0x%04x)", x.neug_rc_max);
+	CHECK(r16 == 0 && x.st.neug_rc_max == 0x1234,
+	      "u16 replies are little endian (0x%04x)", x.st.neug_rc_max);
 	ng_info_finish(&x);
 	lvl = ng_info_health(&x, h, sizeof h);
 	CHECK(lvl == 1 && strstr(h, "unknown"), "no counters at all: health unknown ('%s')", h);
@@ -114,7 +115,7 @@ int main(void)
 	put(&full, NG_INFO_SOURCE_ERRORS, 3, 4);
 	put(&full, NG_INFO_SELFTEST, 0, 4);
 	ng_info_finish(&full);
-	CHECK(full.extended && full.samples == 0x100000000ull + 35012 && full.h_milli == 3700,
+	CHECK(full.extended && full.st.samples == 0x100000000ull + 35012 && full.st.h_milli == 3700,
 	      "full reply: extended, u64 samples above 2^32 decoded");
 	lvl = ng_info_health(&full, h, sizeof h);
 	CHECK(lvl == 2 && !strcmp(h, "persistent failure: repetition count test, 16 identical samples in a row at sample 35012"),
@@ -169,9 +170,41 @@ int main(void)
 	      strstr(js, "\"mode_name\":\"raw\"") && strstr(js, "\"samples\":4295002308") &&
 	      strstr(js, "\"source_errors\":3") && strstr(js, "\"config\":\"FST-01:hse=12000000\"") &&
 	      strstr(js, "\"system\":\"bare metal, core 0.1.0\"") &&
-	      strstr(js, "\"clock\":2") && strstr(js, "\"startup_mode\":[395,4096]"),
+	      strstr(js, "\"clock\":2") && strstr(js, "\"startup_mode1\":395") && strstr(js, "\"startup_mode2\":4096") &&
+	      strstr(js, "\"startup_bits\":[3.207,0.000]"),
 	      "full JSON: escaped strings, counters, mode name");
 	free(js);
+
+	/* The per-ADC tests (GET_INFO 46..58): a dead ADC2 named. */
+	put(&full, NG_INFO_ADC_H_MILLI, 1000, 4);
+	put(&full, 47, 21, 4);   /* adc_rct_cutoff */
+	put(&full, 48, 410, 4);  /* adc_apt_cutoff */
+	put(&full, 55, 21, 4);   /* adc2_rct_max */
+	put(&full, 53, 1, 4);    /* adc2_rct_failures */
+	put(&full, 58, 7, 8);    /* blocks_lost */
+	put(&full, NG_INFO_FAIL_STREAM, NG_STREAM_ADC2, 4);
+	put(&full, NG_INFO_STATUS, NG_HEALTH_RCT | NG_HEALTH_PERSISTENT, 4);
+	put(&full, NG_INFO_FAIL_TEST, NG_HEALTH_RCT, 4);
+	put(&full, NG_INFO_FAIL_COUNT, 21, 4);
+	CHECK(full.st.adc2_rct_max == 21 && full.st.adc_apt_cutoff == 410 && full.st.blocks_lost == 7,
+	      "the per-ADC counters decode into their fields (the counter table's rows 46..58)");
+	lvl = ng_info_health(&full, h, sizeof h);
+	CHECK(lvl == 2 && strstr(h, "21 identical samples in a row on ADC2's half-word"),
+	      "a latched failure names its ADC: '%s'", h);
+	f = open_memstream(&js, &jl);
+	ng_info_print(&full, f);
+	fclose(f);
+	CHECK(strstr(js, "per ADC half-word      1.000 bits declared, cutoffs: repetition 21, proportion 410 in 512") &&
+	      strstr(js, "ADC2                 longest run 21, largest count 0, failures 1 + 0"),
+	      "neug info shows each ADC's tests");
+	free(js);
+	f = open_memstream(&js, &jl);
+	ng_info_print_json(&full, f);
+	fclose(f);
+	CHECK(strstr(js, "\"adc2_rct_failures\":1") && strstr(js, "\"fail_stream\":2") && strstr(js, "\"blocks_lost\":7"),
+	      "the JSON carries the per-ADC counters");
+	free(js);
+	put(&full, NG_INFO_STATUS, 0, 4);
 
 	/* The boot information (GET_INFO 40..45, usb/dfu.h). */
 	uint8_t dg[32], kf[32];

@@ -311,6 +311,10 @@ static void test_get_info(void)
 		{20, st.apt_max, 4}, {21, st.rct_cutoff, 4}, {22, st.apt_cutoff, 4}, {23, st.h_milli, 4},
 		{24, st.samples, 8}, {25, st.blocks_out, 8}, {26, st.blocks_dropped, 8}, {27, st.fail_test, 4},
 		{28, st.fail_index, 8}, {29, st.fail_count, 4}, {30, st.samples_per_block, 4}, {31, st.apt_window, 4},
+		{46, st.adc_h_milli, 4}, {47, st.adc_rct_cutoff, 4}, {48, st.adc_apt_cutoff, 4},
+		{49, st.adc1_rct_failures, 4}, {50, st.adc1_apt_failures, 4}, {51, st.adc1_rct_max, 4},
+		{52, st.adc1_apt_max, 4}, {53, st.adc2_rct_failures, 4}, {54, st.adc2_apt_failures, 4},
+		{55, st.adc2_rct_max, 4}, {56, st.adc2_apt_max, 4}, {57, st.fail_stream, 4}, {58, st.blocks_lost, 8},
 	};
 	ok = 1;
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
@@ -321,7 +325,8 @@ static void test_get_info(void)
 			ok = 0;
 		}
 	}
-	CHECK(ok, "GET_INFO 16..31: our raw-sample test state, sizes and values");
+	CHECK(ok, "GET_INFO 16..31 and 46..58: our raw-sample test state (per ADC too), sizes and values");
+	CHECK(ctl(0xC0, 254, 0, 59, 16, b, &n) == FK_STALL, "GET_INFO 59 (past the counter table) STALLs");
 	CHECK(ctl(0xC0, 254, 0, 21, 16, b, &n) == FK_OK && ng_get_le32(b) == 10, "GET_INFO 21: RCT cutoff 10 for H = 3.7");
 	CHECK(ctl(0xC0, 254, 0, 23, 16, b, &n) == FK_OK && ng_get_le32(b) == 3700, "GET_INFO 23: declared H 3700 milli-bits");
 	ok = ctl(0xC0, 254, 0, 32, 16, b, &n) == FK_OK && n == 8 && ng_get_le32(b) == (uint32_t)D.bytes_sent;

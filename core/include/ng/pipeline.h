@@ -36,8 +36,8 @@ typedef struct {
 			       * caller; ng_pipeline_init feeds it the uid words. */
 } ng_pipeline_config;
 
-/* Everything a host tool or GET_INFO reports (the counter table, counters.h,
- * names each field). The raw-sample figures without a prefix are the whole
+/* Everything a host tool or GET_INFO reports (the counter table,
+ * usb/neug_counters.h, lists each field once). The raw-sample figures without a prefix are the whole
  * samples' stream; adc1_ and adc2_ are each ADC's half-word stream (zero
  * when the samples are not dual-ADC words). */
 typedef struct {
@@ -67,6 +67,10 @@ typedef struct {
 	uint64_t bytes_sent;      /* bytes handed to the host */
 	uint32_t source_errors;   /* noise-source errors (samples lost) */
 	uint32_t selftest;        /* 0: the known-answer self-tests passed; else failed */
+	uint32_t clock;           /* firmware's clock source (usb/neug_counters.h) */
+	uint32_t startup;         /* the board's start-up estimate: 0 passed, else refused */
+	uint32_t startup_mode1, startup_mode2; /* its MCV mode count per ADC */
+	uint32_t startup_n;       /* its samples per ADC */
 } ng_pipeline_stats;
 
 /* Do not rely on the size or contents of this type; the caller owns it. */
@@ -100,6 +104,8 @@ void ng_pipeline_set_mode(ng_pipeline *p, uint32_t mode);
 uint32_t ng_pipeline_mode(const ng_pipeline *p);
 /* Fills the pipeline's fields of st (the device's own are left 0). */
 void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st);
+/* Copies NeuG's CRC-level counters (GET_INFO 1..7) into st. */
+void ng_neug_tests_stats(const ng_neug_tests_ctx *t, ng_pipeline_stats *st);
 /* The health tests' state (read only). */
 const ng_health_ctx *ng_pipeline_health(const ng_pipeline *p);
 
