@@ -226,25 +226,24 @@ static inline uint32_t ng_lane(uint32_t x, uint32_t k)
  * A of 4.4.1 (r) or of 4.4.2 (p) (not at a window's first sample); *end is
  * just past the last sample of the stream's run of repeats (the last at
  * which r held). */
-NG_STEP uint32_t ng_health_lane(ng_health_stream *t, const uint32_t **end, const uint32_t *q, uint32_t x,
-				bool r, bool p)
+NG_STEP uint32_t ng_health_lane(ng_health_stream *t, const uint32_t *q, uint32_t x, bool r, bool p)
 {
-	uint32_t f = ng_health_stream_step(t, x, r, *end == q, p, false);
+	uint32_t f = ng_health_stream_step(t, x, r, t->rct_end == q, p, false);
 	if (r)
-		*end = q + 1;
+		t->rct_end = q + 1;
 	return f;
 }
 
 /* The first sample of a window (start) or of a batch on stream t, where
  * 4.4.2 compares B with C at every sample (ng_health_stream_step);
  * r: x equals the stream's previous sample, p: the window's first. */
-static inline uint32_t ng_health_first(ng_health_stream *t, const uint32_t **end, const uint32_t *q,
-				       uint32_t x, bool r, bool p, bool start)
+static inline uint32_t ng_health_first(ng_health_stream *t, const uint32_t *q, uint32_t x, bool r, bool p,
+				       bool start)
 {
 	r = r && t->rct_b;   /* B = 0: the very first sample, with no A */
-	uint32_t f = ng_health_stream_step(t, x, r, *end == q, p, start);
+	uint32_t f = ng_health_stream_step(t, x, r, t->rct_end == q, p, start);
 	if (r)
-		*end = q + 1;
+		t->rct_end = q + 1;
 	if (t->apt_b >= t->apt_cutoff)
 		f |= NG_HEALTH_APT;
 	return f;
@@ -272,12 +271,14 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	ng_health_stream *t = h->st;
 	const uint32_t one = ns > 1 ? 0x00010001u : 1u, high = ns > 1 ? 0x80008000u : 0x80000000u;
 	uint32_t prev = t[0].rct_a, i = h->apt_i, f = 0;   /* f: stream k's bits << 2k */
-	const uint32_t *q = s, *end = s + n, *run_end[NG_STREAMS] = { s, s, s };
+	const uint32_t *q = s, *end = s + n;
+	for (uint32_t k = 0; k < ns; k++)
+		t[k].rct_end = s;   /* B is the run's where the batch starts */
 	while (q < end) {
 		/* a window's first sample, or the batch's: every stream */
 		const uint32_t x = *q, d = x ^ prev, e = x ^ t[0].apt_a;
 		for (uint32_t k = 0; k < ns; k++)
-			f |= ng_health_first(&t[k], &run_end[k], q, ng_lane(x, k), ng_lane(d, k) == 0,
+			f |= ng_health_first(&t[k], q, ng_lane(x, k), ng_lane(d, k) == 0,
 					     ng_lane(e, k) == 0, i == 0) << 2 * k;
 		prev = x;
 		q++;
@@ -288,19 +289,20 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		/* the window's other samples (q[-1] is the previous one) */
 		const uint32_t a = t[0].apt_a, *w = q, *wend = i == 0 ? q :
 			(size_t)(end - q) > NG_APT_WINDOW - i ? q + (NG_APT_WINDOW - i) : end;
-		for (; q < wend; q++) {
+		for (;; q++) {
+			while (q < wend && !((((q[0] ^ q[-1]) - one) | ((q[0] ^ a) - one)) & high))
+				q++;   /* plain (the check above) */
+			if (q == wend)
+				break;
 			const uint32_t x = q[0], d = x ^ q[-1], e = x ^ a;
-			if (!(((d - one) | (e - one)) & high))
-				continue;
-			if (ns > 1) {
-				const bool r1 = !(d << 16), r2 = d < 0x10000u, p1 = !(e << 16), p2 = e < 0x10000u;
-				if (r1 || p1)
-					f |= ng_health_lane(&t[1], &run_end[1], q, x & 0xffffu, r1, p1) << 2;
-				if (r2 || p2)
-					f |= ng_health_lane(&t[2], &run_end[2], q, x >> 16, r2, p2) << 4;
+			if (ns == 1 || !(d << 16) || !(e << 16)) {   /* (the word equals an A only where its low half does) */
+				if (ns > 1)
+					f |= ng_health_lane(&t[1], q, x & 0xffffu, !(d << 16), !(e << 16)) << 2;
+				if (d == 0 || e == 0)
+					f |= ng_health_lane(&t[0], q, x, d == 0, e == 0);
 			}
-			if (d == 0 || e == 0)
-				f |= ng_health_lane(&t[0], &run_end[0], q, x, d == 0, e == 0);
+			if (ns > 1 && (d < 0x10000u || e < 0x10000u))
+				f |= ng_health_lane(&t[2], q, x >> 16, d < 0x10000u, e < 0x10000u) << 4;
 			if (f) {
 				q++;
 				break;
@@ -316,7 +318,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	if (q != s) {   /* 4.4.1's A, and B = 1 where the last sample ended a run */
 		for (uint32_t k = 0; k < ns; k++) {
 			t[k].rct_a = ng_lane(prev, k);
-			if (run_end[k] != q)
+			if (t[k].rct_end != q)
 				t[k].rct_b = 1;
 		}
 	}
