@@ -249,6 +249,35 @@ static inline uint32_t ng_health_first(ng_health_stream *t, const uint32_t *q, u
 	return f;
 }
 
+/* The sample x at q on ns streams (not the first of a window), d = x ^ (the
+ * sample before), e = x ^ (the window's first): the streams where x equals
+ * an A are stepped. Returns stream k's bits << 2k. */
+NG_STEP uint32_t ng_health_sample(ng_health_stream *t, const uint32_t *q, uint32_t x, uint32_t d, uint32_t e,
+				  const uint32_t ns)
+{
+	uint32_t f = 0;
+	if (ns == 1 || !(d << 16) || !(e << 16)) {   /* (the word equals an A only where its low half does) */
+		if (ns > 1)
+			f |= ng_health_lane(&t[1], q, x & 0xffffu, !(d << 16), !(e << 16)) << 2;
+		if (d == 0 || e == 0)
+			f |= ng_health_lane(&t[0], q, x, d == 0, e == 0);
+	}
+	if (ns > 1 && (d < 0x10000u || e < 0x10000u))
+		f |= ng_health_lane(&t[2], q, x >> 16, d < 0x10000u, e < 0x10000u) << 4;
+	return f;
+}
+
+/* At a batch's first sample: the very first sample (no A of 4.4.1 yet), or
+ * an APT whose B >= C already (4.4.2: a failure at every later sample of
+ * its window). */
+static inline bool ng_health_hot(const ng_health_stream *t, uint32_t ns)
+{
+	bool hot = !t[0].rct_b;
+	for (uint32_t k = 0; k < ns; k++)
+		hot |= t[k].apt_b >= t[k].apt_cutoff;
+	return hot;
+}
+
 /* ng_health_test on ns streams (1 or 3, a constant where it is inlined).
  * Every stream's value is a lane of the sample: the whole word, or with
  * the ADC streams also its two half-words. With d = x ^ (previous sample)
@@ -275,11 +304,16 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	for (uint32_t k = 0; k < ns; k++)
 		t[k].rct_end = s;   /* B is the run's where the batch starts */
 	while (q < end) {
-		/* a window's first sample, or the batch's: every stream */
 		const uint32_t x = *q, d = x ^ prev, e = x ^ t[0].apt_a;
-		for (uint32_t k = 0; k < ns; k++)
-			f |= ng_health_first(&t[k], q, ng_lane(x, k), ng_lane(d, k) == 0,
-					     ng_lane(e, k) == 0, i == 0) << 2 * k;
+		if (i == 0 || (q == s && ng_health_hot(t, ns))) {   /* every stream */
+			f = ng_health_first(&t[0], q, x, d == 0, e == 0, i == 0);
+			if (ns > 1) {
+				f |= ng_health_first(&t[1], q, x & 0xffffu, !(d << 16), !(e << 16), i == 0) << 2;
+				f |= ng_health_first(&t[2], q, x >> 16, d < 0x10000u, e < 0x10000u, i == 0) << 4;
+			}
+		} else {
+			f = ng_health_sample(t, q, x, d, e, ns);
+		}
 		prev = x;
 		q++;
 		if (++i == NG_APT_WINDOW)
@@ -294,15 +328,8 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 				q++;   /* plain (the check above) */
 			if (q == wend)
 				break;
-			const uint32_t x = q[0], d = x ^ q[-1], e = x ^ a;
-			if (ns == 1 || !(d << 16) || !(e << 16)) {   /* (the word equals an A only where its low half does) */
-				if (ns > 1)
-					f |= ng_health_lane(&t[1], q, x & 0xffffu, !(d << 16), !(e << 16)) << 2;
-				if (d == 0 || e == 0)
-					f |= ng_health_lane(&t[0], q, x, d == 0, e == 0);
-			}
-			if (ns > 1 && (d < 0x10000u || e < 0x10000u))
-				f |= ng_health_lane(&t[2], q, x >> 16, d < 0x10000u, e < 0x10000u) << 4;
+			const uint32_t x = q[0];
+			f = ng_health_sample(t, q, x, x ^ q[-1], x ^ a, ns);
 			if (f) {
 				q++;
 				break;
