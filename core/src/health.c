@@ -116,11 +116,12 @@ ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_mill
  * compares each sample with those two once for all streams and passes what
  * it found: rct_same is "x = A" of 4.4.1 (false at the very first sample,
  * which has no A), apt_same "x = A" of 4.4.2; start says that x is the
- * first sample of an APT window. B of 4.4.1 is that of the run that x's
- * predecessor ended when `run` (that predecessor equalled its own A), else
- * 1 whatever the field holds (ng_health_test steps only the samples that
- * equal an A, and writes B = 1 when it stops). (A of 4.4.1 itself, the
- * previous sample, ng_health_test keeps.) Returns the NG_HEALTH_RCT /
+ * first sample of an APT window. `run` says that x's predecessor equalled
+ * its own A, so that the field holds B of the run x may continue; otherwise
+ * that run is the predecessor alone, B = 1, whatever the field holds
+ * (ng_health_test steps only the samples that equal an A, and writes the
+ * B = 1 of the others when a batch ends). A of 4.4.1 itself, the previous
+ * sample, ng_health_test keeps. Returns the NG_HEALTH_RCT /
  * NG_HEALTH_APT bits of the tests whose B reached their cutoff C at x (the
  * sample fails). */
 NG_STEP uint32_t ng_health_stream_step(ng_health_stream *t, uint32_t x, bool rct_same, bool run,
@@ -223,27 +224,27 @@ static inline uint32_t ng_lane(uint32_t x, uint32_t k)
 }
 
 /* The lane x of the sample at q on stream t, where it equals the stream's
- * A of 4.4.1 (r) or of 4.4.2 (p) (not at a window's first sample); *end is
- * just past the last sample of the stream's run of repeats (the last at
- * which r held). */
-NG_STEP uint32_t ng_health_lane(ng_health_stream *t, const uint32_t *q, uint32_t x, bool r, bool p)
+ * A of 4.4.1 (r) or of 4.4.2 (p) (not at a window's first sample); *end
+ * is just past the last sample at which r held. */
+NG_STEP uint32_t ng_health_lane(ng_health_stream *t, const uint32_t **end, const uint32_t *q, uint32_t x,
+				bool r, bool p)
 {
-	uint32_t f = ng_health_stream_step(t, x, r, t->rct_end == q, p, false);
+	uint32_t f = ng_health_stream_step(t, x, r, *end == q, p, false);
 	if (r)
-		t->rct_end = q + 1;
+		*end = q + 1;
 	return f;
 }
 
 /* The first sample of a window (start) or of a batch on stream t, where
  * 4.4.2 compares B with C at every sample (ng_health_stream_step);
  * r: x equals the stream's previous sample, p: the window's first. */
-static inline uint32_t ng_health_first(ng_health_stream *t, const uint32_t *q, uint32_t x, bool r, bool p,
-				       bool start)
+static inline uint32_t ng_health_first(ng_health_stream *t, const uint32_t **end, const uint32_t *q,
+				       uint32_t x, bool r, bool p, bool start)
 {
 	r = r && t->rct_b;   /* B = 0: the very first sample, with no A */
-	uint32_t f = ng_health_stream_step(t, x, r, t->rct_end == q, p, start);
+	uint32_t f = ng_health_stream_step(t, x, r, *end == q, p, start);
 	if (r)
-		t->rct_end = q + 1;
+		*end = q + 1;
 	if (t->apt_b >= t->apt_cutoff)
 		f |= NG_HEALTH_APT;
 	return f;
@@ -252,18 +253,18 @@ static inline uint32_t ng_health_first(ng_health_stream *t, const uint32_t *q, u
 /* The sample x at q on ns streams (not the first of a window), d = x ^ (the
  * sample before), e = x ^ (the window's first): the streams where x equals
  * an A are stepped. Returns stream k's bits << 2k. */
-NG_STEP uint32_t ng_health_sample(ng_health_stream *t, const uint32_t *q, uint32_t x, uint32_t d, uint32_t e,
-				  const uint32_t ns)
+NG_STEP uint32_t ng_health_sample(ng_health_stream *t, const uint32_t **end, const uint32_t *q, uint32_t x,
+				  uint32_t d, uint32_t e, const uint32_t ns)
 {
 	uint32_t f = 0;
 	if (ns == 1 || !(d << 16) || !(e << 16)) {   /* (the word equals an A only where its low half does) */
 		if (ns > 1)
-			f |= ng_health_lane(&t[1], q, x & 0xffffu, !(d << 16), !(e << 16)) << 2;
+			f |= ng_health_lane(&t[1], &end[1], q, x & 0xffffu, !(d << 16), !(e << 16)) << 2;
 		if (d == 0 || e == 0)
-			f |= ng_health_lane(&t[0], q, x, d == 0, e == 0);
+			f |= ng_health_lane(&t[0], &end[0], q, x, d == 0, e == 0);
 	}
 	if (ns > 1 && (d < 0x10000u || e < 0x10000u))
-		f |= ng_health_lane(&t[2], q, x >> 16, d < 0x10000u, e < 0x10000u) << 4;
+		f |= ng_health_lane(&t[2], &end[2], q, x >> 16, d < 0x10000u, e < 0x10000u) << 4;
 	return f;
 }
 
@@ -285,34 +286,35 @@ static inline bool ng_health_hot(const ng_health_stream *t, uint32_t ns)
  * exactly when d's lane is 0 there, and its A of 4.4.2 exactly when e's
  * lane is 0. On a stream where x equals neither, 4.4.1 sets A = x and
  * B = 1 and 4.4.2 changes nothing: x only moves `prev` (the A of 4.4.1),
- * and the B = 1 is written when the stream's next step or the batch's end
- * needs it (ng_health_stream_step's `run`, from run_end). So only the
- * lanes equal to an A are stepped, and a sample with none ("plain") costs
- * a few word operations: the check below, (v - 1) of each lane, has its top
- * bit set for a lane v = 0 and otherwise only for v above half its range
- * (never for the ADCs' 12-bit values, nor for a word whose top half is
- * one), and the lanes are then tested one by one. The first sample of each
- * window and the batch's first go through ng_health_stream_step on every
- * stream. */
+ * and its B = 1 is implied when the stream's next step needs it
+ * (ng_health_stream_step's `run`, from run_end) and written at the batch's
+ * end. So only the lanes equal to an A are stepped, and a sample with none
+ * ("plain") costs a few word operations: the check below, (v - 1) of each
+ * lane of d and e, has its top bit set for a lane v = 0 and otherwise only
+ * for v above half its range (never for the ADCs' 12-bit half-words, nor for
+ * words below 2^31); where it is set, the lanes are tested one by one
+ * (ng_health_sample). The first sample of each window goes through
+ * ng_health_stream_step on every stream, and so does the batch's first when
+ * ng_health_hot says so. */
 NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired,
 			     const uint32_t ns)
 {
 	ng_health_stream *t = h->st;
 	const uint32_t one = ns > 1 ? 0x00010001u : 1u, high = ns > 1 ? 0x80008000u : 0x80000000u;
 	uint32_t prev = t[0].rct_a, i = h->apt_i, f = 0;   /* f: stream k's bits << 2k */
-	const uint32_t *q = s, *end = s + n;
-	for (uint32_t k = 0; k < ns; k++)
-		t[k].rct_end = s;   /* B is the run's where the batch starts */
+	/* run_end[k]: just past the last sample equal to stream k's A of 4.4.1
+	 * (at the batch's start B is the run's) */
+	const uint32_t *q = s, *end = s + n, *run_end[NG_STREAMS] = { s, s, s };
 	while (q < end) {
 		const uint32_t x = *q, d = x ^ prev, e = x ^ t[0].apt_a;
 		if (i == 0 || (q == s && ng_health_hot(t, ns))) {   /* every stream */
-			f = ng_health_first(&t[0], q, x, d == 0, e == 0, i == 0);
+			f = ng_health_first(&t[0], &run_end[0], q, x, d == 0, e == 0, i == 0);
 			if (ns > 1) {
-				f |= ng_health_first(&t[1], q, x & 0xffffu, !(d << 16), !(e << 16), i == 0) << 2;
-				f |= ng_health_first(&t[2], q, x >> 16, d < 0x10000u, e < 0x10000u, i == 0) << 4;
+				f |= ng_health_first(&t[1], &run_end[1], q, x & 0xffffu, !(d << 16), !(e << 16), i == 0) << 2;
+				f |= ng_health_first(&t[2], &run_end[2], q, x >> 16, d < 0x10000u, e < 0x10000u, i == 0) << 4;
 			}
 		} else {
-			f = ng_health_sample(t, q, x, d, e, ns);
+			f = ng_health_sample(t, run_end, q, x, d, e, ns);
 		}
 		prev = x;
 		q++;
@@ -329,7 +331,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 			if (q == wend)
 				break;
 			const uint32_t x = q[0];
-			f = ng_health_sample(t, q, x, x ^ q[-1], x ^ a, ns);
+			f = ng_health_sample(t, run_end, q, x, x ^ q[-1], x ^ a, ns);
 			if (f) {
 				q++;
 				break;
@@ -345,7 +347,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	if (q != s) {   /* 4.4.1's A, and B = 1 where the last sample ended a run */
 		for (uint32_t k = 0; k < ns; k++) {
 			t[k].rct_a = ng_lane(prev, k);
-			if (t[k].rct_end != q)
+			if (run_end[k] != q)
 				t[k].rct_b = 1;
 		}
 	}

@@ -53,7 +53,6 @@ typedef struct {
 	uint32_t apt_a, apt_b;          /* 4.4.2: A and B (the window is ng_health_ctx.apt_i) */
 	uint32_t rct_max, apt_max;      /* largest B seen (monotone) */
 	uint32_t rct_failures, apt_failures; /* firings (see doc/health.md) */
-	const uint32_t *rct_end;        /* during ng_health_test: just past the last sample equal to 4.4.1's A */
 } ng_health_stream;
 
 /* NeuG 1.0.x's tests on the bytes of the CRC output (doc/health.md):
