@@ -52,6 +52,7 @@ awk -v m="$(get conditioned_hwcrc_minstr_per_output)" 'BEGIN {
 	}
 }'
 row "  the same, raw tests on the words only" "$(get conditioned_hwcrc_words_minstr_per_output)" "" ""
+row "  as QEMU runs it (samples mapped)" "$(get conditioned_hwcrc_mixed_minstr_per_output)" "" ""
 row "conditioned, software CRC" "$(get conditioned_swcrc_minstr_per_output)" "" ""
 row "CRC32 mode, CRC unit (firmware path)" "$(get crc32_hwcrc_minstr_per_output)" "" 270
 row "CRC32 mode, software CRC" "$(get crc32_swcrc_minstr_per_output)" "" ""
@@ -59,6 +60,9 @@ row "raw mode (health tests only)" "$(get raw_minstr_per_output)" "" ""
 row "SHA-256 of the 161-byte message" "$(get sha256_161B_minstr)" 7000 ""
 part() { awk -v l="$1" -v m="$2" -v u="$3" 'BEGIN { if (m > 0) printf "     %-44s %9.1f instr%s\n", l, m / 1000, u }'; }
 echo "   where the conditioned path's instructions go (per 32-byte output: 140 samples, 35 CRC words, 3 SHA-256 blocks):"
+part "raw-sample health tests as the path calls them, 3 streams" "$(get health_path_minstr_per_output)" " per output"
+part "  the same on the mapped samples" "$(get health_path_mixed_minstr_per_output)" " per output"
+part "  the words only" "$(get health_path_words_minstr_per_output)" " per output"
 part "raw-sample health tests, per sample, 3 streams" "$(get health_test_3streams_minstr_per_sample)" " (x140)"
 part "  the same, the words only" "$(get health_test_words_minstr_per_sample)" " (x140)"
 part "NeuG CRC-output tests, per CRC word" "$(get neug_tests_word_minstr)" " (x35)"
@@ -77,12 +81,19 @@ if [ -f "$prof" ]; then
 		-semihosting-config enable=on,target=native -singlestep -d exec,nochain -D "$trace" \
 		-kernel "$prof" 2>&1)
 	nb=$(echo "$pout" | awk '$1 == "prof:" && $2 == "blocks" { print $3 }')
-	if [ -n "$nb" ] && [ "$nb" -gt 0 ]; then
-		echo "   instructions per conditioned output by function (QEMU instruction trace over $nb outputs):"
-		awk '$5 == "ng_prof_begin" { on = 1 } $5 == "ng_prof_end" { exit }
-			on && $5 != "ng_prof_begin" { c[$5]++; t++ }
-			END { for (k in c) printf "%d %s\n", c[k], k; printf "%d TOTAL\n", t }' "$trace" |
-			sort -rn | awk -v nb="$nb" '$1 / nb >= 20 { printf "     %-44s %7.0f\n", $2, $1 / nb }'
+	na=$(echo "$pout" | awk '$1 == "prof:" && $2 == "adc_blocks" { print $3 }')
+	if [ -n "$nb" ] && [ "$nb" -gt 0 ] && [ -n "$na" ] && [ "$na" -gt 0 ]; then
+		# The functions of the raw-sample tests counted on the ADCs' own
+		# samples (the second traced part: ng_health_path), the rest on
+		# the path over the mapped samples.
+		echo "   instructions per conditioned output by function (QEMU instruction trace over $nb outputs; the raw tests over $na on the ADCs' samples):"
+		awk -v nb="$nb" -v na="$na" '$5 == "ng_prof_begin" { on = 1; next } $5 == "ng_prof_end" { on = 0 }
+			$5 == "ng_prof_adc_begin" { on = 2; next } $5 == "ng_prof_adc_end" { exit }
+			on == 1 { c[$5]++ } on == 2 && $5 != "ng_ticks" && $5 != "main" { a[$5]++ }
+			END { for (k in a) { printf "%.0f %s\n", a[k] / na, k; t += a[k] / na }
+			      for (k in c) if (!(k in a)) { printf "%.0f %s\n", c[k] / nb, k; t += c[k] / nb }
+			      printf "%.0f TOTAL\n", t }' "$trace" |
+			sort -rn | awk '$1 >= 20 { printf "     %-44s %7.0f\n", $2, $1 }'
 	else
 		echo "   (profile run failed: $(echo "$pout" | tail -1))"
 	fi

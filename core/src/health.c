@@ -110,34 +110,48 @@ ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_mill
 	return NG_OK;
 }
 
-/* SP 800-90B 4.4.1 and 4.4.2 on the sample x of one stream, at position i
- * of the APT window. Returns the NG_HEALTH_RCT / NG_HEALTH_APT bits of the
- * tests whose B reached their cutoff C at x (the sample fails). */
-NG_STEP uint32_t ng_health_stream_step(ng_health_stream *t, uint32_t x, uint32_t i)
+/* SP 800-90B 4.4.1 and 4.4.2 on the next sample x of one stream. Every
+ * stream's A of 4.4.1 is its previous sample (step 2 sets A = x whenever
+ * x != A) and its A of 4.4.2 its window's first sample, so ng_health_test
+ * compares each sample with those two once for all streams and passes what
+ * it found: rct_same is "x = A" of 4.4.1 (false at the very first sample,
+ * which has no A), apt_same "x = A" of 4.4.2; start says that x is the
+ * first sample of an APT window. `run` says that x's predecessor equalled
+ * its own A, so that the field holds B of the run x may continue; otherwise
+ * that run is the predecessor alone, B = 1, whatever the field holds
+ * (ng_health_test steps only the samples that equal an A, and writes the
+ * B = 1 of the others when a batch ends). A of 4.4.1 itself, the previous
+ * sample, ng_health_test keeps. Returns the NG_HEALTH_RCT /
+ * NG_HEALTH_APT bits of the tests whose B reached their cutoff C at x (the
+ * sample fails). */
+NG_STEP uint32_t ng_health_stream_step(ng_health_stream *t, uint32_t x, bool rct_same, bool run,
+				       bool apt_same, bool start)
 {
 	uint32_t fired = 0;
 	/* 4.4.1 step 2: if x = A, B = B + 1, and B >= C is a failure;
-	 * otherwise A = x, B = 1. (Before the first sample B = 0, so the
-	 * first sample always starts a run.) */
-	if (x == t->rct_a && t->rct_b) {
-		if (++t->rct_b > t->rct_max)
+	 * otherwise A = x, B = 1. */
+	if (rct_same) {
+		t->rct_b = (run ? t->rct_b : 1) + 1;
+		if (t->rct_b > t->rct_max)
 			t->rct_max = t->rct_b;
 		if (t->rct_b >= t->rct_cutoff)
 			fired |= NG_HEALTH_RCT;
 	} else {
-		t->rct_a = x;
 		t->rct_b = 1;
 	}
 	/* 4.4.2 steps 1-3: the window's first sample is A, B = 1; each later
 	 * sample of the window that equals A makes B = B + 1; at every later
-	 * sample, B >= C is a failure (to the window's end). */
-	if (i == 0) {
+	 * sample, B >= C is a failure (to the window's end). B changes only
+	 * here, so it is compared with C here; ng_health_test compares it at a
+	 * batch's first sample too, the only other sample that can see B >= C
+	 * (a failure ends the batch). */
+	if (start) {
 		t->apt_a = x;
 		t->apt_b = 1;
-	} else if (x == t->apt_a && ++t->apt_b > t->apt_max) {
+	} else if (apt_same && ++t->apt_b > t->apt_max) {
 		t->apt_max = t->apt_b;
 	}
-	if (t->apt_b >= t->apt_cutoff)
+	if ((start || apt_same) && t->apt_b >= t->apt_cutoff)
 		fired |= NG_HEALTH_APT;
 	return fired;
 }
@@ -192,20 +206,6 @@ static void ng_health_startup_check(ng_health_ctx *h)
 		h->status &= ~NG_HEALTH_STARTUP;
 }
 
-/* What plain samples (below) leave on each stream, the last of them x:
- * 4.4.1's A = x, B = 1. */
-static inline void ng_health_plain(ng_health_stream *t, uint32_t ns, uint32_t x)
-{
-	t[0].rct_a = x;
-	t[0].rct_b = 1;
-	if (ns > 1) {
-		t[1].rct_a = x & 0xffffu;
-		t[1].rct_b = 1;
-		t[2].rct_a = x >> 16;
-		t[2].rct_b = 1;
-	}
-}
-
 /* Nonzero exactly when some lane of u is 0, for lanes of one width with
  * `one` the lowest bit of each lane and `high` the top bit of each: a lane
  * v >= 1 gives v - 1 without a borrow into the next lane, with its top bit
@@ -217,89 +217,161 @@ static inline uint32_t ng_zero_lane(uint32_t u, uint32_t one, uint32_t high)
 	return (u - one) & ~u & high;
 }
 
-/* ng_health_test steps in full (ng_health_stream_step on every stream) only
- * the samples at which a test can change more than its RCT's A, and lets
- * the others through with a few word operations. Why that is exact:
- *   - every stream's value is a lane of the sample: the
- *     whole word, or with the ADC streams its two half-words;
- *   - 4.4.1 keeps A = the previous sample's value (step 2 sets A = x
- *     whenever x != A), and 4.4.2's A is the value of the window's first
- *     sample on every stream;
- *   - so with d = x ^ (previous sample) and e = x ^ (window's first sample),
- *     x equals a stream's RCT A exactly when d's lane is 0 there, and its
- *     APT A exactly when e's lane is 0 (a zero word makes zero half-words).
- * A sample with no such zero lane is "plain": on every stream 4.4.1 sets
- * A = x and B = 1, and 4.4.2 changes nothing and fires only if B >= C
- * already, which only a batch's first sample can see (every firing ends the
- * batch). So plain samples only move `prev`; the RCT's B = 1 and A of each
- * stream are written when the next full step, or the batch's end, needs
- * them. Full steps: the first sample of each APT window, the batch's first
- * when an APT is at its cutoff, and every sample that is not plain. */
-size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired)
+/* Stream k's value in the sample x (NG_STREAM_*). */
+static inline uint32_t ng_lane(uint32_t x, uint32_t k)
+{
+	return k == NG_STREAM_WORD ? x : k == NG_STREAM_ADC1 ? x & 0xffffu : x >> 16;
+}
+
+/* The lane x of the sample at q on stream t, where it equals the stream's
+ * A of 4.4.1 (r) or of 4.4.2 (p) (not at a window's first sample); *end
+ * is just past the last sample at which r held. */
+NG_STEP uint32_t ng_health_lane(ng_health_stream *t, const uint32_t **end, const uint32_t *q, uint32_t x,
+				bool r, bool p)
+{
+	uint32_t f = ng_health_stream_step(t, x, r, *end == q, p, false);
+	if (r)
+		*end = q + 1;
+	return f;
+}
+
+/* The first sample of a window (start) or of a batch on stream t, where
+ * 4.4.2 compares B with C at every sample (ng_health_stream_step);
+ * r: x equals the stream's previous sample, p: the window's first. */
+static inline uint32_t ng_health_first(ng_health_stream *t, const uint32_t **end, const uint32_t *q,
+				       uint32_t x, bool r, bool p, bool start)
+{
+	r = r && t->rct_b;   /* B = 0: the very first sample, with no A */
+	uint32_t f = ng_health_stream_step(t, x, r, *end == q, p, start);
+	if (r)
+		*end = q + 1;
+	if (t->apt_b >= t->apt_cutoff)
+		f |= NG_HEALTH_APT;
+	return f;
+}
+
+/* The sample x at q on ns streams (not the first of a window), d = x ^ (the
+ * sample before), e = x ^ (the window's first): the streams where x equals
+ * an A are stepped. Returns stream k's bits << 2k. */
+NG_STEP uint32_t ng_health_sample(ng_health_stream *t, const uint32_t **end, const uint32_t *q, uint32_t x,
+				  uint32_t d, uint32_t e, const uint32_t ns)
+{
+	uint32_t f = 0;
+	if (ns == 1 || !(d << 16) || !(e << 16)) {   /* (the word equals an A only where its low half does) */
+		if (ns > 1)
+			f |= ng_health_lane(&t[1], &end[1], q, x & 0xffffu, !(d << 16), !(e << 16)) << 2;
+		if (d == 0 || e == 0)
+			f |= ng_health_lane(&t[0], &end[0], q, x, d == 0, e == 0);
+	}
+	if (ns > 1 && (d < 0x10000u || e < 0x10000u))
+		f |= ng_health_lane(&t[2], &end[2], q, x >> 16, d < 0x10000u, e < 0x10000u) << 4;
+	return f;
+}
+
+/* At a batch's first sample: the very first sample (no A of 4.4.1 yet), or
+ * an APT whose B >= C already (4.4.2: a failure at every later sample of
+ * its window). */
+static inline bool ng_health_hot(const ng_health_stream *t, uint32_t ns)
+{
+	bool hot = !t[0].rct_b;
+	for (uint32_t k = 0; k < ns; k++)
+		hot |= t[k].apt_b >= t[k].apt_cutoff;
+	return hot;
+}
+
+/* ng_health_test on ns streams (1 or 3, a constant where it is inlined).
+ * Every stream's value is a lane of the sample: the whole word, or with
+ * the ADC streams also its two half-words. With d = x ^ (previous sample)
+ * and e = x ^ (window's first sample), x equals a stream's A of 4.4.1
+ * exactly when d's lane is 0 there, and its A of 4.4.2 exactly when e's
+ * lane is 0. On a stream where x equals neither, 4.4.1 sets A = x and
+ * B = 1 and 4.4.2 changes nothing: x only moves `prev` (the A of 4.4.1),
+ * and its B = 1 is implied when the stream's next step needs it
+ * (ng_health_stream_step's `run`, from run_end) and written at the batch's
+ * end. So only the lanes equal to an A are stepped, and a sample with none
+ * ("plain") costs a few word operations: the check below, (v - 1) of each
+ * lane of d and e, has its top bit set for a lane v = 0 and otherwise only
+ * for v above half its range (never for the ADCs' 12-bit half-words, nor for
+ * words below 2^31); where it is set, the lanes are tested one by one
+ * (ng_health_sample). The first sample of each window goes through
+ * ng_health_stream_step on every stream, and so does the batch's first when
+ * ng_health_hot says so. */
+NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired,
+			     const uint32_t ns)
 {
 	ng_health_stream *t = h->st;
-	const uint32_t ns = h->nstreams;
-	/* the lanes: two half-words, or the whole word */
 	const uint32_t one = ns > 1 ? 0x00010001u : 1u, high = ns > 1 ? 0x80008000u : 0x80000000u;
-	uint32_t prev = t[0].rct_a, a = t[0].apt_a, i = h->apt_i, f0 = 0, f1 = 0, f2 = 0;
-	bool hot = t[0].apt_b >= t[0].apt_cutoff ||
-		   (ns > 1 && (t[1].apt_b >= t[1].apt_cutoff || t[2].apt_b >= t[2].apt_cutoff));
-	size_t j = 0, stepped = 0;   /* samples [stepped, j) were plain */
-	while (j < n) {
-		if (i != 0 && !hot) {   /* plain samples, to the end of the window or batch */
-			const uint32_t *q = s + j, *end = n - j < NG_APT_WINDOW - i ? s + n : q + (NG_APT_WINDOW - i);
-			uint32_t last = prev;
-			for (; q < end; q++) {
-				const uint32_t x = *q;
-				if (ng_zero_lane(x ^ last, one, high) | ng_zero_lane(x ^ a, one, high))
-					break;
-				last = x;
+	uint32_t prev = t[0].rct_a, i = h->apt_i, f = 0;   /* f: stream k's bits << 2k */
+	/* run_end[k]: just past the last sample equal to stream k's A of 4.4.1
+	 * (at the batch's start B is the run's) */
+	const uint32_t *q = s, *end = s + n, *run_end[NG_STREAMS] = { s, s, s };
+	while (q < end) {
+		const uint32_t x = *q, d = x ^ prev, e = x ^ t[0].apt_a;
+		if (i == 0 || (q == s && ng_health_hot(t, ns))) {   /* every stream */
+			f = ng_health_first(&t[0], &run_end[0], q, x, d == 0, e == 0, i == 0);
+			if (ns > 1) {
+				f |= ng_health_first(&t[1], &run_end[1], q, x & 0xffffu, !(d << 16), !(e << 16), i == 0) << 2;
+				f |= ng_health_first(&t[2], &run_end[2], q, x >> 16, d < 0x10000u, e < 0x10000u, i == 0) << 4;
 			}
-			if (q > s + j)
-				prev = q[-1];
-			i += (uint32_t)(q - (s + j));
-			j = (size_t)(q - s);
-			if (i == NG_APT_WINDOW)
-				i = 0;
-			if (j == n)
-				break;
-		}
-		hot = false;
-		if (j > stepped)
-			ng_health_plain(t, ns, prev);
-		const uint32_t x = s[j];
-		f0 = ng_health_stream_step(&t[0], x, i);
-		if (ns > 1) {
-			f1 = ng_health_stream_step(&t[1], x & 0xffffu, i);
-			f2 = ng_health_stream_step(&t[2], x >> 16, i);
+		} else {
+			f = ng_health_sample(t, run_end, q, x, d, e, ns);
 		}
 		prev = x;
-		a = t[0].apt_a;
-		i = i + 1 == NG_APT_WINDOW ? 0 : i + 1;
-		stepped = ++j;
-		if (f0 | f1 | f2)
+		q++;
+		if (++i == NG_APT_WINDOW)
+			i = 0;
+		if (f)
+			break;
+		/* the window's other samples (q[-1] is the previous one) */
+		const uint32_t a = t[0].apt_a, *w = q, *wend = i == 0 ? q :
+			(size_t)(end - q) > NG_APT_WINDOW - i ? q + (NG_APT_WINDOW - i) : end;
+		for (;; q++) {
+			while (q < wend && !((((q[0] ^ q[-1]) - one) | ((q[0] ^ a) - one)) & high))
+				q++;   /* plain (the check above) */
+			if (q == wend)
+				break;
+			const uint32_t x = q[0];
+			f = ng_health_sample(t, run_end, q, x, x ^ q[-1], x ^ a, ns);
+			if (f) {
+				q++;
+				break;
+			}
+		}
+		i += (uint32_t)(q - w);
+		if (i == NG_APT_WINDOW)
+			i = 0;
+		prev = q[-1];
+		if (f)
 			break;
 	}
-	if (j > stepped)
-		ng_health_plain(t, ns, prev);
+	if (q != s) {   /* 4.4.1's A, and B = 1 where the last sample ended a run */
+		for (uint32_t k = 0; k < ns; k++) {
+			t[k].rct_a = ng_lane(prev, k);
+			if (run_end[k] != q)
+				t[k].rct_b = 1;
+		}
+	}
 	h->apt_i = i;
-	*fired = f0 | f1 | f2;
-	if (*fired) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
+	size_t j = (size_t)(q - s);
+	*fired = (f | f >> 2 | f >> 4) & (NG_HEALTH_RCT | NG_HEALTH_APT);
+	if (f) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
 		const uint32_t x = s[--j];
 		h->samples += j;
 		ng_health_startup_check(h);
-		if (f0)
-			ng_health_failed(h, NG_STREAM_WORD, f0, x);
-		if (f1)
-			ng_health_failed(h, NG_STREAM_ADC1, f1, x & 0xffffu);
-		if (f2)
-			ng_health_failed(h, NG_STREAM_ADC2, f2, x >> 16);
+		for (uint32_t k = 0; k < ns; k++)
+			if (f >> 2 * k & 3u)
+				ng_health_failed(h, k, f >> 2 * k & 3u, ng_lane(x, k));
 		h->samples++;
 	} else {
 		h->samples += j;
 	}
 	ng_health_startup_check(h);
 	return j;
+}
+
+size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired)
+{
+	return h->nstreams > 1 ? ng_health_run(h, s, n, fired, NG_STREAMS) : ng_health_run(h, s, n, fired, 1);
 }
 
 /* ---- NeuG 1.0.x's tests on the CRC output bytes ------------------------

@@ -307,8 +307,9 @@ int main(void)
 			size_t n = (size_t)(ng_test_rand(&seed) % 700);
 			uint32_t run = 0, v = 0;
 			for (size_t i = 0; i < n; i++) {
-				if (!run) {   /* runs of random length, values from a small alphabet */
-					v = (uint32_t)(ng_test_rand(&seed) % alpha) * 0x01000193u;
+				if (!run) {   /* runs of random length, values from a small alphabet
+					       * (on some trials spread over all 32 bits) */
+					v = (uint32_t)(ng_test_rand(&seed) % alpha) * (trial & 2 ? 0x9e3779b1u : 0x01000193u);
 					run = 1 + (uint32_t)(ng_test_rand(&seed) % (trial & 1 ? 3 : 14));
 				}
 				buf[i] = v;
@@ -334,7 +335,8 @@ int main(void)
 	/* The same with the ADC streams: each half-word of the words is a
 	 * stream of its own (its own reference, H = 1 bit), the halves drawn
 	 * from small alphabets and repeated independently, so that a sample
-	 * often equals its predecessor or the window's first on one half only. */
+	 * often equals its predecessor or the window's first on one half only
+	 * (on some trials near the top of the half-word's range). */
 	diff = 0;
 	fires = 0;
 	for (int trial = 0; trial < 200; trial++) {
@@ -349,11 +351,11 @@ int main(void)
 			size_t n = (size_t)(ng_test_rand(&seed) % 700);
 			for (size_t i = 0; i < n; i++) {
 				if (!rlo) {
-					lo = (uint32_t)(ng_test_rand(&seed) % (alpha + 30)) + 1000u;
+					lo = (uint32_t)(ng_test_rand(&seed) % (alpha + 30)) + (trial & 4 ? 0xffc0u : 1000u);
 					rlo = 1 + (uint32_t)(ng_test_rand(&seed) % (trial & 1 ? 3 : 20));
 				}
 				if (!rhi) {
-					hi = (uint32_t)(ng_test_rand(&seed) % (alpha + 30)) + 1000u;
+					hi = (uint32_t)(ng_test_rand(&seed) % (alpha + 30)) + (trial & 8 ? 0xffc0u : 1000u);
 					rhi = 1 + (uint32_t)(ng_test_rand(&seed) % (trial & 2 ? 3 : 20));
 				}
 				buf[i] = hi << 16 | lo;

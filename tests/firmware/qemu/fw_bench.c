@@ -118,13 +118,52 @@ static uint32_t ng_measure(uint32_t mode, bool dr, bool adc, uint64_t ticks_2m, 
 }
 
 #ifdef NG_FW_PROFILE
+volatile uint32_t ng_prof_mark;
+__attribute__((noinline)) void ng_prof_begin(void) { ng_prof_mark = 1; }
+__attribute__((noinline)) void ng_prof_end(void) { ng_prof_mark = 2; }
+__attribute__((noinline)) void ng_prof_adc_begin(void) { ng_prof_mark = 3; }
+__attribute__((noinline)) void ng_prof_adc_end(void) { ng_prof_mark = 4; }
+#else
+static inline void ng_prof_adc_begin(void) {}
+static inline void ng_prof_adc_end(void) {}
+#endif
+
+/* ng_health_test alone, called as the conditioned path of ng_measure
+ * calls it (the same warm-up, then 4 passes, in the batches of ng_feed:
+ * 56, 64 and 20 samples, which end where the 140-sample blocks end), on the
+ * samples as mapped (mixed) or as the ADCs gave them. Returns the ticks of
+ * the 4 passes. The mapping keeps every equality between whole samples but
+ * none between half-words, so the per-ADC tests see ADC values only here:
+ * the firmware path's figure is ng_measure's with this function's ticks on
+ * the mapped samples replaced by its ticks on the ADCs' own. */
+static uint64_t ng_health_path(bool mixed, bool adc)
+{
+	static ng_health_ctx h;
+	static const uint8_t cond[3] = { 56, 64, 20 };
+	const uint32_t *vec = ng_mixed(mixed), warm = 1120, n = (ng_vec_adc_words - warm) / 1120u * 1120u;
+	uint64_t t0 = 0;
+	ng_health_init(&h, NG_DEFAULT_H_MILLI, adc ? NG_DEFAULT_ADC_H_MILLI : 0);
+	for (uint32_t rep = 0; rep < 5; rep++) {
+		const uint32_t *s = rep ? vec + warm : vec;
+		if (rep == 1) {
+			ng_prof_adc_begin();
+			t0 = ng_ticks();
+		}
+		for (uint32_t i = 0, k = 0; i + cond[k] <= (rep ? n : warm); i += cond[k], k = (k + 1u) % 3u) {
+			for (uint32_t j = 0, fired; j < cond[k];)
+				j += (uint32_t)ng_health_test(&h, s + i + j, cond[k] - j, &fired) + (fired != 0);
+		}
+	}
+	uint64_t dt = ng_ticks() - t0;
+	ng_prof_adc_end();
+	return dt;
+}
+
+#ifdef NG_FW_PROFILE
 /* The profile build (fw_prof.elf, bench/bench-firmware.sh): the firmware's
  * conditioned path over 4480 samples (DMA batches) after the warm-up, between calls of
  * ng_prof_begin and ng_prof_end; QEMU's instruction trace (-singlestep
  * -d exec) between them gives the instructions per function. */
-volatile uint32_t ng_prof_mark;
-__attribute__((noinline)) void ng_prof_begin(void) { ng_prof_mark = 1; }
-__attribute__((noinline)) void ng_prof_end(void) { ng_prof_mark = 2; }
 int main(void)
 {
 	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI,
@@ -137,6 +176,10 @@ int main(void)
 	uint32_t n = ng_feed(NG_MODE_CONDITIONED, vec + 1120, 4480);
 	ng_prof_end();
 	ng_sh_printf("prof: blocks %u\n", n);
+	/* ng_health_test on the ADCs' own samples, called as the path calls
+	 * it: what replaces its count above (ng_health_path) */
+	ng_health_path(false, true);
+	ng_sh_printf("prof: adc_blocks %u\n", 4u * ((ng_vec_adc_words - 1120u) / 1120u * 1120u) / 140u);
 	(void)ng_measure;
 	(void)ng_calibrate;
 	return 0;
@@ -152,10 +195,16 @@ int main(void)
 	/* The firmware path: the CRC unit's data register (main.c, cfg.crc_dr),
 	 * with the raw tests on the words and on each ADC's half-word (the
 	 * firmware's configuration), and on the words alone. */
-	v = ng_measure(NG_MODE_CONDITIONED, true, true, cal, &n);
-	ng_sh_printf("bench: conditioned_hwcrc_minstr_per_output %u (%u blocks)\n", v, n);
-	v = ng_measure(NG_MODE_CONDITIONED, true, false, cal, &n);
-	ng_sh_printf("bench: conditioned_hwcrc_words_minstr_per_output %u (%u blocks)\n", v, n);
+	for (uint32_t k = 0; k < 2; k++) {
+		const bool adc = k == 0;
+		v = ng_measure(NG_MODE_CONDITIONED, true, adc, cal, &n);
+		uint64_t hm = ng_health_path(true, adc), ha = ng_health_path(false, adc);
+		uint32_t dm = (uint32_t)(hm * 2000000000ull / cal / n), da = (uint32_t)(ha * 2000000000ull / cal / n);
+		ng_sh_printf("bench: conditioned_hwcrc%s_mixed_minstr_per_output %u (%u blocks)\n", adc ? "" : "_words", v, n);
+		ng_sh_printf("bench: health_path%s_mixed_minstr_per_output %u\n", adc ? "" : "_words", dm);
+		ng_sh_printf("bench: health_path%s_minstr_per_output %u\n", adc ? "" : "_words", da);
+		ng_sh_printf("bench: conditioned_hwcrc%s_minstr_per_output %u\n", adc ? "" : "_words", v - dm + da);
+	}
 	v = ng_measure(NG_MODE_CONDITIONED, false, true, cal, &n);
 	ng_sh_printf("bench: conditioned_swcrc_minstr_per_output %u (%u blocks)\n", v, n);
 	v = ng_measure(NG_MODE_CRC32, true, true, cal, &n);
