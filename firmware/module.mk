@@ -105,7 +105,8 @@ FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 # are SHA-512's (FIPS 180-4 4.2.2: the high halves of 4.2.3's).
 FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_DFU_MODE_ONLY -DNG_LED_DFU_ONLY \
 	-DNG_LIBC_SMALL -DNG_SHA256_SMALL
-FW_LOADER_CFLAGS = $(FW_CFLAGS) $(FW_LOADER_DEFS) -flto
+FW_LOADER_LTO ?= -flto
+FW_LOADER_CFLAGS = $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO)
 FW_LOADER_SRC := $(BOOT_SRC) core/src/sha256.c core/src/sha2k.c core/src/wipe.c usb/usbd.c usb/dfu.c usb/dfu_device.c
 FW_LOADER_COMMON = $(patsubst %.c,$(B)/firmware/loader-obj/%.o,$(FW_LOADER_SRC))
 
@@ -142,7 +143,7 @@ $(B)/firmware/$(1)/loader-obj/libc.o: $(FW_DIR)/libc.c
 
 $(B)/firmware/$(1)/loader.elf: $(patsubst %.c,$(B)/firmware/$(1)/loader-obj/%.o,$(FW_LOADER_BOARD) libc.c) \
 		$(FW_LOADER_COMMON) $(FW_KEYSLOT) $(FW_SIGN_CFG) $(B)/firmware/$(1)/loader.ld $(FW_DIR)/neug.ld
-	$(FW_CC) $(FW_LDFLAGS) $(FW_CFLAGS) $(FW_LOADER_DEFS) -flto -Wl,-e,ng_crt_start -T$(B)/firmware/$(1)/loader.ld \
+	$(FW_CC) $(FW_LDFLAGS) $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO) -Wl,-e,ng_crt_start -T$(B)/firmware/$(1)/loader.ld \
 		-Wl,-Map=$(B)/firmware/$(1)/loader.map -o $$@ $$(filter %.o,$$^) $(FW_LIBS)
 endef
 FW_LOADER_BOARDS := $(foreach b,$(FW_BOARDS),$(if $(shell awk '$$2 == "NG_BOARD_FLASH_KB" && $$3 >= 128' $(FW_DIR)/boards/$(b).h),$(b)))

@@ -14,7 +14,6 @@
 #define NG_H256(i) ((uint32_t)(ng_sha512_h0[i] >> 32))
 #else
 #define NG_K256(t) ng_sha256_k[t]
-#define NG_H256(i) ng_sha256_h0[i]
 /* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the cube
  * roots of the first 64 primes. */
 const uint32_t ng_sha256_k[64] = {
@@ -246,8 +245,12 @@ void ng_sha256_force_portable(bool on) { (void)on; }
 
 void ng_sha256_init(ng_sha256_ctx *ctx)
 {
+#ifdef NG_SHA256_SMALL
 	for (unsigned i = 0; i < 8; i++)
 		ctx->h[i] = NG_H256(i);
+#else
+	memcpy(ctx->h, ng_sha256_h0, sizeof ctx->h);
+#endif
 	ctx->len = 0;
 	ctx->fill = 0;
 }
