@@ -100,11 +100,12 @@ FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 # with link-time optimisation and these switches (doc/firmware.md, "Size and
 # speed"): endpoint 0 only in the USB stack and driver (the DFU-mode device
 # has no other endpoint), the DFU-mode interface without the run-time one,
-# the DFU LED pattern only, byte-loop mem* functions, and the portable
+# the DFU LED pattern only, the flash driver on the chip's registers
+# directly (NG_FPEC_DIRECT), byte-loop mem* functions, and the portable
 # SHA-256 (NG_SHA256_SMALL: one round per loop pass) whose round constants
 # are SHA-512's (FIPS 180-4 4.2.2: the high halves of 4.2.3's).
 FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_DFU_MODE_ONLY -DNG_LED_DFU_ONLY \
-	-DNG_LIBC_SMALL -DNG_SHA256_SMALL
+	-DNG_FPEC_DIRECT -DNG_LIBC_SMALL -DNG_SHA256_SMALL
 FW_LOADER_LTO ?= -flto
 FW_LOADER_CFLAGS = $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO)
 FW_LOADER_SRC := $(BOOT_SRC) core/src/sha256.c core/src/sha2k.c core/src/wipe.c usb/usbd.c usb/dfu.c usb/dfu_device.c
