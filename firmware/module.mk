@@ -97,8 +97,8 @@ FW_LOADER_BOARD := loader/main.c loader/startup.c crt.c clock.c board.c led.c dc
 LOADER_WRP ?= 1
 FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 # The loader is built for size from the same sources as the application,
-# with link-time optimisation and these switches (doc/firmware.md, "Size and
-# speed"): endpoint 0 only in the USB stack and driver (the DFU-mode device
+# with link-time optimisation and these switches (doc/firmware.md, "The
+# loader, the owner key, and the 64 KiB boards"): endpoint 0 only in the USB stack and driver (the DFU-mode device
 # has no other endpoint), the DFU-mode interface without the run-time one,
 # the DFU LED pattern only, the flash driver on the chip's registers
 # directly (NG_FPEC_DIRECT), byte-loop mem* functions, and the portable

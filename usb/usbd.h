@@ -19,8 +19,8 @@
 
 #define NG_USBD_EVENT_QUEUE 16u  /* events queued between ISR and task */
 /* Endpoint numbers 0..NG_USBD_MAX_EP-1. The boot loader's build defines it
- * as 1 (endpoint 0 only, doc/firmware.md "Size and speed"): the data
- * endpoint code then folds away at compile time. */
+ * as 1 (endpoint 0 only, firmware/module.mk): the data endpoint code then
+ * folds away at compile time. */
 #ifndef NG_USBD_MAX_EP
 #define NG_USBD_MAX_EP      8u
 #endif
