@@ -135,6 +135,13 @@ $(B)/tests/test_dfu_loader: tests/unit/test_dfu.c $(LOADER_TEST_OBJ) $(B)/libneu
 
 CHECK_DEPS += $(B)/tests/test_dfu_loader
 
+# The STM32 USB driver as the boot loader builds it (endpoint 0 only).
+$(B)/tests/test_fw_usb_drv_ep0: tests/unit/test_fw_usb_drv.c $(B)/libneug.a tests/check.h tests/unit/fw_model.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(filter -DNG_USB_NEP=%,$(FW_LOADER_DEFS)) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
+
+CHECK_DEPS += $(B)/tests/test_fw_usb_drv_ep0
+
 tests: $(B)/neug $(UNIT_BIN) $(ASAN_BIN) $(CHECK_DEPS)
 
 # The main job: health-tested conditioned output from the default source.
