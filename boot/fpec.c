@@ -10,11 +10,11 @@ static uint32_t spin_max(const ng_fpec_bus *b) { return b->spin_max ? b->spin_ma
 static ng_fpec_err wait_done(const ng_fpec_bus *b)
 {
 	uint32_t sr = 0, n = spin_max(b);
-	while (n-- && ((sr = b->rd32(b->user, NG_FLASH_SR)) & NG_FLASH_SR_BSY))
+	while (n-- && ((sr = NG_BUS_RD32(b, NG_FLASH_SR)) & NG_FLASH_SR_BSY))
 		;
 	if (sr & NG_FLASH_SR_BSY)
 		return NG_FPEC_ERR_BUSY;
-	b->wr32(b->user, NG_FLASH_SR, NG_FLASH_SR_EOP | NG_FLASH_SR_PGERR | NG_FLASH_SR_WRPRTERR);
+	NG_BUS_WR32(b, NG_FLASH_SR, NG_FLASH_SR_EOP | NG_FLASH_SR_PGERR | NG_FLASH_SR_WRPRTERR);
 	if (sr & NG_FLASH_SR_WRPRTERR)
 		return NG_FPEC_ERR_WRP;
 	if (sr & NG_FLASH_SR_PGERR)
@@ -22,16 +22,16 @@ static ng_fpec_err wait_done(const ng_fpec_bus *b)
 	return NG_FPEC_OK;
 }
 
-static void cr_set(const ng_fpec_bus *b, uint32_t m) { b->wr32(b->user, NG_FLASH_CR, b->rd32(b->user, NG_FLASH_CR) | m); }
-static void cr_clr(const ng_fpec_bus *b, uint32_t m) { b->wr32(b->user, NG_FLASH_CR, b->rd32(b->user, NG_FLASH_CR) & ~m); }
+static void cr_set(const ng_fpec_bus *b, uint32_t m) { NG_BUS_WR32(b, NG_FLASH_CR, NG_BUS_RD32(b, NG_FLASH_CR) | m); }
+static void cr_clr(const ng_fpec_bus *b, uint32_t m) { NG_BUS_WR32(b, NG_FLASH_CR, NG_BUS_RD32(b, NG_FLASH_CR) & ~m); }
 
 ng_fpec_err ng_fpec_unlock(const ng_fpec_bus *b)
 {
-	if (b->rd32(b->user, NG_FLASH_CR) & NG_FLASH_CR_LOCK) {
-		b->wr32(b->user, NG_FLASH_KEYR, NG_FLASH_KEY1);
-		b->wr32(b->user, NG_FLASH_KEYR, NG_FLASH_KEY2);
+	if (NG_BUS_RD32(b, NG_FLASH_CR) & NG_FLASH_CR_LOCK) {
+		NG_BUS_WR32(b, NG_FLASH_KEYR, NG_FLASH_KEY1);
+		NG_BUS_WR32(b, NG_FLASH_KEYR, NG_FLASH_KEY2);
 	}
-	return (b->rd32(b->user, NG_FLASH_CR) & NG_FLASH_CR_LOCK) ? NG_FPEC_ERR_LOCKED : NG_FPEC_OK;
+	return (NG_BUS_RD32(b, NG_FLASH_CR) & NG_FLASH_CR_LOCK) ? NG_FPEC_ERR_LOCKED : NG_FPEC_OK;
 }
 
 void ng_fpec_lock(const ng_fpec_bus *b) { cr_set(b, NG_FLASH_CR_LOCK); }
@@ -39,13 +39,13 @@ void ng_fpec_lock(const ng_fpec_bus *b) { cr_set(b, NG_FLASH_CR_LOCK); }
 void ng_fpec_lockout(const ng_fpec_bus *b)
 {
 	ng_fpec_lock(b);
-	b->wr32(b->user, NG_FLASH_KEYR, ~NG_FLASH_KEY1); /* not KEY1: locked until reset */
+	NG_BUS_WR32(b, NG_FLASH_KEYR, ~NG_FLASH_KEY1); /* not KEY1: locked until reset */
 }
 
 int ng_fpec_blank(const ng_fpec_bus *b, uint32_t addr, uint32_t len)
 {
 	for (uint32_t a = addr; a < addr + len; a += 2)
-		if (b->rd16(b->user, a) != 0xFFFFu)
+		if (NG_BUS_RD16(b, a) != 0xFFFFu)
 			return 0;
 	return 1;
 }
@@ -58,7 +58,7 @@ ng_fpec_err ng_fpec_erase_page(const ng_fpec_bus *b, uint32_t addr)
 	if (e == NG_FPEC_ERR_BUSY)
 		return e;
 	cr_set(b, NG_FLASH_CR_PER);
-	b->wr32(b->user, NG_FLASH_AR, addr);
+	NG_BUS_WR32(b, NG_FLASH_AR, addr);
 	cr_set(b, NG_FLASH_CR_STRT);
 	e = wait_done(b);
 	cr_clr(b, NG_FLASH_CR_PER);
@@ -70,11 +70,11 @@ ng_fpec_err ng_fpec_erase_page(const ng_fpec_bus *b, uint32_t addr)
 /* One half-word with PG (or OPTPG) set by the caller. */
 static ng_fpec_err program_half(const ng_fpec_bus *b, uint32_t addr, uint16_t v)
 {
-	b->wr16(b->user, addr, v);
+	NG_BUS_WR16(b, addr, v);
 	ng_fpec_err e = wait_done(b);
 	if (e != NG_FPEC_OK)
 		return e;
-	return b->rd16(b->user, addr) == v ? NG_FPEC_OK : NG_FPEC_ERR_VERIFY;
+	return NG_BUS_RD16(b, addr) == v ? NG_FPEC_OK : NG_FPEC_ERR_VERIFY;
 }
 
 ng_fpec_err ng_fpec_program(const ng_fpec_bus *b, uint32_t addr, const uint8_t *data, uint32_t len)
@@ -94,7 +94,7 @@ ng_fpec_err ng_fpec_program(const ng_fpec_bus *b, uint32_t addr, const uint8_t *
 	return e;
 }
 
-uint32_t ng_fpec_protected(const ng_fpec_bus *b) { return ~b->rd32(b->user, NG_FLASH_WRPR); }
+uint32_t ng_fpec_protected(const ng_fpec_bus *b) { return ~NG_BUS_RD32(b, NG_FLASH_WRPR); }
 
 ng_fpec_err ng_fpec_protect(const ng_fpec_bus *b, uint32_t mask)
 {
@@ -102,14 +102,14 @@ ng_fpec_err ng_fpec_protect(const ng_fpec_bus *b, uint32_t mask)
 	/* what the option bytes hold now (low byte of each half-word, §2.5) */
 	uint16_t keep[4];
 	for (uint32_t i = 0; i < 4; i++)
-		keep[i] = (uint16_t)(b->rd16(b->user, NG_OPT_BASE + 2u * i) & 0xFFu);
-	if (b->rd32(b->user, NG_FLASH_OBR) & NG_FLASH_OBR_RDPRT)
+		keep[i] = (uint16_t)(NG_BUS_RD16(b, NG_OPT_BASE + 2u * i) & 0xFFu);
+	if (NG_BUS_RD32(b, NG_FLASH_OBR) & NG_FLASH_OBR_RDPRT)
 		return NG_FPEC_ERR_ARG; /* read-out protected: leave the option bytes alone */
 	keep[0] = NG_FLASH_RDP_KEY;
 	/* §2.5.1: the option byte key opens FLASH_CR.OPTWRE */
-	b->wr32(b->user, NG_FLASH_OPTKEYR, NG_FLASH_KEY1);
-	b->wr32(b->user, NG_FLASH_OPTKEYR, NG_FLASH_KEY2);
-	if (!(b->rd32(b->user, NG_FLASH_CR) & NG_FLASH_CR_OPTWRE))
+	NG_BUS_WR32(b, NG_FLASH_OPTKEYR, NG_FLASH_KEY1);
+	NG_BUS_WR32(b, NG_FLASH_OPTKEYR, NG_FLASH_KEY2);
+	if (!(NG_BUS_RD32(b, NG_FLASH_CR) & NG_FLASH_CR_OPTWRE))
 		return NG_FPEC_ERR_LOCKED;
 	ng_fpec_err e = wait_done(b);
 	if (e == NG_FPEC_ERR_BUSY)
@@ -124,9 +124,9 @@ ng_fpec_err ng_fpec_protect(const ng_fpec_bus *b, uint32_t mask)
 	cr_set(b, NG_FLASH_CR_OPTPG);
 	for (uint32_t i = 0; i < 8 && e == NG_FPEC_OK; i++) {
 		uint16_t v = i < 4 ? keep[i] : (uint16_t)(~(prot >> (8u * (i - 4u))) & 0xFFu);
-		b->wr16(b->user, NG_OPT_BASE + 2u * i, v);
+		NG_BUS_WR16(b, NG_OPT_BASE + 2u * i, v);
 		e = wait_done(b);
-		if (e == NG_FPEC_OK && (b->rd16(b->user, NG_OPT_BASE + 2u * i) & 0xFFu) != v)
+		if (e == NG_FPEC_OK && (NG_BUS_RD16(b, NG_OPT_BASE + 2u * i) & 0xFFu) != v)
 			e = NG_FPEC_ERR_VERIFY;
 	}
 	cr_clr(b, NG_FLASH_CR_OPTPG | NG_FLASH_CR_OPTWRE);

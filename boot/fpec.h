@@ -66,6 +66,21 @@ typedef struct {
 	uint32_t spin_max; /* BSY polls before giving up; 0: 20,000,000 */
 } ng_fpec_bus;
 
+/* Register and flash accesses as the driver makes them: through the bus,
+ * or, in the boot loader's build (NG_FPEC_DIRECT), as plain volatile
+ * accesses to the chip (the bus argument is then ignored). */
+#ifdef NG_FPEC_DIRECT
+#define NG_BUS_RD32(b, a)    ((void)(b), *(volatile uint32_t *)(uintptr_t)(a))
+#define NG_BUS_WR32(b, a, v) ((void)(b), *(volatile uint32_t *)(uintptr_t)(a) = (v))
+#define NG_BUS_RD16(b, a)    ((void)(b), *(volatile uint16_t *)(uintptr_t)(a))
+#define NG_BUS_WR16(b, a, v) ((void)(b), *(volatile uint16_t *)(uintptr_t)(a) = (v))
+#else
+#define NG_BUS_RD32(b, a)    ((b)->rd32((b)->user, (a)))
+#define NG_BUS_WR32(b, a, v) ((b)->wr32((b)->user, (a), (v)))
+#define NG_BUS_RD16(b, a)    ((b)->rd16((b)->user, (a)))
+#define NG_BUS_WR16(b, a, v) ((b)->wr16((b)->user, (a), (v)))
+#endif
+
 typedef enum {
 	NG_FPEC_OK = 0,
 	NG_FPEC_ERR_LOCKED = -1, /* the unlock sequence did not open FLASH_CR */

@@ -93,17 +93,27 @@ $(B)/firmware/%/neug.dfu: $(B)/firmware/%/neug.img ;
 # filled from OWNER_KEY's public key when it is given (else left erased, for
 # the first flash). loader.bin is padded to 16 KiB; neug-full.bin is the
 # loader and neug.img together, for the first flash by SWD or serial.
-FW_LOADER_BOARD := loader/main.c loader/startup.c crt.c clock.c board.c led.c dcd_stm32f1.c libc.c
+FW_LOADER_BOARD := loader/main.c loader/startup.c crt.c clock.c board.c led.c dcd_stm32f1.c
 LOADER_WRP ?= 1
 FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
-# The loader's SHA-256 is built for size (NG_SHA256_SMALL: portable, eight
-# rounds per pass), not the application's unrolled and Thumb-2 ones.
-FW_LOADER_SHA := $(B)/firmware/loader-obj/sha256.o
-FW_LOADER_COMMON = $(FW_LOADER_SHA) $(filter-out %/core/src/sha256.o %/core/src/sha256_armv7m.o,$(FW_COMMON_OBJ))
+# The loader is built for size from the same sources as the application,
+# with link-time optimisation and these switches (doc/firmware.md, "The
+# loader, the owner key, and the 64 KiB boards"): endpoint 0 only in the USB stack and driver (the DFU-mode device
+# has no other endpoint), the DFU-mode interface without the run-time one,
+# the DFU LED pattern only, the flash driver on the chip's registers
+# directly (NG_FPEC_DIRECT), byte-loop mem* functions, and the portable
+# SHA-256 (NG_SHA256_SMALL: one round per loop pass) whose round constants
+# are SHA-512's (FIPS 180-4 4.2.2: the high halves of 4.2.3's).
+FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_DFU_MODE_ONLY -DNG_LED_DFU_ONLY \
+	-DNG_FPEC_DIRECT -DNG_LIBC_SMALL -DNG_SHA256_SMALL
+FW_LOADER_LTO ?= -flto
+FW_LOADER_CFLAGS = $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO)
+FW_LOADER_SRC := $(BOOT_SRC) core/src/sha256.c core/src/sha2k.c core/src/wipe.c usb/usbd.c usb/dfu.c usb/dfu_device.c
+FW_LOADER_COMMON = $(patsubst %.c,$(B)/firmware/loader-obj/%.o,$(FW_LOADER_SRC))
 
-$(FW_LOADER_SHA): core/src/sha256.c
+$(B)/firmware/loader-obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -DNG_SHA256_SMALL -MMD -MP -c $< -o $@
+	$(FW_CC) $(FW_INC) $(FW_LOADER_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/firmware/owner.pub: $(FW_SIGN_CFG) $(FW_SIGN_TOOL)
 	@mkdir -p $(@D)
@@ -121,11 +131,20 @@ $(B)/firmware/$(1)/loader.ld: $(FW_DIR)/loader/loader.ld.in $(FW_DIR)/boards/$(1
 	@mkdir -p $$(@D)
 	$(FW_CC) -E -P -x c -include $(FW_DIR)/boards/$(1).h $$< -o $$@
 
-$(B)/firmware/$(1)/obj/loader/main.o: FW_CFLAGS += -DNG_LOADER_WRP=$(LOADER_WRP)
+$(B)/firmware/$(1)/loader-obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h
+	@mkdir -p $$(@D)
+	$(FW_CC) $(FW_INC) $(FW_LOADER_CFLAGS) -DNG_BOARD_HEADER='"boards/$(1).h"' -DNG_BOARD_ID='"$(1)"' -MMD -MP -c $$< -o $$@
 
-$(B)/firmware/$(1)/loader.elf: $(patsubst %.c,$(B)/firmware/$(1)/obj/%.o,$(FW_LOADER_BOARD)) \
+$(B)/firmware/$(1)/loader-obj/loader/main.o: FW_LOADER_CFLAGS += -DNG_LOADER_WRP=$(LOADER_WRP)
+
+# libc.c outside LTO: GCC emits the calls to mem* after link-time optimisation.
+$(B)/firmware/$(1)/loader-obj/libc.o: $(FW_DIR)/libc.c
+	@mkdir -p $$(@D)
+	$(FW_CC) $(FW_INC) $(FW_CFLAGS) $(FW_LOADER_DEFS) -MMD -MP -c $$< -o $$@
+
+$(B)/firmware/$(1)/loader.elf: $(patsubst %.c,$(B)/firmware/$(1)/loader-obj/%.o,$(FW_LOADER_BOARD) libc.c) \
 		$(FW_LOADER_COMMON) $(FW_KEYSLOT) $(FW_SIGN_CFG) $(B)/firmware/$(1)/loader.ld $(FW_DIR)/neug.ld
-	$(FW_CC) $(FW_LDFLAGS) -Wl,-e,ng_crt_start -T$(B)/firmware/$(1)/loader.ld \
+	$(FW_CC) $(FW_LDFLAGS) $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO) -Wl,-e,ng_crt_start -T$(B)/firmware/$(1)/loader.ld \
 		-Wl,-Map=$(B)/firmware/$(1)/loader.map -o $$@ $$(filter %.o,$$^) $(FW_LIBS)
 endef
 FW_LOADER_BOARDS := $(foreach b,$(FW_BOARDS),$(if $(shell awk '$$2 == "NG_BOARD_FLASH_KB" && $$3 >= 128' $(FW_DIR)/boards/$(b).h),$(b)))

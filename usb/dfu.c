@@ -58,6 +58,7 @@ static bool fail(ng_dfu_ctx *d, uint8_t status)
 	return false;
 }
 
+#ifndef NG_DFU_MODE_ONLY
 static bool runtime_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage)
 {
 	if (stage != NG_CTRL_SETUP)
@@ -77,6 +78,8 @@ static bool runtime_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s
 	}
 	return false;
 }
+
+#endif
 
 /* The vendor requests of DFU mode: the challenge and its answer. */
 static bool vendor_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage,
@@ -206,8 +209,13 @@ static bool dfu_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_
 	ng_dfu_ctx *d = ctx;
 	if ((s->bmRequestType & NG_REQ_RCPT_MASK) != NG_REQ_RCPT_IFACE)
 		return false; /* vendor requests to the device belong to others */
+#ifdef NG_DFU_MODE_ONLY
+	if (!d->be)
+		return false; /* the boot loader's build: no run-time interface */
+#else
 	if (!d->be)
 		return runtime_control(d, u, s, stage);
+#endif
 	return mode_control(d, u, s, stage, data, len);
 }
 

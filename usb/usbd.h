@@ -18,7 +18,12 @@
 #include "ng/status.h"
 
 #define NG_USBD_EVENT_QUEUE 16u  /* events queued between ISR and task */
-#define NG_USBD_MAX_EP      8u   /* endpoint numbers 0..7 */
+/* Endpoint numbers 0..NG_USBD_MAX_EP-1. The boot loader's build defines it
+ * as 1 (endpoint 0 only, firmware/module.mk): the data endpoint code then
+ * folds away at compile time. */
+#ifndef NG_USBD_MAX_EP
+#define NG_USBD_MAX_EP      8u
+#endif
 #define NG_USBD_MAX_CLASSES 4u
 #define NG_USBD_CTRL_BUF    256u /* longest control data stage (either way) */
 

@@ -7,6 +7,13 @@
 #include "ng/sha256.h"
 #include "sha256_impl.h"
 
+#ifdef NG_SHA256_SMALL
+#include "ng/sha2k.h"
+/* The boot loader's build: SHA-512's constants, high halves (ng/sha2k.h). */
+#define NG_K256(t) ((uint32_t)(ng_sha512_k[t] >> 32))
+#define NG_H256(i) ((uint32_t)(ng_sha512_h0[i] >> 32))
+#else
+#define NG_K256(t) ng_sha256_k[t]
 /* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the cube
  * roots of the first 64 primes. */
 const uint32_t ng_sha256_k[64] = {
@@ -23,6 +30,7 @@ const uint32_t ng_sha256_k[64] = {
 const uint32_t ng_sha256_h0[8] = {
 	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
+#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NG_SHA_INLINE static inline __attribute__((always_inline))
@@ -133,7 +141,7 @@ void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n
 			uint32_t wt = t < 16 ? (w[t] = ng_load_be32(blocks + 4 * t))
 					     : (w[t & 15] += NG_SSIG1(w[(t + 14) & 15]) + w[(t + 9) & 15] +
 							     NG_SSIG0(w[(t + 1) & 15]));
-			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + ng_sha256_k[t] + wt;
+			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + wt;
 			uint32_t t2 = NG_BSIG0(v[0]) + NG_MAJ(v[0], v[1], v[2]);
 			for (unsigned i = 7; i > 0; i--)
 				v[i] = v[i - 1];
@@ -237,7 +245,12 @@ void ng_sha256_force_portable(bool on) { (void)on; }
 
 void ng_sha256_init(ng_sha256_ctx *ctx)
 {
+#ifdef NG_SHA256_SMALL
+	for (unsigned i = 0; i < 8; i++)
+		ctx->h[i] = NG_H256(i);
+#else
 	memcpy(ctx->h, ng_sha256_h0, sizeof ctx->h);
+#endif
 	ctx->len = 0;
 	ctx->fill = 0;
 }

@@ -231,6 +231,12 @@ void ng_stm32_usb_isr(void)
 	for (uint32_t guard = 0; guard < 2u * NG_USB_NEP && ((istr = NG_RD(NG_USB_ISTR)) & NG_ISTR_CTR); guard++) {
 		uint32_t n = istr & NG_ISTR_EP_ID;
 		uint32_t r = NG_RD(NG_USB_EPR(n));
+#if NG_USB_NEP < 8
+		if (n >= NG_USB_NEP) { /* not one of ours (never enabled): acknowledge */
+			NG_WR(NG_USB_EPR(n), r & NG_EPR_RW);
+			continue;
+		}
+#endif
 		if (r & NG_EPR_CTR_RX)
 			ng_fs_ctr_rx(n, r);
 		if (r & NG_EPR_CTR_TX) {

@@ -20,6 +20,12 @@ typedef struct {
 	uint16_t edge[6 * 2];  /* on at edge[2i], off at edge[2i+1] (ms into period) */
 } ng_led_shape;
 
+#define NG_LED_DFU_SHAPE { 1000, 4, { 0, 80, 200, 280 } }
+#ifdef NG_LED_DFU_ONLY
+/* The boot loader's build: its one pattern. */
+static const ng_led_shape ng_led_shapes[1] = { NG_LED_DFU_SHAPE };
+#define NG_LED_SLOT(p) ((p) == NG_LED_DFU ? 0u : 1u)
+#else
 static const ng_led_shape ng_led_shapes[] = {
 	[NG_LED_STARTING] = { 100, 2, { 0, 50 } },
 	[NG_LED_NO_HOST]  = { 1000, 2, { 0, 50 } },
@@ -27,20 +33,26 @@ static const ng_led_shape ng_led_shapes[] = {
 	[NG_LED_IDLE]     = { 1000, 2, { 0, 500 } },
 	[NG_LED_FAILURE]  = { 3000, 12, { 0, 150, 300, 450, 600, 750,
 					  900, 1350, 1500, 1950, 2100, 2550 } },
-	[NG_LED_DFU]      = { 1000, 4, { 0, 80, 200, 280 } },
+	[NG_LED_DFU]      = NG_LED_DFU_SHAPE,
 	[NG_LED_NOISE_WEAK1]  = { 3000, 4, { 0, 600, 900, 1050 } },
 	[NG_LED_NOISE_WEAK2]  = { 3000, 6, { 0, 600, 900, 1050, 1200, 1350 } },
 	[NG_LED_NOISE_WEAK12] = { 3000, 8, { 0, 600, 900, 1050, 1200, 1350, 1500, 1650 } },
 	[NG_LED_OFF]      = { 1000, 0, { 0 } },
 };
+#define NG_LED_SLOT(p) (p)
+#endif
 
-static uint32_t ng_led_pattern, ng_led_start, ng_led_dark_until;
+static uint32_t ng_led_pattern, ng_led_start;
 static bool ng_led_blip;
+#ifndef NG_LED_DFU_ONLY
+static uint32_t ng_led_dark_until;
+#endif
 
 void ng_led_set(uint32_t pattern)
 {
-	if (pattern < sizeof ng_led_shapes / sizeof ng_led_shapes[0] && pattern != ng_led_pattern) {
-		ng_led_pattern = pattern;
+	uint32_t slot = NG_LED_SLOT(pattern);
+	if (slot < sizeof ng_led_shapes / sizeof ng_led_shapes[0] && slot != ng_led_pattern) {
+		ng_led_pattern = slot;
 		ng_led_start = ng_millis();
 	}
 }
@@ -58,6 +70,7 @@ void ng_led_poll(uint32_t now)
 	for (uint32_t i = 0; i + 1 < s->n; i += 2)
 		if (t >= s->edge[i] && t < s->edge[i + 1])
 			on = true;
+#ifndef NG_LED_DFU_ONLY
 	if (ng_led_pattern == NG_LED_RUNNING) {
 		if (ng_led_blip && (int32_t)(now - ng_led_dark_until) >= 0) {
 			ng_led_dark_until = now + 50u;
@@ -66,5 +79,6 @@ void ng_led_poll(uint32_t now)
 		if ((int32_t)(ng_led_dark_until - now) > 0)
 			on = false;
 	}
+#endif
 	ng_board_led(on);
 }

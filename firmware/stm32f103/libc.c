@@ -12,6 +12,25 @@ void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 
+#ifdef NG_LIBC_SMALL
+/* The boot loader's build: a byte at a time, for size. */
+void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	while (n--)
+		*d++ = *s++;
+	return dst;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+	uint8_t *d = dst;
+	while (n--)
+		*d++ = (uint8_t)c;
+	return dst;
+}
+#else
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
 	uint8_t *d = dst;
@@ -49,6 +68,7 @@ void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 		*d++ = *s++;
 	return dst;
 }
+#endif
 
 void *memmove(void *dst, const void *src, size_t n)
 {
@@ -61,6 +81,7 @@ void *memmove(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+#ifndef NG_LIBC_SMALL
 /* Bytes up to a word boundary, then two words per pass, then the tail
  * (SHA-256 padding clears 40..55 bytes per output). */
 void *memset(void *dst, int c, size_t n)
@@ -83,6 +104,7 @@ void *memset(void *dst, int c, size_t n)
 		*d++ = b;
 	return dst;
 }
+#endif
 
 int memcmp(const void *a, const void *b, size_t n)
 {

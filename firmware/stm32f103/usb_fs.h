@@ -75,7 +75,11 @@
 #define NG_DADDR_EF     0x0080u
 
 #define NG_PMA_BYTES    512u
-#define NG_USB_NEP      8u /* endpoint registers */
+/* Endpoint registers the driver uses (the peripheral has 8); the boot
+ * loader's build uses endpoint 0 only (NG_USB_NEP 1). */
+#ifndef NG_USB_NEP
+#define NG_USB_NEP      8u
+#endif
 
 /* Halfword access to the packet memory (host model: ng_model_*16). */
 #ifdef NG_FW_HOST_MODEL

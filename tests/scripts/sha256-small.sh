@@ -22,7 +22,7 @@ int main(void)
 	return 0;
 }
 C
-if ! gcc -std=c11 -O2 -Wall -Wextra -Werror -Icore/include -DNG_SHA256_SMALL "$tmp/drv.c" core/src/sha256.c \
+if ! gcc -std=c11 -O2 -Wall -Wextra -Werror -Icore/include -DNG_SHA256_SMALL "$tmp/drv.c" core/src/sha256.c core/src/sha2k.c \
 	core/src/wipe.c -o "$tmp/sha"; then
 	echo "FAIL: sha256-small: the NG_SHA256_SMALL build does not compile"
 	exit 1

@@ -5,7 +5,10 @@
  * dfuDNLOAD-IDLE, the zero-length DNLOAD, GETSTATUS through manifestation),
  * errors (dfuERROR, CLRSTATUS, ABORT, requests invalid in a state), the
  * challenge, GET_INFO 40..45, leaving DFU mode; and the application's
- * run-time interface (DETACH, GETSTATUS appIDLE) in the NeuG device. */
+ * run-time interface (DETACH, GETSTATUS appIDLE) in the NeuG device.
+ * Built twice: as test_dfu, and as test_dfu_loader with the stack compiled
+ * the way the boot loader has it (firmware/module.mk FW_LOADER_DEFS:
+ * endpoint 0 only, DFU mode only; no run-time part). */
 #include <openssl/sha.h>
 #include <string.h>
 #include "check.h"
@@ -193,6 +196,22 @@ static void test_info_challenge(void)
 	      "DETACH in dfuIDLE (dfu-util -R): leave DFU mode after the status stage");
 }
 
+/* Endpoint 0 is the DFU-mode device's only one (the boot loader builds the
+ * stack for it alone: the loader variant of this test, test_dfu_loader). */
+static void test_ep0_only(void)
+{
+	uint8_t b[2];
+	uint16_t n;
+	CHECK(ctl(0x82, 0, 0, 0x80, 2, b, &n) == FK_OK && n == 2 && b[0] == 0 && b[1] == 0,
+	      "GET_STATUS of endpoint 0x80: not halted");
+	CHECK(ctl(0x82, 0, 0, 0x81, 2, b, &n) == FK_STALL, "GET_STATUS of endpoint 0x81: STALL (no such endpoint)");
+	CHECK(ctl(0x02, 3, 0, 0x01, 0, NULL, NULL) == FK_STALL, "SET_FEATURE(ENDPOINT_HALT) of endpoint 1: STALL");
+	CHECK(ctl(0x02, 1, 0, 0x00, 0, NULL, NULL) == FK_OK, "CLEAR_FEATURE(ENDPOINT_HALT) of endpoint 0: acknowledged");
+	CHECK(ctl(0x01, 11, 0, 0, 0, NULL, NULL) == FK_OK, "SET_INTERFACE 0, alternate setting 0");
+	CHECK(ctl(0x80, 6, 0x0100, 0, 2, b, &n) == FK_OK && n == 2 && b[1] == 1, "the device still answers");
+}
+
+#ifndef NG_DFU_MODE_ONLY
 static void test_runtime(void)
 {
 	static ng_neug_dev N;
@@ -226,6 +245,7 @@ static void test_runtime(void)
 	fk_control(&G, 0x00, 9, 1, 0, 0, NULL, NULL);
 	CHECK(fk_control(&G, 0xC0, 254, 0, 40, 4, b, &n) == FK_STALL, "without a loader record GET_INFO 40 STALLs");
 }
+#endif
 
 int main(void)
 {
@@ -235,7 +255,10 @@ int main(void)
 	test_descriptors();
 	test_download();
 	test_info_challenge();
-	test_runtime();
+	test_ep0_only();
+#ifndef NG_DFU_MODE_ONLY
+	test_runtime(); /* the application's run-time interface: not in the loader's build */
+#endif
 	CHECK(F.errors == 0, "the fake dcd saw no contract violation (%s)", F.last_error);
 	return ng_check_exit();
 }

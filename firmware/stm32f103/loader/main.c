@@ -26,7 +26,8 @@
 #endif
 #define NG_BOOT_RECORD ((ng_boot_info *)0x20000000u)
 
-/* The FPEC on the chip: plain volatile accesses. */
+/* The FPEC on the chip: plain volatile accesses (the loader builds
+ * boot/fpec.c with NG_FPEC_DIRECT, which makes the same accesses itself). */
 static uint32_t bus_rd32(void *u, uint32_t a) { (void)u; return *(volatile uint32_t *)a; }
 static void bus_wr32(void *u, uint32_t a, uint32_t v) { (void)u; *(volatile uint32_t *)a = v; }
 static uint16_t bus_rd16(void *u, uint32_t a) { (void)u; return *(volatile uint16_t *)a; }

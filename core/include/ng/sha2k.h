@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The SHA-512 constants of FIPS 180-4, used by boot/sha512.c and by the
+ * boot loader's SHA-256 (core/src/sha256.c built with NG_SHA256_SMALL):
+ * SHA-256's round constants (4.2.2) and initial hash value (5.3.3) are the
+ * high 32 bits of the first 64 of SHA-512's (4.2.3) and of its initial
+ * hash value (5.3.5), the same roots of the same primes to fewer bits, so
+ * the loader keeps one copy. */
+#ifndef NG_SHA2K_H
+#define NG_SHA2K_H
+#include <stdint.h>
+
+extern const uint64_t ng_sha512_k[80];
+extern const uint64_t ng_sha512_h0[8];
+
+#endif
