@@ -318,6 +318,8 @@ int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 			break;
 		}
 		double t = mono();
+		if (s->tick)
+			s->tick(s->tick_user);
 		if (p[0].revents & POLLIN) {
 			char junk[256];
 			while (read(pfd[0], junk, sizeof junk) > 0) {}
