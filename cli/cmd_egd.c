@@ -142,6 +142,16 @@ static void tick(void *user)
 		metrics_write(em, true, false);
 }
 
+/* Closes the listening sockets and removes the unix socket files made here. */
+static void unlisten(const char *const *addr, int naddr, const ng_egd_server *s)
+{
+	for (int i = 0; i < naddr; i++)
+		if (!strncmp(addr[i], "unix:", 5))
+			unlink(addr[i] + 5);
+	for (int i = 0; i < s->nlisten; i++)
+		close(s->listen_fd[i]);
+}
+
 int ng_cmd_egd(int argc, char **argv)
 {
 	ng_gen_opts go = {.mode = NG_MODE_CONDITIONED};
@@ -236,6 +246,7 @@ int ng_cmd_egd(int argc, char **argv)
 	ng_gen *g = ng_gen_open(&go, err, sizeof err, &gcode);
 	if (!g) {
 		fprintf(stderr, "neug egd: %s\n", err);
+		unlisten(listen_addr, nlisten, &s);
 		return gcode;
 	}
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -252,6 +263,7 @@ int ng_cmd_egd(int argc, char **argv)
 			fprintf(stderr, "neug egd: --metrics=%s: the directory must exist and be writable\n",
 				em.path);
 			ng_gen_close(g);
+			unlisten(listen_addr, nlisten, &s);
 			return NG_EXIT_IO;
 		}
 		ng_gen_set_wait(g, metrics_wait, &em);
@@ -285,11 +297,7 @@ int ng_cmd_egd(int argc, char **argv)
 		tick(&em);          /* the last bytes served */
 		metrics_write(&em, false, rc == NG_EXIT_HEALTH);
 	}
-	for (int i = 0; i < nlisten; i++)
-		if (!strncmp(listen_addr[i], "unix:", 5))
-			unlink(listen_addr[i] + 5);
-	for (int i = 0; i < s.nlisten; i++)
-		close(s.listen_fd[i]);
+	unlisten(listen_addr, nlisten, &s);
 	if (s.fill_error != -1)
 		ng_gen_close(g);
 	return rc;

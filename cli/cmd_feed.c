@@ -373,9 +373,11 @@ int ng_cmd_feed(int argc, char **argv)
 		ng_log(LOG_ERR, "persistent health failure: %s; crediting stopped, exiting in %gs",
 		       ng_gen_error(g), grace);
 		double end = now_s() + grace;
+		metrics_write(&fm, true);  /* the failure, at once */
 		while (!feed_stop && now_s() < end) {
 			metrics_due(&fm, true);
-			sleep_s(end - now_s() > 1 ? 1 : end - now_s());
+			double until = end < fm.next ? end : fm.next;
+			sleep_s(until - now_s() > 1 ? 1 : until - now_s());
 		}
 	} else if (rc != NG_EXIT_OK) {
 		ng_log(LOG_ERR, "%s", ng_gen_error(g));

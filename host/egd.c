@@ -318,8 +318,6 @@ int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 			break;
 		}
 		double t = mono();
-		if (s->tick)
-			s->tick(s->tick_user);
 		if (p[0].revents & POLLIN) {
 			char junk[256];
 			while (read(pfd[0], junk, sizeof junk) > 0) {}
@@ -401,6 +399,8 @@ int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 				c->in_len = c->out_len = c->out_off = c->blocking = 0;
 			}
 		}
+		if (s->tick)
+			s->tick(s->tick_user);
 	}
 	pthread_mutex_lock(&r->mu);
 	r->quit = true;

@@ -38,8 +38,9 @@ typedef struct {
 	volatile sig_atomic_t *stop;  /* set non-zero (a signal handler) to stop the server */
 	uint32_t credit_millibits;    /* entropy per buffered byte the level (0x00) counts, in
 				       * millibits, 0..8000 (ng_feed_acct_gen); 0: none */
-	/* tick(tick_user), when set, is called from the event loop at least
-	 * once a second (the metrics file); it may read the results below. */
+	/* tick(tick_user), when set, is called from the event loop after each
+	 * round (at least once a second: the metrics file); it may read the
+	 * results below. */
 	void (*tick)(void *user);
 	void *tick_user;
 	/* results */
