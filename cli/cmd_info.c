@@ -28,7 +28,7 @@ static void usage(FILE *f)
 		"boot, and whether the image is signed, by which key (its fingerprint).\n\n"
 		"  --json   one JSON object instead of the text\n"
 		"  --prometheus  the Prometheus text format instead (the counters the device\n"
-		"           answered, its serial and mode; as neug feed --metrics writes)\n"
+		"           answered, its serial and mode; the format of feed's metrics file)\n"
 		"  --verify=IMAGE  asks the board's loader for SHA-256(nonce || image) with a\n"
 		"           fresh random nonce and compares it with the same computed here\n"
 		"           from IMAGE (neug.img or neug.dfu): does the board hold exactly\n"
