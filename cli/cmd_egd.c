@@ -205,15 +205,12 @@ int ng_cmd_egd(int argc, char **argv)
 				return ng_cliopt_fail("egd", "--idle", optarg, "1..86400 seconds");
 			s.idle_ms = (int)v * 1000;
 			break;
-		case 'M':
-			if (!*optarg)
-				return ng_cliopt_fail("egd", "--metrics", optarg, "a file name, e.g. /run/neug-egd/neug.prom");
-			em.path = optarg;
+		case 'M': case 'I': {
+			int r = ng_cliopt_metrics("egd", c, optarg, &em.path, &em.every);
+			if (r != 0)
+				return r;
 			break;
-		case 'I': em.every = strtod(optarg, &end);
-			if (!*optarg || *end || !(em.every >= 0.1 && em.every <= 3600))
-				return ng_cliopt_fail("egd", "--metrics-interval", optarg, "seconds, 0.1..3600");
-			break;
+		}
 		case 'h': usage(stdout); return NG_EXIT_OK;
 		default: usage(stderr); return NG_EXIT_USAGE;
 		}

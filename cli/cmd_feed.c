@@ -205,15 +205,12 @@ int ng_cmd_feed(int argc, char **argv)
 		case 'n': if (ng_cliopt_size(optarg, &count) != 0 || count == 0)
 				return ng_cliopt_fail("feed", "--count", optarg, "a byte count such as 4096, 64K, 1M");
 			break;
-		case 'M':
-			if (!*optarg)
-				return ng_cliopt_fail("feed", "--metrics", optarg, "a file name, e.g. /run/neug-feed/ttyACM0/neug.prom");
-			fm.path = optarg;
+		case 'M': case 'I': {
+			int r = ng_cliopt_metrics("feed", c, optarg, &fm.path, &fm.every);
+			if (r != 0)
+				return r;
 			break;
-		case 'I': fm.every = strtod(optarg, &end);
-			if (!*optarg || *end || !(fm.every >= 0.1 && fm.every <= 3600))
-				return ng_cliopt_fail("feed", "--metrics-interval", optarg, "seconds, 0.1..3600");
-			break;
+		}
 		case 'f': foreground = true; break;
 		case 'v': verbose = true; break;
 		case 'h': usage(stdout); return NG_EXIT_OK;
