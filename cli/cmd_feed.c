@@ -242,6 +242,14 @@ int ng_cmd_feed(int argc, char **argv)
 		ng_pool_close(&pool);
 		return gcode;
 	}
+	char abs_path[4096];
+	if (fm.path && fm.path[0] != '/' && getcwd(abs_path, sizeof abs_path - 256) &&
+	    strlen(fm.path) < 255) {
+		/* daemon() changes to /: a relative path is the one given here */
+		strcat(abs_path, "/");
+		strcat(abs_path, fm.path);
+		fm.path = abs_path;
+	}
 	fm.g = g;
 	fm.pool = &pool;
 	snprintf(fm.m.source, sizeof fm.m.source, "%s", go.source ? go.source : "jitter");

@@ -133,6 +133,14 @@ rc=$?
 [ $rc = 0 ] && grep -q '^neug_running{program="egd",.*} 0$' "$tmp/egd.prom" &&
 	pass "egd at exit: not running" || fail "egd exit: rc $rc; $(grep running "$tmp/egd.prom")"
 
+# Detached (daemon(3) changes to /): a relative PATH is still the one given.
+: >"$tmp/pool"
+(cd "$tmp" && $N feed --source=jitter --pool="$tmp/pool" --count=1024 --max-rate=0 --metrics=rel.prom 2>/dev/null)
+for _ in $(seq 100); do grep -q '^neug_running{.*} 0$' "$tmp/rel.prom" 2>/dev/null && break; sleep 0.1; done
+grep -q '^neug_running{.*} 0$' "$tmp/rel.prom" && grep -q '^neug_feed_bytes_written_total{.*} 1024$' "$tmp/rel.prom" &&
+	[ ! -e /rel.prom ] && pass "detached feed, --metrics=rel.prom: written where it was started, 1024 bytes, then not running" ||
+	fail "relative --metrics: $(ls "$tmp") $(grep -E 'running|bytes_written' "$tmp/rel.prom" 2>&1 | tr '\n' ' ')"
+
 # Bad input: the directory must exist; nothing is created.
 out=$($N feed --foreground --source="file:$V/adc.bin" --pool="$tmp/pool" --metrics="$tmp/missing/neug.prom" 2>&1)
 rc=$?
