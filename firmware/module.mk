@@ -34,9 +34,8 @@ $(B)/firmware/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
-# SHA-256 at -O2: 7% fewer instructions per block and smaller than at -Os
-# on the Cortex-M3 (doc/firmware.md, "Size and speed").
-FW_HOT_OBJ := $(addprefix $(B)/firmware/obj/core/src/,sha256.o health.o pipeline.o)
+# The pipeline and health tests at -O2 (doc/firmware.md, "Size and speed").
+FW_HOT_OBJ := $(addprefix $(B)/firmware/obj/core/src/,health.o pipeline.o)
 $(FW_HOT_OBJ): FW_CFLAGS += -O2
 
 define FW_BOARD_RULES
@@ -96,8 +95,8 @@ $(B)/firmware/%/neug.dfu: $(B)/firmware/%/neug.img ;
 FW_LOADER_BOARD := loader/main.c loader/startup.c crt.c clock.c board.c led.c dcd_stm32f1.c libc.c
 LOADER_WRP ?= 1
 FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
-# The loader's SHA-256 is built for size (NG_SHA256_SMALL: portable, eight
-# rounds per pass), not the application's unrolled and Thumb-2 ones.
+# The loader's SHA-256 is built for size (NG_SHA256_SMALL: portable, one
+# round per pass), not the host's unrolled ones.
 FW_LOADER_SHA := $(B)/firmware/loader-obj/sha256.o
 FW_LOADER_COMMON = $(FW_LOADER_SHA) $(filter-out %/core/src/sha256.o %/core/src/sha256_armv7m.o,$(FW_COMMON_OBJ))
 

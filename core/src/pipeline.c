@@ -168,12 +168,8 @@ static void ng_pipe_m0_start(ng_pipeline *p)
 /* The digest into out, and its first half for the next message. */
 static void ng_pipe_m0_digest(ng_pipeline *p, uint8_t *out)
 {
-	for (int i = 0; i < 8; i++) {
-		out[4 * i] = (uint8_t)(p->mh[i] >> 24);
-		out[4 * i + 1] = (uint8_t)(p->mh[i] >> 16);
-		out[4 * i + 2] = (uint8_t)(p->mh[i] >> 8);
-		out[4 * i + 3] = (uint8_t)p->mh[i];
-	}
+	for (int i = 0; i < 8; i++)   /* big endian (FIPS 180-4) */
+		ng_put_le32(out + 4 * i, __builtin_bswap32(p->mh[i]));
 	memcpy(p->prev, out, sizeof p->prev);
 	ng_wipe(p->mh, sizeof p->mh);
 	ng_wipe(p->msg, sizeof p->msg);
