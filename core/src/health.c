@@ -458,34 +458,56 @@ bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
 }
 
 /* A word's bytes each step ng_neug_byte. A word is "plain" when no byte of
- * it equals the byte before it (the RC's A), nor either window's A, and no
- * window ends inside it (s + 4 < W: p64_i < 60, p4k_i < 4092): then for
- * each byte x the RC sets A = x, B = 1 and both APTs only count s on, and
- * nothing fires, so a plain word moves just those. Every other word goes
- * through ng_neug_byte a byte at a time. */
+ * it equals the byte before it (the RC's A), nor the A of the 64-byte
+ * window it falls in (after a window's first byte, that byte), nor the
+ * 4096-byte window's A, and no 4096-byte window ends inside it (s + 4 < W:
+ * p4k_i < 4092). For each byte x of a plain word the RC sets A = x, B = 1;
+ * each APT's s steps to (s + 1) mod W, and the byte seen at s = W - 1
+ * starts the next window (A = x, B = 0); nothing fires. So a plain word
+ * moves just those, and every other word goes through ng_neug_byte a byte
+ * at a time. */
+static inline uint32_t ng_neug_same(uint32_t x, uint32_t last, uint32_t a64, uint32_t a4k)
+{
+	return ng_zero_lane(x ^ (x << 8 | last), 0x01010101u, 0x80808080u) |
+	       ng_zero_lane(x ^ a64, 0x01010101u, 0x80808080u) | ng_zero_lane(x ^ a4k, 0x01010101u, 0x80808080u);
+}
+
 /* How many words at the start of v[0..n) are plain; moves t past them. */
 static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
 {
-	if (!t->rc_max || t->p64_i >= 60 || t->p4k_i >= 4092)
+	if (!t->rc_max || t->p4k_i >= 4092)
 		return 0;
-	const uint32_t room = (60 - t->p64_i + 3) / 4, room4k = (4092 - t->p4k_i + 3) / 4;
-	const uint32_t a64 = t->p64_a * 0x01010101u, a4k = t->p4k_a * 0x01010101u;
-	uint32_t last = t->rc_a;
+	const uint32_t room4k = (4092 - t->p4k_i + 3) / 4, a4k = t->p4k_a * 0x01010101u;
+	uint32_t a64 = t->p64_a * 0x01010101u, last = t->rc_a, b64 = t->p64_b;
+	uint32_t end = 63 - t->p64_i;   /* the next 64-byte window's first byte, from v[k]'s first */
 	size_t k = 0;
-	if (n > room)
-		n = room < room4k ? room : room4k;
-	for (; k < n; k++) {
-		const uint32_t x = v[k];
-		if (ng_zero_lane(x ^ (x << 8 | last), 0x01010101u, 0x80808080u) |
-		    ng_zero_lane(x ^ a64, 0x01010101u, 0x80808080u) |
-		    ng_zero_lane(x ^ a4k, 0x01010101u, 0x80808080u))
+	if (n > room4k)
+		n = room4k;
+	for (;;) {
+		const size_t stop = n - k > end / 4 ? k + end / 4 : n;
+		for (; k < stop && !ng_neug_same(v[k], last, a64, a4k); k++)
+			last = v[k] >> 24;
+		if (k < stop || k == n)
 			break;
+		/* byte `end` of x starts a window: the bytes below it compare
+		 * with the old A, those above it with it (lanes that must not
+		 * count are made nonzero) */
+		const uint32_t x = v[k], sh = 8 * (end % 4), na = (x >> sh & 0xffu) * 0x01010101u;
+		if (ng_neug_same(x, last, a64 | 0x01010101u << sh, a4k) |
+		    ng_zero_lane((x ^ na) | 0x01010101u >> (24 - sh), 0x01010101u, 0x80808080u))
+			break;
+		a64 = na;
+		b64 = 0;
 		last = x >> 24;
+		k++;
+		end = end % 4 + 60;
 	}
 	if (k) {
-		t->rc_a = v[k - 1] >> 24;
+		t->rc_a = last;
 		t->rc_b = 1;
-		t->p64_i += 4 * (uint32_t)k;
+		t->p64_a = a64 & 0xffu;
+		t->p64_b = b64;
+		t->p64_i = (t->p64_i + 4 * (uint32_t)k) % 64;
 		t->p4k_i += 4 * (uint32_t)k;
 	}
 	return k;
