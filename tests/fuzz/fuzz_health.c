@@ -47,8 +47,6 @@ static void ref_fired(ref_ctx *c, uint64_t idx, uint32_t test, uint32_t k, uint3
 static uint32_t ref_sample(ref_ctx *c, uint32_t x)
 {
 	uint64_t idx = c->r[0].n;
-	if ((c->status & (NG_HEALTH_STARTUP | NG_HEALTH_PERSISTENT)) == NG_HEALTH_STARTUP && idx >= NG_STARTUP_SAMPLES)
-		c->status &= ~NG_HEALTH_STARTUP;
 	uint32_t all = 0;
 	for (uint32_t k = 0; k < c->ns; k++) {
 		ref_state *r = &c->r[k];
@@ -62,6 +60,9 @@ static uint32_t ref_sample(ref_ctx *c, uint32_t x)
 		all |= f;
 	}
 	c->status |= all;
+	/* the start-up test passes with its last sample, unless latched */
+	if ((c->status & (NG_HEALTH_STARTUP | NG_HEALTH_PERSISTENT)) == NG_HEALTH_STARTUP && idx + 1 >= NG_STARTUP_SAMPLES)
+		c->status &= ~NG_HEALTH_STARTUP;
 	return all;
 }
 
