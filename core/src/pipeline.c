@@ -184,7 +184,7 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 	const uint8_t *h = p->prev;
 	uint64_t bits = 8 * ((uint64_t)p->spb + 21);
 	ng_pipe_neug(p, v, false);
-	ng_pipe_msg_word(p, (v & 0xffu) | (uint32_t)h[0] << 8 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 24);
+	ng_pipe_msg_word(p, (v & 0xffu) | ng_get_le32(h) << 8);
 	for (int i = 3; i < 15; i += 4)
 		ng_pipe_msg_word(p, ng_get_le32(h + i));
 	ng_pipe_msg_word(p, h[15] | 0x80u << 8);
@@ -197,13 +197,23 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 
 /* ---- groups ---------------------------------------------------------------- */
 
-/* Mode 0: g groups (1 <= g) from w that are neither the first nor the last
- * of their block, as many as fit in the message block being filled; their
- * CRC values go straight into the message and through NeuG's tests
- * together. Returns the groups taken. */
-static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g)
+/* Mode 0: up to g groups (1 <= g) from w into the block in progress: its
+ * first group starts the message, its last ends it (that CRC value's low
+ * byte only), and the others, as many as fit in the message block being
+ * filled, go straight into it and through NeuG's tests together. Returns
+ * the groups taken. */
+static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g, bool *dropped)
 {
-	uint32_t *v = p->msg + p->mfill / 4, left = p->spb / 4 - 1 - p->grp, room = (64 - p->mfill) / 4;
+	const uint32_t left = p->spb / 4 - 1 - p->grp;
+	if (p->grp == 0)
+		ng_pipe_m0_start(p);
+	if (!left) {
+		uint32_t v;
+		p->crc(p, w, 1, &v);
+		ng_pipe_m0_end(p, v, dropped);
+		return 1;
+	}
+	uint32_t *v = p->msg + p->mfill / 4, room = (64 - p->mfill) / 4;
 	if (g > left)
 		g = left;
 	if (g > room)
@@ -231,14 +241,7 @@ static void ng_pipe_group(ng_pipeline *p, const uint32_t w[4], bool *dropped)
 	uint32_t v;
 	switch (p->mode) {
 	case NG_MODE_CONDITIONED:
-		if (p->grp == 0)
-			ng_pipe_m0_start(p);
-		if (p->grp + 1 < p->spb / 4) {
-			ng_pipe_m0_groups(p, w, 1);
-		} else {
-			p->crc(p, w, 1, &v);
-			ng_pipe_m0_end(p, v, dropped);
-		}
+		ng_pipe_m0_groups(p, w, 1, dropped);
 		break;
 	case NG_MODE_CRC32:
 		p->crc(p, w, 1, &v);
@@ -262,8 +265,8 @@ static void ng_pipe_build(ng_pipeline *p, const uint32_t *w, size_t m, bool *dro
 	while (m) {
 		if (p->pend_n == 0 && m >= 4) {   /* whole groups straight from the input */
 			size_t g = 1;
-			if (p->mode == NG_MODE_CONDITIONED && p->grp > 0 && p->grp + 1 < p->spb / 4)
-				g = ng_pipe_m0_groups(p, w, m / 4);
+			if (p->mode == NG_MODE_CONDITIONED)
+				g = ng_pipe_m0_groups(p, w, m / 4, dropped);
 			else
 				ng_pipe_group(p, w, dropped);
 			w += 4 * g;
