@@ -94,18 +94,13 @@ ng_status ng_health_cutoffs(uint32_t h_milli, uint32_t window,
 ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_milli)
 {
 	const uint32_t hm[NG_STREAMS] = { h_milli, adc_h_milli, adc_h_milli };
-	uint32_t n = adc_h_milli ? NG_STREAMS : 1u;
-	ng_health_ctx c;
-	memset(&c, 0, sizeof c);
-	for (uint32_t k = 0; k < n; k++) {
+	ng_health_ctx c = { .nstreams = adc_h_milli ? NG_STREAMS : 1u, .status = NG_HEALTH_STARTUP };
+	for (uint32_t k = 0; k < c.nstreams; k++) {
 		ng_health_stream *t = &c.st[k];
 		if (ng_health_cutoffs(hm[k], NG_APT_WINDOW, &t->rct_cutoff, &t->apt_cutoff) != NG_OK)
 			return NG_ERR_ARG;
 		t->h_milli = hm[k];
 	}
-	c.nstreams = n;
-	c.status = NG_HEALTH_STARTUP;
-	ng_neug_tests_init(&c.neug);
 	*h = c;
 	return NG_OK;
 }
@@ -484,30 +479,16 @@ static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_
 	return k;
 }
 
-/* The four bytes of x, low byte first. */
-static bool ng_neug_bytes(ng_neug_tests_ctx *t, uint32_t x)
-{
-	bool fired = ng_neug_byte(t, (uint8_t)x);
-	fired |= ng_neug_byte(t, (uint8_t)(x >> 8));
-	fired |= ng_neug_byte(t, (uint8_t)(x >> 16));
-	fired |= ng_neug_byte(t, (uint8_t)(x >> 24));
-	return fired;
-}
-
 bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
 {
 	bool fired = false;
-	for (size_t j = 0;;) {
+	for (size_t j = 0;; j++) {
 		j += ng_neug_plain_words(t, v + j, n - j);
 		if (j == n)
 			return fired;
-		fired |= ng_neug_bytes(t, v[j++]);
+		for (uint32_t b = 0; b < 32; b += 8)   /* low byte first */
+			fired |= ng_neug_byte(t, (uint8_t)(v[j] >> b));
 	}
-}
-
-bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v)
-{
-	return ng_neug_tests_words(t, &v, 1);
 }
 
 const char *ng_health_name(uint32_t bit)

@@ -138,7 +138,7 @@ static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *droppe
 /* NeuG's tests on the bytes of a CRC value the block uses. */
 static void ng_pipe_neug(ng_pipeline *p, uint32_t v, bool whole)
 {
-	if (whole ? ng_neug_tests_word(&p->health.neug, v) : ng_neug_tests_byte(&p->health.neug, (uint8_t)v)) {
+	if (whole ? ng_neug_tests_words(&p->health.neug, &v, 1) : ng_neug_tests_byte(&p->health.neug, (uint8_t)v)) {
 		p->blk_fail |= NG_HEALTH_NEUG;
 		p->health.status |= NG_HEALTH_NEUG;
 	}
@@ -264,10 +264,8 @@ static void ng_pipe_build(ng_pipeline *p, const uint32_t *w, size_t m, bool *dro
 {
 	while (m) {
 		if (p->pend_n == 0 && m >= 4) {   /* whole groups straight from the input */
-			size_t g = 1;
-			if (p->mode == NG_MODE_CONDITIONED)
-				g = ng_pipe_m0_groups(p, w, m / 4, dropped);
-			else
+			size_t g = p->mode == NG_MODE_CONDITIONED ? ng_pipe_m0_groups(p, w, m / 4, dropped) : 1;
+			if (p->mode != NG_MODE_CONDITIONED)
 				ng_pipe_group(p, w, dropped);
 			w += 4 * g;
 			m -= 4 * g;

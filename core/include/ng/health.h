@@ -101,11 +101,10 @@ ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_mill
  * goes. */
 size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired);
 
-/* NeuG's tests on one byte, on the four bytes of v (low byte first), or on
- * those of v[0..n) in order. True when a test fired. */
+/* NeuG's tests on one byte, or on the four bytes of each of v[0..n) in
+ * order (low byte first). True when a test fired. */
 void ng_neug_tests_init(ng_neug_tests_ctx *t);
 bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t b);
-bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v);
 bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n);
 
 /* "repetition count test", "adaptive proportion test", ... for one NG_HEALTH_* bit;
