@@ -346,9 +346,7 @@ size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *f
  * order they enter the message or the output: little endian, all four bytes
  * of each value, and in mode 0 only the low byte of a block's last value.
  * These semantics reproduce NeuG's GET_INFO figures for adc.bin in mode 0
- * (errors 0, rc_max 2, p64_max 3, p4k_max 22); they were found by testing
- * variants (byte order, which bytes, window restart, count origin) against
- * them (doc/health.md lists the variants tried):
+ * (errors 0, rc_max 2, p64_max 3, p4k_max 22; doc/health.md, the variants):
  *   repetition count: A = the byte of the current run, B = its length;
  *     fires when B >= 9; rc_max = the longest run.
  *   adaptive proportion (W = 64 or 4096): the state starts all zero (A = 0,
@@ -486,8 +484,11 @@ bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
 		j += ng_neug_plain_words(t, v + j, n - j);
 		if (j == n)
 			return fired;
-		for (uint32_t b = 0; b < 32; b += 8)   /* low byte first */
-			fired |= ng_neug_byte(t, (uint8_t)(v[j] >> b));
+		const uint32_t x = v[j];   /* low byte first */
+		fired |= ng_neug_byte(t, (uint8_t)x);
+		fired |= ng_neug_byte(t, (uint8_t)(x >> 8));
+		fired |= ng_neug_byte(t, (uint8_t)(x >> 16));
+		fired |= ng_neug_byte(t, (uint8_t)(x >> 24));
 	}
 }
 
