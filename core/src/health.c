@@ -484,11 +484,8 @@ bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
 		j += ng_neug_plain_words(t, v + j, n - j);
 		if (j == n)
 			return fired;
-		const uint32_t x = v[j];   /* low byte first */
-		fired |= ng_neug_byte(t, (uint8_t)x);
-		fired |= ng_neug_byte(t, (uint8_t)(x >> 8));
-		fired |= ng_neug_byte(t, (uint8_t)(x >> 16));
-		fired |= ng_neug_byte(t, (uint8_t)(x >> 24));
+		for (uint32_t b = 0; b < 32; b += 8)   /* low byte first */
+			fired |= ng_neug_byte(t, (uint8_t)(v[j] >> b));
 	}
 }
 
