@@ -34,9 +34,8 @@ $(B)/firmware/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
-# SHA-256 at -O2: 7% fewer instructions per block and smaller than at -Os
-# on the Cortex-M3 (doc/firmware.md, "Size and speed").
-FW_HOT_OBJ := $(addprefix $(B)/firmware/obj/core/src/,sha256.o health.o pipeline.o)
+# The pipeline and health tests at -O2 (doc/firmware.md, "Size and speed").
+FW_HOT_OBJ := $(addprefix $(B)/firmware/obj/core/src/,health.o pipeline.o)
 $(FW_HOT_OBJ): FW_CFLAGS += -O2
 
 define FW_BOARD_RULES
