@@ -21,9 +21,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += 128, size -= 128;
 	}
 	while (size >= 10) {
+		/* as ng_info_read calls it: a reply of rc <= NG_INFO_MAX_SIZE
+		 * bytes in a buffer of that size (here 8 bytes, then zeros) */
+		uint8_t buf[NG_INFO_MAX_SIZE] = {0};
 		unsigned index = data[0];
 		int rc = (int8_t)data[1];
-		ng_info_decode(&inf, index, rc, data + 2);
+		if (rc > (int)NG_INFO_MAX_SIZE)
+			rc = NG_INFO_MAX_SIZE;
+		memcpy(buf, data + 2, 8);
+		ng_info_decode(&inf, index, rc, buf);
 		data += 10, size -= 10;
 	}
 	ng_info_finish(&inf);
