@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The built boot loader and application images (doc/firmware.md, "Updates
-# over USB"): loader.bin fills pages 0..15 with a vector table into RAM and
+# over USB"): loader.bin fills pages 0..11 with a vector table into RAM and
 # itself, an erased key slot without OWNER_KEY; the application's vector
-# table at 0x08004000; neug-full.bin = loader.bin + neug.img; the loader
+# table at 0x08003000; neug-full.bin = loader.bin + neug.img; the loader
 # holds the flash keys and no application image does (the application never
 # unlocks the flash); and the host build of the loader's boot check
 # (`neug emulate --flash`) accepts the real image and refuses it with one
@@ -25,20 +25,20 @@ if ! make --no-print-directory -j2 FW_SIGN_TOOL="$N" OWNER_KEY= $d/loader.bin $d
 fi
 word() { od -A n -t u4 -j "$2" -N 4 "$1" | tr -d ' '; }
 sp=$(word $d/loader.bin 0) pc=$(word $d/loader.bin 4)
-if [ "$(stat -c %s $d/loader.bin)" = 16384 ] && [ $((sp)) -gt $((0x20000080)) ] && [ $((sp)) -le $((0x20005000)) ] &&
-	[ $((pc & 1)) = 1 ] && [ $((pc)) -lt $((0x08003FC0)) ] && [ $((pc)) -ge $((0x08000000)) ]; then
-	pass "loader.bin: 16384 bytes, SP $(printf %#x $sp) in RAM, reset vector $(printf %#x $pc) in the loader (Thumb)"
+if [ "$(stat -c %s $d/loader.bin)" = 12288 ] && [ $((sp)) -gt $((0x20000080)) ] && [ $((sp)) -le $((0x20005000)) ] &&
+	[ $((pc & 1)) = 1 ] && [ $((pc)) -lt $((0x08002FC0)) ] && [ $((pc)) -ge $((0x08000000)) ]; then
+	pass "loader.bin: 12288 bytes, SP $(printf %#x $sp) in RAM, reset vector $(printf %#x $pc) in the loader (Thumb)"
 else
 	fail "loader.bin: size $(stat -c %s $d/loader.bin), SP $(printf %#x $sp), reset $(printf %#x $pc)"
 fi
 if [ "$(tail -c 64 $d/loader.bin | od -A n -v -t x1 | tr -d ' \n' | tr -d f)" = "" ]; then
-	pass "without OWNER_KEY the key slot (0x08003FC0, 64 bytes) is erased"
+	pass "without OWNER_KEY the key slot (0x08002FC0, 64 bytes) is erased"
 else
 	fail "the key slot is not erased without OWNER_KEY"
 fi
 sp=$(word $d/neug.bin 0) pc=$(word $d/neug.bin 4)
-if [ $((sp)) -le $((0x20005000)) ] && [ $((pc)) -ge $((0x08004000)) ] && [ $((pc & 1)) = 1 ]; then
-	pass "the application is linked for 0x08004000 (reset vector $(printf %#x $pc))"
+if [ $((sp)) -le $((0x20005000)) ] && [ $((pc)) -ge $((0x08003000)) ] && [ $((pc & 1)) = 1 ]; then
+	pass "the application is linked for 0x08003000 (reset vector $(printf %#x $pc))"
 else
 	fail "the application's vector table: SP $(printf %#x $sp), reset $(printf %#x $pc)"
 fi
@@ -76,7 +76,7 @@ if grep -q "loader: image ok -> application" "$T/emu"; then
 else
 	fail "the boot check refused the real image: $(head -n 2 "$T/emu")"
 fi
-printf '\x00' | dd of="$T/flash" bs=1 seek=$((16384 + 20000)) conv=notrunc status=none
+printf '\x00' | dd of="$T/flash" bs=1 seek=$((12288 + 20000)) conv=notrunc status=none
 timeout 5 "$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$T/flash" -v >"$T/emu" 2>&1 &
 p=$!
 sleep 1
