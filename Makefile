@@ -89,15 +89,15 @@ $(B)/asan/libneug.a: $(ASAN_OBJ)
 $(B)/neug: $(B)/obj/cli/main.o $(B)/libneug.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libneug.a tests/check.h
+$(B)/tests/%: tests/unit/%.c $(B)/libneug.a tests/check.h tests/health_ref.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
 
-$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libneug.a tests/check.h
+$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libneug.a tests/check.h tests/health_ref.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) $(ASAN) -o $@ $< $(B)/asan/libneug.a $(TEST_LDLIBS)
 
-$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) tests/health_ref.h
 	@mkdir -p $(@D)
 	$(CLANG) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 

@@ -122,3 +122,16 @@ int ng_cliopt_fail(const char *cmd, const char *opt, const char *val, const char
 		what, cmd);
 	return NG_EXIT_USAGE;
 }
+
+int ng_cliopt_metrics(const char *cmd, int opt, const char *arg, const char **path, double *every)
+{
+	if (opt == 'M') {
+		if (!*arg)
+			return ng_cliopt_fail(cmd, "--metrics", arg, "a file name, e.g. /run/neug-feed/neug.prom");
+		*path = arg;
+		return 0;
+	}
+	if (ng_cliopt_double(arg, 0.1, 3600, 0, every) < 0)
+		return ng_cliopt_fail(cmd, "--metrics-interval", arg, "seconds, 0.1..3600");
+	return 0;
+}

@@ -22,6 +22,10 @@ int ng_cliopt_uint(const char *s, unsigned long long min, unsigned long long max
 #define NG_CLIOPT_OPEN_LO 1u
 #define NG_CLIOPT_OPEN_HI 2u
 int ng_cliopt_double(const char *s, double lo, double hi, unsigned open, double *v);
+/* feed's and egd's --metrics=PATH (opt 'M') and --metrics-interval=SECONDS
+ * (opt 'I', 0.1..3600) into *path and *every. 0, or the usage exit status
+ * after the message. */
+int ng_cliopt_metrics(const char *cmd, int opt, const char *arg, const char **path, double *every);
 /* Prints "neug CMD: bad OPT 'VAL': expected WHAT" and returns the usage exit status. */
 int ng_cliopt_fail(const char *cmd, const char *opt, const char *val, const char *what);
 

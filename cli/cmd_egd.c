@@ -2,10 +2,12 @@
 /* neug egd: serves health-tested output over the EGD protocol (egd.h), for
  * QEMU's -object rng-egd and other EGD clients. */
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "cliopt.h"
 #include "commands.h"
@@ -15,6 +17,7 @@
 #include "gen.h"
 #include "kat.h"
 #include "log.h"
+#include "metrics.h"
 
 static volatile sig_atomic_t egd_stop;
 static void on_signal(int sig)
@@ -41,15 +44,112 @@ static void usage(FILE *f)
 		"  --max-clients=N     connections served at once (default 64)\n"
 		"  --buffer=BYTES      bytes kept ready (default 16384)\n"
 		"  --idle=SECONDS      drop a client whose request stays incomplete (default 30)\n"
+		"  --metrics=PATH      write the state (health counters, bytes served, device\n"
+		"                      present, last output) as PATH in the Prometheus text\n"
+		"                      format, atomically, for node_exporter's textfile collector\n"
+		"  --metrics-interval=SECONDS  rewrite it this often (default 5), and at exit\n"
 		"  --help\n"
 		"Exit: 0 stopped by SIGTERM/SIGINT (or the end of a file source), 2 usage,\n"
 		"3 I/O error, 4 persistent health failure or a failed self-test.\n"
 		"See neug-egd(1).\n");
 }
 
+/* --metrics: the producer thread (fill, and the wait of a device read)
+ * keeps a snapshot of the generator's state; the event loop (tick) adds the
+ * server's figures and rewrites the file every `every` seconds. */
+typedef struct {
+	const char *path;
+	double every;
+	double next;                 /* the event loop's */
+	double next_refresh;         /* the producer's */
+	pthread_mutex_t mu;
+	ng_metrics snap;             /* under mu */
+	ng_gen *g;
+	ng_egd_server *s;
+	uint64_t served_seen;
+	bool warned;
+} egd_metrics;
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* From the thread that reads the generator. */
+static void snapshot(egd_metrics *em)
+{
+	pthread_mutex_lock(&em->mu);
+	ng_metrics_from_gen(&em->snap, em->g);
+	pthread_mutex_unlock(&em->mu);
+}
+
+static void metrics_wait(void *user)
+{
+	snapshot(user);
+}
+
 static long fill(void *user, uint8_t *buf, size_t len)
 {
-	return ng_gen_read(user, buf, len);
+	egd_metrics *em = user;
+	long n = ng_gen_read(em->g, buf, len);
+	if (em->path) {
+		double t = mono_s();
+		if (n > 0 && t >= em->next_refresh) {
+			ng_gen_refresh(em->g);  /* a device's counters, asked again */
+			em->next_refresh = t + em->every;
+		}
+		snapshot(em);  /* after every read: the producer may wait long before the next */
+	}
+	return n;
+}
+
+static int metrics_write(egd_metrics *em, bool running, bool failed)
+{
+	ng_metrics m;
+	char err[600];
+	pthread_mutex_lock(&em->mu);
+	m = em->snap;
+	pthread_mutex_unlock(&em->mu);
+	m.running = running;
+	m.failed |= failed;
+	m.bytes_served = em->s->bytes_served;
+	m.clients = em->s->clients_total;
+	m.requests = em->s->requests;
+	m.entropy_avail = ng_metrics_entropy_avail();
+	em->next = mono_s() + em->every;
+	if (ng_metrics_write(em->path, &m, err, sizeof err) != 0) {
+		if (!em->warned)  /* once until it works again */
+			ng_log(LOG_WARNING, "%s", err);
+		em->warned = true;
+		return -1;
+	}
+	em->warned = false;
+	return 0;
+}
+
+static void tick(void *user)
+{
+	egd_metrics *em = user;
+	if (em->s->bytes_served != em->served_seen) {
+		em->served_seen = em->s->bytes_served;
+		pthread_mutex_lock(&em->mu);
+		em->snap.last_output = time(NULL);
+		pthread_mutex_unlock(&em->mu);
+	}
+	if (mono_s() >= em->next)
+		metrics_write(em, true, false);
+}
+
+/* Closes the listening sockets and removes the unix socket files made here. */
+static void unlisten(const char *const *addr, int naddr, const ng_egd_server *s)
+{
+	for (int i = 0; i < naddr; i++)
+		if (!strncmp(addr[i], "unix:", 5))
+			unlink(addr[i] + 5);
+	for (int i = 0; i < s->nlisten; i++)
+		close(s->listen_fd[i]);
 }
 
 int ng_cmd_egd(int argc, char **argv)
@@ -58,10 +158,13 @@ int ng_cmd_egd(int argc, char **argv)
 	const char *listen_addr[NG_EGD_MAX_LISTEN];
 	int nlisten = 0;
 	ng_egd_server s = {0};
+	egd_metrics em = {.every = 5, .s = &s, .mu = PTHREAD_MUTEX_INITIALIZER,
+			  .snap = {.program = "egd", .daemon = true, .egd = true}};
 	static const struct option lo[] = {
 		{"listen", 1, 0, 'l'}, {"source", 1, 0, 's'}, {"mode", 1, 0, 'm'},
 		{"min-entropy", 1, 0, 'H'}, {"uid", 1, 0, 'u'}, {"max-clients", 1, 0, 'c'},
-		{"buffer", 1, 0, 'b'}, {"idle", 1, 0, 'i'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+		{"buffer", 1, 0, 'b'}, {"idle", 1, 0, 'i'}, {"metrics", 1, 0, 'M'},
+		{"metrics-interval", 1, 0, 'I'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -101,6 +204,12 @@ int ng_cmd_egd(int argc, char **argv)
 				return ng_cliopt_fail("egd", "--idle", optarg, "1..86400 seconds");
 			s.idle_ms = (int)v * 1000;
 			break;
+		case 'M': case 'I': {
+			int r = ng_cliopt_metrics("egd", c, optarg, &em.path, &em.every);
+			if (r != 0)
+				return r;
+			break;
+		}
 		case 'h': usage(stdout); return NG_EXIT_OK;
 		default: usage(stderr); return NG_EXIT_USAGE;
 		}
@@ -133,6 +242,7 @@ int ng_cmd_egd(int argc, char **argv)
 	ng_gen *g = ng_gen_open(&go, err, sizeof err, &gcode);
 	if (!g) {
 		fprintf(stderr, "neug egd: %s\n", err);
+		unlisten(listen_addr, nlisten, &s);
 		return gcode;
 	}
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -140,8 +250,24 @@ int ng_cmd_egd(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	em.g = g;
+	snprintf(em.snap.source, sizeof em.snap.source, "%s", go.source ? go.source : "jitter");
+	em.snap.start_time = time(NULL);
+	snapshot(&em);
+	if (em.path) {
+		if (metrics_write(&em, true, false) != 0) {  /* the reason is logged */
+			fprintf(stderr, "neug egd: --metrics=%s: the directory must exist and be writable\n",
+				em.path);
+			ng_gen_close(g);
+			unlisten(listen_addr, nlisten, &s);
+			return NG_EXIT_IO;
+		}
+		ng_gen_set_wait(g, metrics_wait, &em);
+		s.tick = tick;
+		s.tick_user = &em;
+	}
 	s.fill = fill;
-	s.user = g;
+	s.user = &em;
 	s.stop = &egd_stop;
 	ng_feed_acct credit;   /* the entropy level counts what feed would credit */
 	ng_feed_acct_gen(&credit, g);
@@ -161,11 +287,13 @@ int ng_cmd_egd(int argc, char **argv)
 	ng_log(rc ? LOG_ERR : LOG_NOTICE, "stopped: %llu clients, %llu requests, %llu bytes served",
 	       (unsigned long long)s.clients_total, (unsigned long long)s.requests,
 	       (unsigned long long)s.bytes_served);
-	for (int i = 0; i < nlisten; i++)
-		if (!strncmp(listen_addr[i], "unix:", 5))
-			unlink(listen_addr[i] + 5);
-	for (int i = 0; i < s.nlisten; i++)
-		close(s.listen_fd[i]);
+	if (em.path) {
+		if (s.fill_error != -1)
+			snapshot(&em);  /* the producer has ended: the generator's last state */
+		tick(&em);          /* the last bytes served */
+		metrics_write(&em, false, rc == NG_EXIT_HEALTH);
+	}
+	unlisten(listen_addr, nlisten, &s);
 	if (s.fill_error != -1)
 		ng_gen_close(g);
 	return rc;

@@ -17,6 +17,7 @@
 #include "gen.h"
 #include "kat.h"
 #include "log.h"
+#include "metrics.h"
 #include "cliopt.h"
 
 static volatile sig_atomic_t feed_stop, feed_status;
@@ -50,6 +51,10 @@ static void usage(FILE *f)
 		"  --grace=SECONDS     after a persistent health failure, wait this long\n"
 		"                      (crediting stopped) before exiting with status 4 (default 30)\n"
 		"  --count=BYTES       stop after writing this many bytes (tests)\n"
+		"  --metrics=PATH      write the state (health counters, bytes, credit, device\n"
+		"                      present, last output) as PATH in the Prometheus text\n"
+		"                      format, atomically, for node_exporter's textfile collector\n"
+		"  --metrics-interval=SECONDS  rewrite it this often (default 5), and at exit\n"
 		"  --foreground        stay in the foreground, log to stderr (the systemd way)\n"
 		"  -v, --verbose       log every write\n"
 		"  --help\n"
@@ -81,6 +86,54 @@ static void sleep_s(double sec)
 		poll(NULL, 0, (int)(sec * 1000 + 0.5));
 }
 
+/* --metrics: the file, rewritten every `every` seconds and at exit. */
+typedef struct {
+	const char *path;
+	double every, next;  /* monotonic seconds */
+	ng_metrics m;
+	ng_gen *g;
+	const ng_pool *pool;
+	bool warned;
+} feed_metrics;
+
+static int metrics_write(feed_metrics *fm, bool running)
+{
+	ng_metrics *m = &fm->m;
+	char err[600];
+	if (!fm->path)
+		return 0;
+	ng_metrics_from_gen(m, fm->g);
+	m->running = running;
+	m->bytes_written = fm->pool->bytes;
+	m->bits_credited = fm->pool->bits;
+	m->entropy_avail = ng_metrics_entropy_avail();
+	fm->next = now_s() + fm->every;
+	if (ng_metrics_write(fm->path, m, err, sizeof err) != 0) {
+		if (!fm->warned)  /* once until it works again */
+			ng_log(LOG_WARNING, "%s", err);
+		fm->warned = true;
+		return -1;
+	}
+	fm->warned = false;
+	return 0;
+}
+
+/* Rewrites the file when it is due; refresh: ask a device's counters first
+ * (not while a read waits on the device). */
+static void metrics_due(feed_metrics *fm, bool refresh)
+{
+	if (!fm->path || now_s() < fm->next)
+		return;
+	if (refresh)
+		ng_gen_refresh(fm->g);
+	metrics_write(fm, true);
+}
+
+static void metrics_wait(void *user)
+{
+	metrics_due(user, false);
+}
+
 static int read_threshold(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/random/write_wakeup_threshold", "r");
@@ -102,12 +155,14 @@ int ng_cmd_feed(int argc, char **argv)
 	unsigned long long count = 0;
 	long threshold = -1;
 	bool foreground = false, verbose = false;
+	feed_metrics fm = {.every = 5, .m = {.program = "feed", .daemon = true, .feed = true}};
 	static const struct option lo[] = {
 		{"source", 1, 0, 's'}, {"mode", 1, 0, 'm'}, {"min-entropy", 1, 0, 'H'},
 		{"uid", 1, 0, 'u'}, {"pool", 1, 0, 'p'}, {"interval", 1, 0, 'i'},
 		{"chunk", 1, 0, 'c'}, {"max-rate", 1, 0, 'r'}, {"threshold", 1, 0, 't'},
 		{"grace", 1, 0, 'g'}, {"count", 1, 0, 'n'}, {"foreground", 0, 0, 'f'},
-		{"verbose", 0, 0, 'v'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+		{"verbose", 0, 0, 'v'}, {"metrics", 1, 0, 'M'}, {"metrics-interval", 1, 0, 'I'},
+		{"help", 0, 0, 'h'}, {0, 0, 0, 0}};
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
@@ -153,6 +208,12 @@ int ng_cmd_feed(int argc, char **argv)
 		case 'n': if (ng_cliopt_size(optarg, &count) != 0 || count == 0)
 				return ng_cliopt_fail("feed", "--count", optarg, "a byte count such as 4096, 64K, 1M");
 			break;
+		case 'M': case 'I': {
+			int r = ng_cliopt_metrics("feed", c, optarg, &fm.path, &fm.every);
+			if (r != 0)
+				return r;
+			break;
+		}
 		case 'f': foreground = true; break;
 		case 'v': verbose = true; break;
 		case 'h': usage(stdout); return NG_EXIT_OK;
@@ -183,6 +244,30 @@ int ng_cmd_feed(int argc, char **argv)
 		fprintf(stderr, "neug feed: %s\n", err);
 		ng_pool_close(&pool);
 		return gcode;
+	}
+	char abs_path[4096];
+	if (fm.path && fm.path[0] != '/' && getcwd(abs_path, sizeof abs_path - 256) &&
+	    strlen(fm.path) < 255) {
+		/* daemon() changes to /: a relative path is the one given here */
+		strcat(abs_path, "/");
+		strcat(abs_path, fm.path);
+		fm.path = abs_path;
+	}
+	fm.g = g;
+	fm.pool = &pool;
+	snprintf(fm.m.source, sizeof fm.m.source, "%s", go.source ? go.source : "jitter");
+	fm.m.start_time = time(NULL);
+	if (fm.path) {
+		/* The first write, before detaching: a path that cannot be written
+		 * is an error on the command line's terminal. */
+		if (metrics_write(&fm, true) != 0) {  /* the reason is logged (stderr) */
+			fprintf(stderr, "neug feed: --metrics=%s: the directory must exist and be writable\n",
+				fm.path);
+			ng_gen_close(g);
+			ng_pool_close(&pool);
+			return NG_EXIT_IO;
+		}
+		ng_gen_set_wait(g, metrics_wait, &fm);
 	}
 	if (ng_gen_replay(g))   /* once, on stderr, before it may detach */
 		ng_log(LOG_WARNING, "warning: %s is a replay of recorded samples, not entropy "
@@ -223,7 +308,10 @@ int ng_cmd_feed(int argc, char **argv)
 	uint8_t buf[4096];
 	int rc = NG_EXIT_OK;
 	double next_tick = now_s(), last_write = 0;
+	if (!fm.path)
+		fm.next = 1e300;  /* never due */
 	while (!feed_stop) {
+		metrics_due(&fm, true);
 		if (feed_status) {
 			feed_status = 0;
 			ng_log(LOG_NOTICE, "status: wrote %llu bytes, credited %llu bits%s; kernel count %d",
@@ -239,7 +327,8 @@ int ng_cmd_feed(int argc, char **argv)
 		double t = now_s();
 		int ent = ng_pool_entropy(&pool);
 		bool low = ent >= 0 && ent < threshold;
-		bool asked = wait_pool(pool.fd, low ? 0 : next_tick - t);
+		double until = next_tick < fm.next ? next_tick : fm.next;
+		bool asked = wait_pool(pool.fd, low ? 0 : until - t);
 		if (feed_stop)
 			break;
 		t = now_s();
@@ -282,6 +371,7 @@ int ng_cmd_feed(int argc, char **argv)
 				break;
 			}
 			last_write = now_s();
+			fm.m.last_output = time(NULL);
 			ng_log(LOG_DEBUG, "wrote %zu bytes, credited %u bits (kernel count %d)", got, bits,
 			       ng_pool_entropy(&pool));
 		}
@@ -291,8 +381,12 @@ int ng_cmd_feed(int argc, char **argv)
 		ng_log(LOG_ERR, "persistent health failure: %s; crediting stopped, exiting in %gs",
 		       ng_gen_error(g), grace);
 		double end = now_s() + grace;
-		while (!feed_stop && now_s() < end)
-			sleep_s(end - now_s() > 1 ? 1 : end - now_s());
+		metrics_write(&fm, true);  /* the failure, at once */
+		while (!feed_stop && now_s() < end) {
+			metrics_due(&fm, true);
+			double until = end < fm.next ? end : fm.next;
+			sleep_s(until - now_s() > 1 ? 1 : until - now_s());
+		}
 	} else if (rc != NG_EXIT_OK) {
 		ng_log(LOG_ERR, "%s", ng_gen_error(g));
 	}
@@ -300,6 +394,7 @@ int ng_cmd_feed(int argc, char **argv)
 	       feed_stop > 0 ? (feed_stop == SIGTERM ? " by SIGTERM" : " by a signal") : "",
 	       (unsigned long long)pool.bytes, (unsigned long long)pool.bits,
 	       pool.is_random ? "" : " (counted, not credited: not a random device)");
+	metrics_write(&fm, false);  /* the last state: not running */
 	ng_gen_close(g);
 	ng_pool_close(&pool);
 	return rc;

@@ -7,13 +7,14 @@
 #include "commands.h"
 #include "gen.h"
 #include "info.h"
+#include "metrics.h"
 #include "ng/sha256.h"
 #include "upgrade.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: neug info [TTY] [--json]\n"
+		"Usage: neug info [TTY] [--json | --prometheus]\n"
 		"       neug info --verify=IMAGE [DEVICE]\n"
 		"Shows a NeuG device (USB 234b:0001): vendor, product, serial, revision and\n"
 		"board strings, the current output mode, NeuG's CRC-level test counters and\n"
@@ -26,6 +27,8 @@ static void usage(FILE *f)
 		"version, the SHA-256 of the running image as the loader computed it at\n"
 		"boot, and whether the image is signed, by which key (its fingerprint).\n\n"
 		"  --json   one JSON object instead of the text\n"
+		"  --prometheus  the Prometheus text format instead (the counters the device\n"
+		"           answered, its serial and mode; the format of feed's metrics file)\n"
 		"  --verify=IMAGE  asks the board's loader for SHA-256(nonce || image) with a\n"
 		"           fresh random nonce and compares it with the same computed here\n"
 		"           from IMAGE (neug.img or neug.dfu): does the board hold exactly\n"
@@ -84,15 +87,17 @@ static int verify(const char *path, const char *device)
 
 int ng_cmd_info(int argc, char **argv)
 {
-	static const struct option lo[] = {{"json", 0, 0, 'j'}, {"verify", 1, 0, 'V'}, {"help", 0, 0, 'h'},
+	static const struct option lo[] = {{"json", 0, 0, 'j'}, {"prometheus", 0, 0, 'P'}, {"verify", 1, 0, 'V'}, {"help", 0, 0, 'h'},
 					   {0, 0, 0, 0}};
-	bool json = false;
+	bool json = false, prom = false;
 	const char *image = NULL;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		if (c == 'j')
 			json = true;
+		else if (c == 'P')
+			prom = true;
 		else if (c == 'V')
 			image = optarg;
 		else if (c == 'h')
@@ -105,9 +110,13 @@ int ng_cmd_info(int argc, char **argv)
 		return NG_EXIT_USAGE;
 	}
 	const char *tty = optind < argc ? argv[optind] : NULL;
+	if (json && prom) {
+		fprintf(stderr, "neug info: --json and --prometheus do not go together: choose one\n");
+		return NG_EXIT_USAGE;
+	}
 	if (image) {
-		if (json) {
-			fprintf(stderr, "neug info: --verify and --json do not go together\n");
+		if (json || prom) {
+			fprintf(stderr, "neug info: --verify and --%s do not go together\n", json ? "json" : "prometheus");
 			return NG_EXIT_USAGE;
 		}
 		return verify(image, tty);
@@ -120,7 +129,11 @@ int ng_cmd_info(int argc, char **argv)
 	}
 	char h[300];
 	int level = ng_info_health(&inf, h, sizeof h);
-	if (json) {
+	if (prom) {
+		ng_metrics m;
+		ng_metrics_from_info(&m, &inf);
+		ng_metrics_print(&m, stdout);
+	} else if (json) {
 		ng_info_print_json(&inf, stdout);
 		putchar('\n');
 	} else {

@@ -34,9 +34,8 @@ $(B)/firmware/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
-# SHA-256 at -O2: 7% fewer instructions per block and smaller than at -Os
-# on the Cortex-M3 (doc/firmware.md, "Size and speed").
-FW_HOT_OBJ := $(addprefix $(B)/firmware/obj/core/src/,sha256.o health.o pipeline.o)
+# The pipeline and health tests at -O2 (doc/firmware.md, "Size and speed").
+FW_HOT_OBJ := $(addprefix $(B)/firmware/obj/core/src/,health.o pipeline.o)
 $(FW_HOT_OBJ): FW_CFLAGS += -O2
 
 define FW_BOARD_RULES
@@ -107,8 +106,8 @@ FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_DFU_MODE_ONLY -DNG_LED_DFU_ONLY \
 	-DNG_FPEC_DIRECT -DNG_LIBC_SMALL -DNG_SHA256_SMALL
 # LTO, and the GCC passes whose code growth outweighs its gain here (each
-# measured on the loader: together 176 bytes fewer than -flto alone on the
-# FST-01, 192 on the Blue Pill).
+# measured on the loader: together 184 bytes fewer than -flto alone on the
+# FST-01, 200 on the Blue Pill).
 FW_LOADER_LTO ?= -flto -fno-schedule-insns -fno-schedule-insns2 -fno-inline-small-functions \
 	-fno-tree-dominator-opts -fno-ipa-icf -fno-move-loop-invariants
 FW_LOADER_CFLAGS = $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO)

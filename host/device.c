@@ -39,6 +39,8 @@ struct ng_device_gen {
 	uint8_t q[4096];         /* tested bytes ready to return */
 	size_t q_off, q_len;
 	uint64_t unplugs, discarded;
+	void (*wait_fn)(void *user);
+	void *wait_user;
 };
 
 static int read_line(const char *path, char *out, size_t len)
@@ -247,6 +249,8 @@ static int reconnect(ng_device_gen *d)
 			ng_log(LOG_NOTICE, "waiting for %s to come back", d->named ? d->tty : "a NeuG device");
 			logged = true;
 		}
+		if (d->wait_fn)
+			d->wait_fn(d->wait_user);
 		poll(NULL, 0, 250);
 	}
 	set_err(d, NG_EXIT_IO, "%s%s: interrupted while waiting for the device to come back", d->tty, "");
@@ -318,6 +322,8 @@ long ng_device_gen_read(ng_device_gen *d, uint8_t *buf, size_t len)
 			continue;
 		}
 		if (r == 0) {
+			if (d->wait_fn)
+				d->wait_fn(d->wait_user);
 			stalled_ms += 500;
 			if (stalled_ms >= NG_DEVICE_STALL_MS) {
 				/* No output: a latched failure on the device? */
@@ -356,6 +362,20 @@ long ng_device_gen_read(ng_device_gen *d, uint8_t *buf, size_t len)
 const char *ng_device_gen_error(const ng_device_gen *d) { return d->err; }
 int ng_device_gen_exit_code(const ng_device_gen *d) { return d->exit_code; }
 const char *ng_device_gen_desc(const ng_device_gen *d) { return d->desc; }
+bool ng_device_gen_present(const ng_device_gen *d) { return d->fd >= 0; }
+const char *ng_device_gen_serial(const ng_device_gen *d) { return d->serial; }
+
+void ng_device_gen_refresh(ng_device_gen *d)
+{
+	if (d->fd >= 0)
+		query_info(d);
+}
+
+void ng_device_gen_set_wait(ng_device_gen *d, void (*fn)(void *user), void *user)
+{
+	d->wait_fn = fn;
+	d->wait_user = user;
+}
 
 void ng_device_gen_get_stats(const ng_device_gen *d, ng_pipeline_stats *st)
 {

@@ -25,6 +25,7 @@
 #ifndef NG_DEVICE_H
 #define NG_DEVICE_H
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "ng/pipeline.h"
@@ -48,6 +49,18 @@ const char *ng_device_gen_desc(const ng_device_gen *d);
 /* What the device reports (GET_INFO), mapped onto the pipeline's stats;
  * fields the device does not report are 0. */
 void ng_device_gen_get_stats(const ng_device_gen *d, ng_pipeline_stats *st);
+/* true while the tty is open (false from an unplug until the device is back). */
+bool ng_device_gen_present(const ng_device_gen *d);
+/* The device's serial number (GET_INFO's strings), "" when unknown. */
+const char *ng_device_gen_serial(const ng_device_gen *d);
+/* Asks GET_INFO again (libusb control requests) when the device is there,
+ * so that ng_device_gen_get_stats is current; a conditioned-mode read does
+ * not otherwise ask. */
+void ng_device_gen_refresh(ng_device_gen *d);
+/* fn(user) is called about every 250-500 ms while a read waits: no data
+ * yet, or the device unplugged and not back. It may look at the device
+ * (present, stats) but not read it. */
+void ng_device_gen_set_wait(ng_device_gen *d, void (*fn)(void *user), void *user);
 void ng_device_gen_close(ng_device_gen *d);
 
 #define NG_DEVICE_STALL_MS 3000

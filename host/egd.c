@@ -399,6 +399,8 @@ int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 				c->in_len = c->out_len = c->out_off = c->blocking = 0;
 			}
 		}
+		if (s->tick)
+			s->tick(s->tick_user);
 	}
 	pthread_mutex_lock(&r->mu);
 	r->quit = true;

@@ -38,6 +38,11 @@ typedef struct {
 	volatile sig_atomic_t *stop;  /* set non-zero (a signal handler) to stop the server */
 	uint32_t credit_millibits;    /* entropy per buffered byte the level (0x00) counts, in
 				       * millibits, 0..8000 (ng_feed_acct_gen); 0: none */
+	/* tick(tick_user), when set, is called from the event loop after each
+	 * round (at least once a second: the metrics file); it may read the
+	 * results below. */
+	void (*tick)(void *user);
+	void *tick_user;
 	/* results */
 	uint64_t clients_total, bytes_served, requests;
 	int fill_error;           /* 1 when fill failed, 2 at the end of the source */

@@ -244,6 +244,21 @@ uint32_t ng_gen_mode(const ng_gen *g) { return g->mode; }
 bool ng_gen_replay(const ng_gen *g) { return g->src && !strcmp(g->src->kind, "file"); }
 bool ng_gen_is_device(const ng_gen *g) { return g->dev != NULL; }
 
+bool ng_gen_present(const ng_gen *g) { return !g->dev || ng_device_gen_present(g->dev); }
+const char *ng_gen_serial(const ng_gen *g) { return g->dev ? ng_device_gen_serial(g->dev) : ""; }
+
+void ng_gen_refresh(ng_gen *g)
+{
+	if (g->dev)
+		ng_device_gen_refresh(g->dev);
+}
+
+void ng_gen_set_wait(ng_gen *g, void (*fn)(void *user), void *user)
+{
+	if (g->dev)
+		ng_device_gen_set_wait(g->dev, fn, user);
+}
+
 const char *ng_gen_source_desc(const ng_gen *g)
 {
 	return g->dev ? ng_device_gen_desc(g->dev) : g->src->desc;

@@ -50,6 +50,17 @@ uint32_t ng_gen_mode(const ng_gen *g);
 bool ng_gen_replay(const ng_gen *g);
 /* true when the source is a device (source=device[:TTY]). */
 bool ng_gen_is_device(const ng_gen *g);
+/* A device source: true while the device is connected; the others: true. */
+bool ng_gen_present(const ng_gen *g);
+/* A device source: its serial number; the others (or unknown): "". */
+const char *ng_gen_serial(const ng_gen *g);
+/* A device source: asks the device's counters again (GET_INFO) so that
+ * ng_gen_get_stats is current; the others: nothing to do. */
+void ng_gen_refresh(ng_gen *g);
+/* A device source: fn(user) is called every 250-500 ms while a read waits
+ * for data or for the device to come back (device.h); it may call
+ * ng_gen_present, ng_gen_serial and ng_gen_get_stats. Others: ignored. */
+void ng_gen_set_wait(ng_gen *g, void (*fn)(void *user), void *user);
 /* One JSON object, no trailing newline: source, mode, bytes (the caller's
  * count of bytes written), "counters" (every row of the counter table,
  * usb/neug_counters.h), the status bits' names, "status" ("ok", "failed",

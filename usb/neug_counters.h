@@ -2,7 +2,9 @@
 /* The counter table: every figure a NeuG device reports, listed once.
  *
  * Each row names a field of ng_pipeline_stats (core/include/ng/pipeline.h),
- * which is also its JSON key and, prefixed "neug_", its Prometheus metric;
+ * which is also its JSON key and, prefixed "neug_" (and suffixed "_total"
+ * for a counter), its Prometheus metric (host/metrics.c renames the three
+ * that Prometheus' conventions reject: h_milli, adc_h_milli, fail_count);
  * its GET_INFO index (usb/neug_device.h) and width in bytes on the wire
  * (little endian); who fills it; its kind; and a label in words.
  *

@@ -327,10 +327,7 @@ size_t ng_neug_wants_samples(const ng_neug_dev *d)
 {
 	if (!d->dtr || !d->configured)
 		return 0;
-	ng_pipeline_stats st;
-	ng_pipeline_get_stats(&d->pipe, &st);
-	uint32_t mode = ng_pipeline_mode(&d->pipe);
-	if ((st.status & NG_HEALTH_PERSISTENT) && mode != NG_MODE_RAW)
+	if ((ng_pipeline_health(&d->pipe)->status & NG_HEALTH_PERSISTENT) && ng_pipeline_mode(&d->pipe) != NG_MODE_RAW)
 		return 0;
 	uint32_t free_blocks = (NG_NEUG_OUT_BUF - ring_used(d)) / NG_BLOCK_BYTES;
 	uint32_t queued = ng_pipeline_ready(&d->pipe);

@@ -112,10 +112,8 @@ static bool ng_health_limits_ok(const ng_health_limits *l)
 ng_status ng_health_start(ng_health_ctx *h, const ng_health_limits *word, const ng_health_limits *adc)
 {
 	const ng_health_limits *lim[NG_STREAMS] = { word, adc, adc };
-	uint32_t n = adc ? NG_STREAMS : 1u;
-	ng_health_ctx c;
-	memset(&c, 0, sizeof c);
-	for (uint32_t k = 0; k < n; k++) {
+	ng_health_ctx c = { .nstreams = adc ? NG_STREAMS : 1u, .status = NG_HEALTH_STARTUP };
+	for (uint32_t k = 0; k < c.nstreams; k++) {
 		ng_health_stream *t = &c.st[k];
 		if (!lim[k] || !ng_health_limits_ok(lim[k]))
 			return NG_ERR_ARG;
@@ -123,9 +121,6 @@ ng_status ng_health_start(ng_health_ctx *h, const ng_health_limits *word, const 
 		t->rct_cutoff = lim[k]->rct_cutoff;
 		t->apt_cutoff = lim[k]->apt_cutoff;
 	}
-	c.nstreams = n;
-	c.status = NG_HEALTH_STARTUP;
-	ng_neug_tests_init(&c.neug);
 	*h = c;
 	return NG_OK;
 }
@@ -139,50 +134,39 @@ ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_mill
 	return ng_health_start(h, &w, adc_h_milli ? &a : NULL);
 }
 
-/* SP 800-90B 4.4.1 and 4.4.2 on the next sample x of one stream. Every
- * stream's A of 4.4.1 is its previous sample (step 2 sets A = x whenever
- * x != A) and its A of 4.4.2 its window's first sample, so ng_health_test
- * compares each sample with those two once for all streams and passes what
- * it found: rct_same is "x = A" of 4.4.1 (false at the very first sample,
- * which has no A), apt_same "x = A" of 4.4.2; start says that x is the
- * first sample of an APT window. `run` says that x's predecessor equalled
- * its own A, so that the field holds B of the run x may continue; otherwise
- * that run is the predecessor alone, B = 1, whatever the field holds
- * (ng_health_test steps only the samples that equal an A, and writes the
- * B = 1 of the others when a batch ends). A of 4.4.1 itself, the previous
- * sample, ng_health_test keeps. Returns the NG_HEALTH_RCT /
- * NG_HEALTH_APT bits of the tests whose B reached their cutoff C at x (the
- * sample fails). */
-NG_STEP uint32_t ng_health_stream_step(ng_health_stream *t, uint32_t x, bool rct_same, bool run,
-				       bool apt_same, bool start)
+/* The samples are tested on NG_STREAMS streams at once: every stream's
+ * value is a lane of the sample, the whole word or, with the ADC streams,
+ * also its two half-words (ng_lane). Every stream's A of 4.4.1 is the lane
+ * of the previous sample (step 2 sets A = x whenever x != A), and its A of
+ * 4.4.2 the lane of the window's first sample, so ng_health_ctx keeps the
+ * two samples (prev, apt_a) and each stream only its B of each test. */
+
+/* 4.4.1 step 2a on a stream where x equals A: B = B + 1, and B >= C is a
+ * failure (true). `run` says that x's predecessor equalled its A too, so that the
+ * field holds B of the run x continues; otherwise that run is the
+ * predecessor alone, B = 1, whatever the field holds (step 2b sets B = 1 at
+ * every sample that differs from A: ng_health_test steps only the samples
+ * equal to an A, and writes the B = 1 of the others when a batch ends). */
+NG_STEP bool ng_rct_same(ng_health_stream *t, bool run)
 {
-	uint32_t fired = 0;
-	/* 4.4.1 step 2: if x = A, B = B + 1, and B >= C is a failure;
-	 * otherwise A = x, B = 1. */
-	if (rct_same) {
-		t->rct_b = (run ? t->rct_b : 1) + 1;
-		if (t->rct_b > t->rct_max)
-			t->rct_max = t->rct_b;
-		if (t->rct_b >= t->rct_cutoff)
-			fired |= NG_HEALTH_RCT;
-	} else {
-		t->rct_b = 1;
-	}
-	/* 4.4.2 steps 1-3: the window's first sample is A, B = 1; each later
-	 * sample of the window that equals A makes B = B + 1; at every later
-	 * sample, B >= C is a failure (to the window's end). B changes only
-	 * here, so it is compared with C here; ng_health_test compares it at a
-	 * batch's first sample too, the only other sample that can see B >= C
-	 * (a failure ends the batch). */
-	if (start) {
-		t->apt_a = x;
-		t->apt_b = 1;
-	} else if (apt_same && ++t->apt_b > t->apt_max) {
-		t->apt_max = t->apt_b;
-	}
-	if ((start || apt_same) && t->apt_b >= t->apt_cutoff)
-		fired |= NG_HEALTH_APT;
-	return fired;
+	const uint32_t b = run ? t->rct_b + 1 : 2;
+	t->rct_b = b;
+	if (b > t->rct_max)
+		t->rct_max = b;
+	return b >= t->rct_cutoff;
+}
+
+/* 4.4.2 step 3 on a stream where x, not the window's first sample, equals
+ * A: B = B + 1, and B >= C is a failure (at every later sample of the
+ * window too, but B changes only here, a failure ends the batch, and
+ * ng_health_run compares B with C at a batch's first sample). Steps 1-2,
+ * A = x and B = 1 at the window's first sample, are ng_health_run's. */
+NG_STEP bool ng_apt_same(ng_health_stream *t)
+{
+	const uint32_t b = ++t->apt_b;
+	if (b > t->apt_max)
+		t->apt_max = b;
+	return b >= t->apt_cutoff;
 }
 
 /* A firing of `test` on `stream` at the sample being tested, with count B.
@@ -206,11 +190,17 @@ static void ng_health_fired(ng_health_ctx *h, uint32_t test, uint32_t stream, ui
 	}
 }
 
-/* The sample x failed on stream k (the bits of ng_health_stream_step). A
- * run counts as one RCT firing when B reaches C and one more each C - 1
- * further repetitions (B = C, 2C - 1, ...), so a source stuck for good fires
- * again within C - 1 samples; a window counts as one APT firing, at the
- * sample whose match makes B reach C. */
+/* Stream k's value in the sample x (NG_STREAM_*). */
+static inline uint32_t ng_lane(uint32_t x, uint32_t k)
+{
+	return k == NG_STREAM_WORD ? x : k == NG_STREAM_ADC1 ? x & 0xffffu : x >> 16;
+}
+
+/* The sample x failed on stream k (`bits`: the tests that failed).
+ * A run counts as one RCT firing when B reaches C and one more each C - 1
+ * further repetitions (B = C, 2C - 1, ...), so a source stuck for good
+ * fires again within C - 1 samples; a window counts as one APT firing, at
+ * the sample whose match makes B reach C. */
 static void ng_health_failed(ng_health_ctx *h, uint32_t k, uint32_t bits, uint32_t x)
 {
 	ng_health_stream *t = &h->st[k];
@@ -220,7 +210,7 @@ static void ng_health_failed(ng_health_ctx *h, uint32_t k, uint32_t bits, uint32
 			t->rct_failures++;
 		ng_health_fired(h, NG_HEALTH_RCT, k, t->rct_b);
 	}
-	if ((bits & NG_HEALTH_APT) && t->apt_b == t->apt_cutoff && x == t->apt_a) {
+	if ((bits & NG_HEALTH_APT) && t->apt_b == t->apt_cutoff && ng_lane(x ^ h->apt_a, k) == 0) {
 		if (t->apt_failures != UINT32_MAX)
 			t->apt_failures++;
 		ng_health_fired(h, NG_HEALTH_APT, k, t->apt_b);
@@ -246,105 +236,76 @@ static inline uint32_t ng_zero_lane(uint32_t u, uint32_t one, uint32_t high)
 	return (u - one) & ~u & high;
 }
 
-/* Stream k's value in the sample x (NG_STREAM_*). */
-static inline uint32_t ng_lane(uint32_t x, uint32_t k)
+/* Stream t's tests at the sample at q, where r: its lane equals the
+ * stream's A of 4.4.1, p: of 4.4.2; *end is just past the last sample at
+ * which r held (`run` of ng_rct_same). True when a test failed. */
+NG_STEP bool ng_health_lane(ng_health_stream *t, const uint32_t **end, const uint32_t *q, bool r, bool p)
 {
-	return k == NG_STREAM_WORD ? x : k == NG_STREAM_ADC1 ? x & 0xffffu : x >> 16;
-}
-
-/* The lane x of the sample at q on stream t, where it equals the stream's
- * A of 4.4.1 (r) or of 4.4.2 (p) (not at a window's first sample); *end
- * is just past the last sample at which r held. */
-NG_STEP uint32_t ng_health_lane(ng_health_stream *t, const uint32_t **end, const uint32_t *q, uint32_t x,
-				bool r, bool p)
-{
-	uint32_t f = ng_health_stream_step(t, x, r, *end == q, p, false);
-	if (r)
+	bool f = false;
+	if (r) {
+		f = ng_rct_same(t, *end == q);
 		*end = q + 1;
-	return f;
-}
-
-/* The first sample of a window (start) or of a batch on stream t, where
- * 4.4.2 compares B with C at every sample (ng_health_stream_step);
- * r: x equals the stream's previous sample, p: the window's first. */
-static inline uint32_t ng_health_first(ng_health_stream *t, const uint32_t **end, const uint32_t *q,
-				       uint32_t x, bool r, bool p, bool start)
-{
-	r = r && t->rct_b;   /* B = 0: the very first sample, with no A */
-	uint32_t f = ng_health_stream_step(t, x, r, *end == q, p, start);
-	if (r)
-		*end = q + 1;
-	if (t->apt_b >= t->apt_cutoff)
-		f |= NG_HEALTH_APT;
-	return f;
-}
-
-/* The sample x at q on ns streams (not the first of a window), d = x ^ (the
- * sample before), e = x ^ (the window's first): the streams where x equals
- * an A are stepped. Returns stream k's bits << 2k. */
-NG_STEP uint32_t ng_health_sample(ng_health_stream *t, const uint32_t **end, const uint32_t *q, uint32_t x,
-				  uint32_t d, uint32_t e, const uint32_t ns)
-{
-	uint32_t f = 0;
-	if (ns == 1 || !(d << 16) || !(e << 16)) {   /* (the word equals an A only where its low half does) */
-		if (ns > 1)
-			f |= ng_health_lane(&t[1], &end[1], q, x & 0xffffu, !(d << 16), !(e << 16)) << 2;
-		if (d == 0 || e == 0)
-			f |= ng_health_lane(&t[0], &end[0], q, x, d == 0, e == 0);
 	}
-	if (ns > 1 && (d < 0x10000u || e < 0x10000u))
-		f |= ng_health_lane(&t[2], &end[2], q, x >> 16, d < 0x10000u, e < 0x10000u) << 4;
+	if (p)
+		f |= ng_apt_same(t);
 	return f;
 }
 
-/* At a batch's first sample: the very first sample (no A of 4.4.1 yet), or
- * an APT whose B >= C already (4.4.2: a failure at every later sample of
- * its window). */
-static inline bool ng_health_hot(const ng_health_stream *t, uint32_t ns)
+/* The sample at q on ns streams, with d = x ^ prev and e = x ^ apt_a:
+ * stream k's value equals its A of 4.4.1 where d's lane is 0, its A of
+ * 4.4.2 where e's lane is 0, and only those streams are stepped. True when
+ * a test failed. */
+NG_STEP bool ng_health_sample(ng_health_stream *t, const uint32_t **end, const uint32_t *q,
+			      uint32_t d, uint32_t e, const uint32_t ns)
 {
-	bool hot = !t[0].rct_b;
-	for (uint32_t k = 0; k < ns; k++)
-		hot |= t[k].apt_b >= t[k].apt_cutoff;
-	return hot;
+	if (ns == 1)
+		return ng_health_lane(&t[0], &end[0], q, d == 0, e == 0);
+	bool f = false;
+	if (!(d << 16) || !(e << 16)) {   /* (the word equals an A only where its low half does) */
+		f = ng_health_lane(&t[1], &end[1], q, !(d << 16), !(e << 16));
+		if (d == 0 || e == 0)
+			f |= ng_health_lane(&t[0], &end[0], q, d == 0, e == 0);
+	}
+	if (d < 0x10000u || e < 0x10000u)
+		f |= ng_health_lane(&t[2], &end[2], q, d < 0x10000u, e < 0x10000u);
+	return f;
 }
 
 /* ng_health_test on ns streams (1 or 3, a constant where it is inlined).
- * Every stream's value is a lane of the sample: the whole word, or with
- * the ADC streams also its two half-words. With d = x ^ (previous sample)
- * and e = x ^ (window's first sample), x equals a stream's A of 4.4.1
- * exactly when d's lane is 0 there, and its A of 4.4.2 exactly when e's
- * lane is 0. On a stream where x equals neither, 4.4.1 sets A = x and
- * B = 1 and 4.4.2 changes nothing: x only moves `prev` (the A of 4.4.1),
- * and its B = 1 is implied when the stream's next step needs it
- * (ng_health_stream_step's `run`, from run_end) and written at the batch's
- * end. So only the lanes equal to an A are stepped, and a sample with none
- * ("plain") costs a few word operations: the check below, (v - 1) of each
- * lane of d and e, has its top bit set for a lane v = 0 and otherwise only
- * for v above half its range (never for the ADCs' 12-bit half-words, nor for
- * words below 2^31); where it is set, the lanes are tested one by one
- * (ng_health_sample). The first sample of each window goes through
- * ng_health_stream_step on every stream, and so does the batch's first when
- * ng_health_hot says so. */
+ * On a stream where x equals neither A, 4.4.1 sets A = x and B = 1 and
+ * 4.4.2 changes nothing: x only moves `prev`, and its B = 1 is implied when
+ * the stream's next step needs it (ng_rct_same's `run`, from run_end) and
+ * written at the batch's end. So a sample equal to no A ("plain") costs a
+ * few word operations: the check below, (v - 1) of each lane of d and e,
+ * has its top bit set for a lane v = 0 and otherwise only for v above half
+ * its range (never for the ADCs' 12-bit half-words, nor for words below
+ * 2^31); where it is set, ng_health_sample tests the lanes one by one. */
 NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired,
 			     const uint32_t ns)
 {
 	ng_health_stream *t = h->st;
 	const uint32_t one = ns > 1 ? 0x00010001u : 1u, high = ns > 1 ? 0x80008000u : 0x80000000u;
-	uint32_t prev = t[0].rct_a, i = h->apt_i, f = 0;   /* f: stream k's bits << 2k */
+	uint32_t prev = h->prev, a = h->apt_a, i = h->apt_i;
+	bool f = false;   /* a test failed */
 	/* run_end[k]: just past the last sample equal to stream k's A of 4.4.1
 	 * (at the batch's start B is the run's) */
 	const uint32_t *q = s, *end = s + n, *run_end[NG_STREAMS] = { s, s, s };
+	/* a batch's first sample, in a window whose B >= C already: 4.4.2
+	 * step 3b, a failure at every later sample of the window */
+	for (uint32_t k = 0; k < ns && i != 0 && n; k++)
+		f |= t[k].apt_b >= t[k].apt_cutoff;
 	while (q < end) {
-		const uint32_t x = *q, d = x ^ prev, e = x ^ t[0].apt_a;
-		if (i == 0 || (q == s && ng_health_hot(t, ns))) {   /* every stream */
-			f = ng_health_first(&t[0], &run_end[0], q, x, d == 0, e == 0, i == 0);
-			if (ns > 1) {
-				f |= ng_health_first(&t[1], &run_end[1], q, x & 0xffffu, !(d << 16), !(e << 16), i == 0) << 2;
-				f |= ng_health_first(&t[2], &run_end[2], q, x >> 16, d < 0x10000u, e < 0x10000u, i == 0) << 4;
-			}
-		} else {
-			f = ng_health_sample(t, run_end, q, x, d, e, ns);
+		const uint32_t x = *q;
+		uint32_t d = x ^ prev, e = x ^ a;
+		if (i == 0) {   /* 4.4.2 steps 1-2: A = x, B = 1 on every stream */
+			a = x;
+			for (uint32_t k = 0; k < ns; k++)
+				t[k].apt_b = 1;
+			e = ~0u;
+			if (!t[0].rct_b)   /* the very first sample: no A of 4.4.1 yet */
+				d = ~0u;
 		}
+		f |= ng_health_sample(t, run_end, q, d, e, ns);
 		prev = x;
 		q++;
 		if (++i == NG_APT_WINDOW)
@@ -352,15 +313,14 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		if (f)
 			break;
 		/* the window's other samples (q[-1] is the previous one) */
-		const uint32_t a = t[0].apt_a, *w = q, *wend = i == 0 ? q :
+		const uint32_t *w = q, *wend = i == 0 ? q :
 			(size_t)(end - q) > NG_APT_WINDOW - i ? q + (NG_APT_WINDOW - i) : end;
 		for (;; q++) {
 			while (q < wend && !((((q[0] ^ q[-1]) - one) | ((q[0] ^ a) - one)) & high))
 				q++;   /* plain (the check above) */
 			if (q == wend)
 				break;
-			const uint32_t x = q[0];
-			f = ng_health_sample(t, run_end, q, x, x ^ q[-1], x ^ a, ns);
+			f = ng_health_sample(t, run_end, q, q[0] ^ q[-1], q[0] ^ a, ns);
 			if (f) {
 				q++;
 				break;
@@ -373,27 +333,33 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		if (f)
 			break;
 	}
-	if (q != s) {   /* 4.4.1's A, and B = 1 where the last sample ended a run */
-		for (uint32_t k = 0; k < ns; k++) {
-			t[k].rct_a = ng_lane(prev, k);
-			if (run_end[k] != q)
-				t[k].rct_b = 1;
-		}
-	}
+	h->prev = prev;
+	h->apt_a = a;
 	h->apt_i = i;
 	size_t j = (size_t)(q - s);
-	*fired = (f | f >> 2 | f >> 4) & (NG_HEALTH_RCT | NG_HEALTH_APT);
+	*fired = 0;
 	if (f) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
-		const uint32_t x = s[--j];
-		h->samples += j;
+		h->samples += --j;
 		ng_health_startup_check(h);
-		for (uint32_t k = 0; k < ns; k++)
-			if (f >> 2 * k & 3u)
-				ng_health_failed(h, k, f >> 2 * k & 3u, ng_lane(x, k));
+		/* at the failing sample, stream k's 4.4.1 failed if the sample
+		 * equalled its A and B >= C; its 4.4.2 failed if B >= C (B grows
+		 * only at a match, and a match that makes B >= C ends the batch, so
+		 * B >= C here was reached at this sample or held at the batch's
+		 * first) */
+		for (uint32_t k = 0; k < ns; k++) {
+			uint32_t bits = (run_end[k] == q && t[k].rct_b >= t[k].rct_cutoff ? NG_HEALTH_RCT : 0) |
+					(t[k].apt_b >= t[k].apt_cutoff ? NG_HEALTH_APT : 0);
+			if (bits)
+				ng_health_failed(h, k, bits, s[j]);
+			*fired |= bits;
+		}
 		h->samples++;
 	} else {
 		h->samples += j;
 	}
+	for (uint32_t k = 0; k < ns; k++)   /* B = 1 where the last sample ended a run */
+		if (run_end[k] != q)
+			t[k].rct_b = 1;
 	ng_health_startup_check(h);
 	return j;
 }
@@ -409,9 +375,7 @@ size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *f
  * order they enter the message or the output: little endian, all four bytes
  * of each value, and in mode 0 only the low byte of a block's last value.
  * These semantics reproduce NeuG's GET_INFO figures for adc.bin in mode 0
- * (errors 0, rc_max 2, p64_max 3, p4k_max 22); they were found by testing
- * variants (byte order, which bytes, window restart, count origin) against
- * them (doc/health.md lists the variants tried):
+ * (errors 0, rc_max 2, p64_max 3, p4k_max 22; doc/health.md, the variants):
  *   repetition count: A = the byte of the current run, B = its length;
  *     fires when B >= 9; rc_max = the longest run.
  *   adaptive proportion (W = 64 or 4096): the state starts all zero (A = 0,
@@ -487,63 +451,71 @@ bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
 }
 
 /* A word's bytes each step ng_neug_byte. A word is "plain" when no byte of
- * it equals the byte before it (the RC's A), nor either window's A, and no
- * window ends inside it (s + 4 < W: p64_i < 60, p4k_i < 4092): then for
- * each byte x the RC sets A = x, B = 1 and both APTs only count s on, and
- * nothing fires, so a plain word moves just those. Every other word goes
- * through ng_neug_byte a byte at a time. */
+ * it equals the byte before it (the RC's A), nor the A of the 64-byte
+ * window it falls in (after a window's first byte, that byte), nor the
+ * 4096-byte window's A, and no 4096-byte window ends inside it (s + 4 < W:
+ * p4k_i < 4092). For each byte x of a plain word the RC sets A = x, B = 1;
+ * each APT's s steps to (s + 1) mod W, and the byte seen at s = W - 1
+ * starts the next window (A = x, B = 0); nothing fires. So a plain word
+ * moves just those, and every other word goes through ng_neug_byte a byte
+ * at a time. */
+static inline uint32_t ng_neug_same(uint32_t x, uint32_t last, uint32_t a64, uint32_t a4k)
+{
+	return ng_zero_lane(x ^ (x << 8 | last), 0x01010101u, 0x80808080u) |
+	       ng_zero_lane(x ^ a64, 0x01010101u, 0x80808080u) | ng_zero_lane(x ^ a4k, 0x01010101u, 0x80808080u);
+}
+
 /* How many words at the start of v[0..n) are plain; moves t past them. */
 static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
 {
-	if (!t->rc_max || t->p64_i >= 60 || t->p4k_i >= 4092)
+	if (!t->rc_max || t->p4k_i >= 4092)
 		return 0;
-	const uint32_t room = (60 - t->p64_i + 3) / 4, room4k = (4092 - t->p4k_i + 3) / 4;
-	const uint32_t a64 = t->p64_a * 0x01010101u, a4k = t->p4k_a * 0x01010101u;
-	uint32_t last = t->rc_a;
+	const uint32_t room4k = (4092 - t->p4k_i + 3) / 4, a4k = t->p4k_a * 0x01010101u;
+	uint32_t a64 = t->p64_a * 0x01010101u, last = t->rc_a, b64 = t->p64_b;
+	uint32_t end = 63 - t->p64_i;   /* the next 64-byte window's first byte, from v[k]'s first */
 	size_t k = 0;
-	if (n > room)
-		n = room < room4k ? room : room4k;
-	for (; k < n; k++) {
-		const uint32_t x = v[k];
-		if (ng_zero_lane(x ^ (x << 8 | last), 0x01010101u, 0x80808080u) |
-		    ng_zero_lane(x ^ a64, 0x01010101u, 0x80808080u) |
-		    ng_zero_lane(x ^ a4k, 0x01010101u, 0x80808080u))
+	if (n > room4k)
+		n = room4k;
+	for (;;) {
+		const size_t stop = n - k > end / 4 ? k + end / 4 : n;
+		for (; k < stop && !ng_neug_same(v[k], last, a64, a4k); k++)
+			last = v[k] >> 24;
+		if (k < stop || k == n)
 			break;
+		/* byte `end` of x starts a window: the bytes below it compare
+		 * with the old A, those above it with it (lanes that must not
+		 * count are made nonzero) */
+		const uint32_t x = v[k], sh = 8 * (end % 4), na = (x >> sh & 0xffu) * 0x01010101u;
+		if (ng_neug_same(x, last, a64 | 0x01010101u << sh, a4k) |
+		    ng_zero_lane((x ^ na) | 0x01010101u >> (24 - sh), 0x01010101u, 0x80808080u))
+			break;
+		a64 = na;
+		b64 = 0;
 		last = x >> 24;
+		k++;
+		end = end % 4 + 60;
 	}
 	if (k) {
-		t->rc_a = v[k - 1] >> 24;
+		t->rc_a = last;
 		t->rc_b = 1;
-		t->p64_i += 4 * (uint32_t)k;
+		t->p64_a = a64 & 0xffu;
+		t->p64_b = b64;
+		t->p64_i = (t->p64_i + 4 * (uint32_t)k) % 64;
 		t->p4k_i += 4 * (uint32_t)k;
 	}
 	return k;
 }
 
-/* The four bytes of x, low byte first. */
-static bool ng_neug_bytes(ng_neug_tests_ctx *t, uint32_t x)
-{
-	bool fired = ng_neug_byte(t, (uint8_t)x);
-	fired |= ng_neug_byte(t, (uint8_t)(x >> 8));
-	fired |= ng_neug_byte(t, (uint8_t)(x >> 16));
-	fired |= ng_neug_byte(t, (uint8_t)(x >> 24));
-	return fired;
-}
-
 bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n)
 {
 	bool fired = false;
-	for (size_t j = 0;;) {
+	for (size_t j = 0;; j++) {
 		j += ng_neug_plain_words(t, v + j, n - j);
 		if (j == n)
 			return fired;
-		fired |= ng_neug_bytes(t, v[j++]);
+		for (uint32_t b = 0; b < 32; b += 8)   /* low byte first */
+			fired |= ng_neug_byte(t, (uint8_t)(v[j] >> b));
 	}
-}
-
-bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v)
-{
-	return ng_neug_tests_words(t, &v, 1);
 }
 
 const char *ng_health_name(uint32_t bit)

@@ -149,7 +149,7 @@ static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *droppe
 /* NeuG's tests on the bytes of a CRC value the block uses. */
 static void ng_pipe_neug(ng_pipeline *p, uint32_t v, bool whole)
 {
-	if (whole ? ng_neug_tests_word(&p->health.neug, v) : ng_neug_tests_byte(&p->health.neug, (uint8_t)v)) {
+	if (whole ? ng_neug_tests_words(&p->health.neug, &v, 1) : ng_neug_tests_byte(&p->health.neug, (uint8_t)v)) {
 		p->blk_fail |= NG_HEALTH_NEUG;
 		p->health.status |= NG_HEALTH_NEUG;
 	}
@@ -179,12 +179,8 @@ static void ng_pipe_m0_start(ng_pipeline *p)
 /* The digest into out, and its first half for the next message. */
 static void ng_pipe_m0_digest(ng_pipeline *p, uint8_t *out)
 {
-	for (int i = 0; i < 8; i++) {
-		out[4 * i] = (uint8_t)(p->mh[i] >> 24);
-		out[4 * i + 1] = (uint8_t)(p->mh[i] >> 16);
-		out[4 * i + 2] = (uint8_t)(p->mh[i] >> 8);
-		out[4 * i + 3] = (uint8_t)p->mh[i];
-	}
+	for (int i = 0; i < 8; i++)   /* big endian (FIPS 180-4) */
+		ng_put_le32(out + 4 * i, __builtin_bswap32(p->mh[i]));
 	memcpy(p->prev, out, sizeof p->prev);
 	ng_wipe(p->mh, sizeof p->mh);
 	ng_wipe(p->msg, sizeof p->msg);
@@ -199,7 +195,7 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 	const uint8_t *h = p->prev;
 	uint64_t bits = 8 * ((uint64_t)p->spb + 21);
 	ng_pipe_neug(p, v, false);
-	ng_pipe_msg_word(p, (v & 0xffu) | (uint32_t)h[0] << 8 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 24);
+	ng_pipe_msg_word(p, (v & 0xffu) | ng_get_le32(h) << 8);
 	for (int i = 3; i < 15; i += 4)
 		ng_pipe_msg_word(p, ng_get_le32(h + i));
 	ng_pipe_msg_word(p, h[15] | 0x80u << 8);
@@ -212,13 +208,23 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 
 /* ---- groups ---------------------------------------------------------------- */
 
-/* Mode 0: g groups (1 <= g) from w that are neither the first nor the last
- * of their block, as many as fit in the message block being filled; their
- * CRC values go straight into the message and through NeuG's tests
- * together. Returns the groups taken. */
-static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g)
+/* Mode 0: up to g groups (1 <= g) from w into the block in progress: its
+ * first group starts the message, its last ends it (that CRC value's low
+ * byte only), and the others, as many as fit in the message block being
+ * filled, go straight into it and through NeuG's tests together. Returns
+ * the groups taken. */
+static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g, bool *dropped)
 {
-	uint32_t *v = p->msg + p->mfill / 4, left = p->spb / 4 - 1 - p->grp, room = (64 - p->mfill) / 4;
+	const uint32_t left = p->spb / 4 - 1 - p->grp;
+	if (p->grp == 0)
+		ng_pipe_m0_start(p);
+	if (!left) {
+		uint32_t v;
+		p->crc(p, w, 1, &v);
+		ng_pipe_m0_end(p, v, dropped);
+		return 1;
+	}
+	uint32_t *v = p->msg + p->mfill / 4, room = (64 - p->mfill) / 4;
 	if (g > left)
 		g = left;
 	if (g > room)
@@ -246,14 +252,7 @@ static void ng_pipe_group(ng_pipeline *p, const uint32_t w[4], bool *dropped)
 	uint32_t v;
 	switch (p->mode) {
 	case NG_MODE_CONDITIONED:
-		if (p->grp == 0)
-			ng_pipe_m0_start(p);
-		if (p->grp + 1 < p->spb / 4) {
-			ng_pipe_m0_groups(p, w, 1);
-		} else {
-			p->crc(p, w, 1, &v);
-			ng_pipe_m0_end(p, v, dropped);
-		}
+		ng_pipe_m0_groups(p, w, 1, dropped);
 		break;
 	case NG_MODE_CRC32:
 		p->crc(p, w, 1, &v);
@@ -276,10 +275,8 @@ static void ng_pipe_build(ng_pipeline *p, const uint32_t *w, size_t m, bool *dro
 {
 	while (m) {
 		if (p->pend_n == 0 && m >= 4) {   /* whole groups straight from the input */
-			size_t g = 1;
-			if (p->mode == NG_MODE_CONDITIONED && p->grp > 0 && p->grp + 1 < p->spb / 4)
-				g = ng_pipe_m0_groups(p, w, m / 4);
-			else
+			size_t g = p->mode == NG_MODE_CONDITIONED ? ng_pipe_m0_groups(p, w, m / 4, dropped) : 1;
+			if (p->mode != NG_MODE_CONDITIONED)
 				ng_pipe_group(p, w, dropped);
 			w += 4 * g;
 			m -= 4 * g;

@@ -68,69 +68,39 @@ NG_SHA_INLINE void ng_store_be32(uint8_t *p, uint32_t v)
 /* FIPS 180-4 6.2.2. Instead of moving a..h down one place per round, each
  * round's macro call names them rotated by one (the variable that would
  * become `a` is the one that held `h`), so a round costs only its
- * arithmetic; after eight rounds the names are back in place.
- *   32-bit targets (the Cortex-M3): sixteen rounds per loop pass, so that
- *     every index of the 16-word schedule ring is a constant (a fixed stack
- *     offset, no pointer registers) and more of a..h stay in registers
- *     (2,350 instructions per block against 2,460 for eight per pass, for
- *     1.8 KiB more code).
- *   64-bit hosts (when there is no SHA-NI): eight rounds per pass, which
- *     is faster there; the ring is split into two halves, `cur` holding
- *     W[t & 15] for the pass's rounds and `oth` the other half, so every
- *     schedule index is a constant offset from one of the two. */
-#if !defined(NG_SHA256_PASS16) && defined(NG_SHA256_SMALL)
-#define NG_SHA256_PASS16 0
-#elif !defined(NG_SHA256_PASS16)
-#define NG_SHA256_PASS16 (UINTPTR_MAX <= 0xffffffffu)
-#endif
-
-#if NG_SHA256_PASS16
-/* Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), and b ^ c is the previous
- * round's a ^ b: each round computes xn = a ^ b and reuses xp (one
- * operation fewer per round; on 64-bit hosts plain Maj is as fast). */
-#define NG_ROUND(a, b, c, d, e, f, g, h, k, w, xp, xn) do { \
-		uint32_t t1_ = (h) + NG_BSIG1(e) + NG_CH(e, f, g) + (k) + (w); \
-		(d) += t1_; \
-		(xn) = (a) ^ (b); \
-		(h) = t1_ + NG_BSIG0(a) + ((b) ^ ((xn) & (xp))); \
-	} while (0)
-#define NG_MAJ_INIT uint32_t x0 = b ^ c, x1;   /* b ^ c for the first round */
-#else
-#define NG_ROUND(a, b, c, d, e, f, g, h, k, w, xp, xn) do { \
+ * arithmetic; after eight rounds the names are back in place. The 16-word
+ * schedule ring is split into two halves, `cur` holding W[t & 15] for the
+ * pass's eight rounds and `oth` the other half, so every schedule index is
+ * a constant offset from one of the two. */
+#define NG_ROUND(a, b, c, d, e, f, g, h, k, w) do { \
 		uint32_t t1_ = (h) + NG_BSIG1(e) + NG_CH(e, f, g) + (k) + (w); \
 		(d) += t1_; \
 		(h) = t1_ + NG_BSIG0(a) + NG_MAJ(a, b, c); \
 	} while (0)
-#define NG_MAJ_INIT
-#endif
 #define NG_EIGHT(W, j) do { \
-		NG_ROUND(a, b, c, d, e, f, g, h, k[(j) + 0], W((j) + 0), x0, x1); \
-		NG_ROUND(h, a, b, c, d, e, f, g, k[(j) + 1], W((j) + 1), x1, x0); \
-		NG_ROUND(g, h, a, b, c, d, e, f, k[(j) + 2], W((j) + 2), x0, x1); \
-		NG_ROUND(f, g, h, a, b, c, d, e, k[(j) + 3], W((j) + 3), x1, x0); \
-		NG_ROUND(e, f, g, h, a, b, c, d, k[(j) + 4], W((j) + 4), x0, x1); \
-		NG_ROUND(d, e, f, g, h, a, b, c, k[(j) + 5], W((j) + 5), x1, x0); \
-		NG_ROUND(c, d, e, f, g, h, a, b, k[(j) + 6], W((j) + 6), x0, x1); \
-		NG_ROUND(b, c, d, e, f, g, h, a, k[(j) + 7], W((j) + 7), x1, x0); \
+		NG_ROUND(a, b, c, d, e, f, g, h, k[(j) + 0], W((j) + 0)); \
+		NG_ROUND(h, a, b, c, d, e, f, g, k[(j) + 1], W((j) + 1)); \
+		NG_ROUND(g, h, a, b, c, d, e, f, k[(j) + 2], W((j) + 2)); \
+		NG_ROUND(f, g, h, a, b, c, d, e, k[(j) + 3], W((j) + 3)); \
+		NG_ROUND(e, f, g, h, a, b, c, d, k[(j) + 4], W((j) + 4)); \
+		NG_ROUND(d, e, f, g, h, a, b, c, k[(j) + 5], W((j) + 5)); \
+		NG_ROUND(c, d, e, f, g, h, a, b, k[(j) + 6], W((j) + 6)); \
+		NG_ROUND(b, c, d, e, f, g, h, a, k[(j) + 7], W((j) + 7)); \
 	} while (0)
 /* FIPS 180-4 6.2.2 step 1: W[t] for t <= 15 from the block, and for
  * t >= 16 into the ring slot of W[t - 16]: W[t] = SSIG1(W[t-2]) + W[t-7] +
  * SSIG0(W[t-15]) + W[t-16]. */
-#if NG_SHA256_PASS16
-#define NG_W_LOAD(j) (w[j] = ng_load_be32(blocks + 4 * (j)))
-#define NG_SCHED(j) (w[j] += NG_SSIG1(w[((j) + 14) & 15]) + w[((j) + 9) & 15] + \
-			     NG_SSIG0(w[((j) + 1) & 15]))
-#else
 /* W[(t - back) & 15] and W[(t + fwd) & 15] for t = 8q + j, cur = W + 8 * (q & 1). */
 #define NG_W_AT(j, back) ((j) >= (back) ? cur[(j) - (back)] : oth[(j) + 8 - (back)])
 #define NG_W_AHEAD(j, fwd) ((j) + (fwd) < 8 ? cur[(j) + (fwd)] : oth[(j) + (fwd) - 8])
 #define NG_W_LOAD(j) (cur[j] = ng_load_be32(blocks + 4 * (8 * q + (j))))
 #define NG_SCHED(j) (cur[j] += NG_SSIG1(NG_W_AT(j, 2)) + NG_W_AT(j, 7) + NG_SSIG0(NG_W_AHEAD(j, 1)))
-#endif
 
-#ifdef NG_SHA256_SMALL
-/* The boot loader's build: FIPS 180-4 6.2.2 as written, one round per loop
- * pass and a..h in an array (a few hundred bytes of code). */
+#if defined(NG_SHA256_SMALL) || NG_SHA256_HAVE_ARMV7M
+/* The boot loader's build, and the Cortex-M3's portable code (its known
+ * answers only: the Thumb-2 code does the work): FIPS 180-4 6.2.2 as
+ * written, one round per loop pass and a..h in an array (a few hundred
+ * bytes of code). */
 void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
 	uint32_t w[16], v[8];
@@ -163,15 +133,6 @@ void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n
 		uint32_t a = h0[0], b = h0[1], c = h0[2], d = h0[3];
 		uint32_t e = h0[4], f = h0[5], g = h0[6], h = h0[7];
 		const uint32_t *k = ng_sha256_k;
-		NG_MAJ_INIT
-#if NG_SHA256_PASS16
-		NG_EIGHT(NG_W_LOAD, 0);                             /* t = 0 .. 15 */
-		NG_EIGHT(NG_W_LOAD, 8);
-		for (k += 16; k < ng_sha256_k + 64; k += 16) {      /* t = 16 .. 63 */
-			NG_EIGHT(NG_SCHED, 0);
-			NG_EIGHT(NG_SCHED, 8);
-		}
-#else
 		for (unsigned q = 0; q < 2; q++, k += 8) {          /* t = 0 .. 15 */
 			uint32_t *cur = w + 8 * q;
 			NG_EIGHT(NG_W_LOAD, 0);
@@ -180,7 +141,6 @@ void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n
 			uint32_t *cur = w + 8 * (q & 1), *oth = w + 8 * (~q & 1);
 			NG_EIGHT(NG_SCHED, 0);
 		}
-#endif
 		h0[0] += a; h0[1] += b; h0[2] += c; h0[3] += d;    /* step 4 */
 		h0[4] += e; h0[5] += f; h0[6] += g; h0[7] += h;
 		blocks += 64;

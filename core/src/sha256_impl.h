@@ -23,8 +23,8 @@ void ng_sha256_compress_x86(uint32_t h[8], const uint8_t *blocks, size_t n);
 #endif
 
 /* Thumb-2 assembly for the Cortex-M3 (sha256_armv7m.c); n may be 0. */
-/* NG_SHA256_SMALL (the boot loader's build): the portable code only, with
- * eight rounds per loop pass, for size rather than speed. */
+/* NG_SHA256_SMALL (the boot loader's build): the portable code only, one
+ * round per loop pass, for size rather than speed. */
 #if !defined(NG_SHA256_SMALL) && defined(__ARM_ARCH_7M__) && defined(__thumb2__) && \
 	(defined(__GNUC__) || defined(__clang__))
 #define NG_SHA256_HAVE_ARMV7M 1

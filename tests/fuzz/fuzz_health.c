@@ -1,110 +1,117 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* libFuzzer target: arbitrary samples and operations into two pipelines, one
- * fed in the chunks the input asks for (the batch path), one a sample at a
- * time (the per-sample path), and checks:
- *   - both give the same blocks and the same stats (batch == streaming);
- *   - latched bits never clear; once PERSISTENT is set no bit clears;
- *   - counters stay inside their windows, maxima are monotone;
- *   - in modes 0 and 1 nothing comes out after PERSISTENT;
- *   - the queue never holds more than NG_PIPELINE_QUEUE blocks.
- * Input: byte 0 mode (bit 7: explicit cutoffs), bytes 1-2 declared H, then records: an opcode byte
- * (low 2 bits: 0 samples, 1 take, 2 set mode, 3 samples) followed by its
- * operands; sample values come from a small alphabet so tests fire. */
-#include <stdint.h>
+/* libFuzzer target: ng_health_test, fed in the pieces the input asks for,
+ * against SP 800-90B 4.4.1/4.4.2 written out one sample at a time
+ * (tests/health_ref.h) on each stream, with the firing counts and the
+ * repeated-failure latch of doc/health.md written out here the same way.
+ * After every piece: the index and bits of the first failing sample, the
+ * samples tested, every maximum and firing count, the status bits and the
+ * latched firing must all agree.
+ * Input: byte 0 bit 0: dual-ADC words (3 streams); bytes 1-2: declared H
+ * of the words, byte 3: of each half-word (small H: tests fire often); then
+ * records of an opcode byte (bits 0-5: piece length - 1, bit 6: half-words
+ * near the top of their range, bit 7: values spread over all 32 bits) and
+ * two bytes per sample, which pick each half-word from a small alphabet. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ng/pipeline.h"
-
-static ng_pipeline A, B;
+#include "health_ref.h"
 
 #define ASSERT(c) do { if (!(c)) { fprintf(stderr, "invariant failed: %s (line %d)\n", #c, __LINE__); abort(); } } while (0)
 
-static void check_pair(void)
+typedef struct {
+	ref_state r[NG_STREAMS];
+	uint32_t rc[NG_STREAMS], ac[NG_STREAMS], ns, status, fail_test, fail_stream, fail_count;
+	uint64_t last_fail, fail_index;
+} ref_ctx;
+
+/* A counted firing at sample idx (doc/health.md): during the start-up
+ * test, or within NG_HEALTH_REPEAT_SPAN samples of the previous one, it
+ * latches. */
+static void ref_fired(ref_ctx *c, uint64_t idx, uint32_t test, uint32_t k, uint32_t count)
 {
-	ng_pipeline_stats sa, sb;
-	ng_pipeline_get_stats(&A, &sa);
-	ng_pipeline_get_stats(&B, &sb);
-	ASSERT(memcmp(&sa, &sb, sizeof sa) == 0);
-	const ng_health_ctx *h = &A.health;
-	ASSERT(h->apt_i < h->apt_window);
-	ASSERT(h->apt_b <= h->apt_window && h->apt_max <= h->apt_window);
-	ASSERT(A.neug.p64_i < 64 && A.neug.p4k_i < 4096);
-	ASSERT(A.neug.p64_max <= 64 && A.neug.p4k_max <= 4096);
-	ASSERT(sa.ready <= NG_PIPELINE_QUEUE);
-	ASSERT(memcmp(&A.health, &B.health, sizeof A.health) == 0);
+	bool latch = (c->status & NG_HEALTH_STARTUP) ||
+		     (c->last_fail && idx - (c->last_fail - 1) < NG_HEALTH_REPEAT_SPAN);
+	c->last_fail = idx + 1;
+	if (latch && !(c->status & NG_HEALTH_PERSISTENT)) {
+		if (c->status & NG_HEALTH_STARTUP)
+			c->status |= NG_HEALTH_STARTUP_FAILED;
+		c->status |= NG_HEALTH_PERSISTENT;
+		c->fail_test = test;
+		c->fail_stream = k;
+		c->fail_index = idx;
+		c->fail_count = count;
+	}
+}
+
+/* One sample on every stream: the bits that fired. */
+static uint32_t ref_sample(ref_ctx *c, uint32_t x)
+{
+	uint64_t idx = c->r[0].n;
+	uint32_t all = 0;
+	for (uint32_t k = 0; k < c->ns; k++) {
+		ref_state *r = &c->r[k];
+		uint32_t v = k == NG_STREAM_WORD ? x : k == NG_STREAM_ADC1 ? x & 0xffffu : x >> 16;
+		uint32_t rf = r->rct_failures, af = r->apt_failures;
+		uint32_t f = ref_step(r, v, c->rc[k], c->ac[k]);
+		if (r->rct_failures != rf)
+			ref_fired(c, idx, NG_HEALTH_RCT, k, r->rct_b);
+		if (r->apt_failures != af)
+			ref_fired(c, idx, NG_HEALTH_APT, k, r->apt_b);
+		all |= f;
+	}
+	c->status |= all;
+	/* the start-up test passes with its last sample, unless latched */
+	if ((c->status & (NG_HEALTH_STARTUP | NG_HEALTH_PERSISTENT)) == NG_HEALTH_STARTUP && idx + 1 >= NG_STARTUP_SAMPLES)
+		c->status &= ~NG_HEALTH_STARTUP;
+	return all;
+}
+
+static void check_same(const ng_health_ctx *h, const ref_ctx *c)
+{
+	ASSERT(h->samples == c->r[0].n);
+	ASSERT(h->status == c->status);
+	ASSERT(h->last_fail == c->last_fail);
+	if (h->status & NG_HEALTH_PERSISTENT)
+		ASSERT(h->fail_test == c->fail_test && h->fail_stream == c->fail_stream &&
+		       h->fail_index == c->fail_index && h->fail_count == c->fail_count);
+	for (uint32_t k = 0; k < c->ns; k++) {
+		const ng_health_stream *t = &h->st[k];
+		const ref_state *r = &c->r[k];
+		ASSERT(t->rct_max == r->rct_max && t->apt_max == r->apt_max);
+		ASSERT(t->rct_failures == r->rct_failures && t->apt_failures == r->apt_failures);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size < 3)
+	if (size < 4)
 		return 0;
-	ng_pipeline_config cfg = { .mode = data[0] % 3, .uid = { 1, 2, 3 } };
-	cfg.h_milli = NG_MIN_H_MILLI + (uint32_t)((data[1] | data[2] << 8) % (8000 - NG_MIN_H_MILLI + 1));
-	if (data[0] & 0x80) {   /* explicit cutoffs, some of them out of range */
-		cfg.rct_cutoff = (data[0] >> 2) & 0x1f;
-		cfg.apt_cutoff = data[2] & 1 ? (uint32_t)data[1] * 3 : 0;
-	}
-	ng_status ia = ng_pipeline_init(&A, &cfg), ib = ng_pipeline_init(&B, &cfg);
-	ASSERT(ia == ib);
-	if (ia != NG_OK) {
-		ASSERT(cfg.rct_cutoff == 1 || cfg.apt_cutoff == 1 || cfg.apt_cutoff > NG_APT_WINDOW + 1);
-		return 0;
-	}
-	ng_pipeline_stats prev;
-	ng_pipeline_get_stats(&A, &prev);
-	uint32_t buf[512];
-	size_t i = 3;
-	while (i < size) {
-		uint8_t op = data[i++];
-		if ((op & 3) == 1) {
-			uint8_t x[32], y[32];
-			bool ta = ng_pipeline_take(&A, x), tb = ng_pipeline_take(&B, y);
-			ASSERT(ta == tb && (!ta || !memcmp(x, y, 32)));
-			if (ta && (prev.status & NG_HEALTH_PERSISTENT))
-				ASSERT(ng_pipeline_mode(&A) == NG_MODE_RAW);
-		} else if ((op & 3) == 2) {
-			uint32_t m = (op >> 2) % 4;   /* 3 is invalid: ignored */
-			ng_pipeline_set_mode(&A, m);
-			ng_pipeline_set_mode(&B, m);
-		} else {
-			/* op >> 2 = chunk length / 4 - 1 ... up to 64 words; each sample
-			 * is one input byte: alphabet of (byte & mask) with mask from op */
-			size_t n = (size_t)((op >> 2) + 1) * 8;
-			uint32_t mask = (op & 3) == 3 ? 0x03u : 0xffu;
-			size_t k = 0;
-			while (k < n && k < sizeof buf / sizeof buf[0] && i < size)
-				buf[k++] = (data[i++] & mask) * 0x9E3779B1u;
-			ng_status ra = ng_pipeline_put_many(&A, buf, k), rb = NG_OK, r;
-			for (size_t j = 0; j < k; j++)
-				if ((r = ng_pipeline_put(&B, buf[j])) != NG_OK && (rb == NG_OK || r == NG_ERR_PERSISTENT))
-					rb = r;
-			if (k)
-				ASSERT((ra == NG_ERR_PERSISTENT) == (rb == NG_ERR_PERSISTENT));
-			ASSERT((ra == NG_ERR_HEALTH) <= (rb != NG_OK));
+	static ng_health_ctx h;
+	static ref_ctx c;
+	const bool adc = data[0] & 1;
+	const uint32_t hw = 500 + (uint32_t)((data[1] | data[2] << 8) % 7501), ha = adc ? 500 + data[3] * 14u : 0;
+	ASSERT(ng_health_init(&h, hw, ha) == NG_OK);
+	memset(&c, 0, sizeof c);
+	c.ns = adc ? NG_STREAMS : 1;
+	c.status = NG_HEALTH_STARTUP;
+	for (uint32_t k = 0; k < c.ns; k++)
+		ng_health_cutoffs(k ? ha : hw, NG_APT_WINDOW, &c.rc[k], &c.ac[k]);
+	uint32_t buf[64];
+	for (size_t i = 4; i < size;) {
+		const uint8_t op = data[i++];
+		const uint32_t base = op & 0x40 ? 0xffc0u : 0x3e8u, spread = op & 0x80 ? 0x9e3779b1u : 1u;
+		size_t n = 0;
+		for (; n < (size_t)(op & 0x3f) + 1 && i + 1 < size; i += 2)
+			buf[n++] = ((data[i] & 7u) + base) * spread ^ ((data[i + 1] & 7u) + base) << 16;
+		for (size_t j = 0; j < n;) {
+			uint32_t fired = 0, want = 0;
+			size_t k = ng_health_test(&h, buf + j, n - j, &fired), m = j;
+			while (m < n && !(want = ref_sample(&c, buf[m])))
+				m++;
+			ASSERT(k == m - j && fired == want);
+			j = m + (m < n);
+			check_same(&h, &c);
 		}
-		check_pair();
-		ng_pipeline_stats st;
-		ng_pipeline_get_stats(&A, &st);
-		const uint32_t sticky = NG_HEALTH_RCT | NG_HEALTH_APT | NG_HEALTH_STARTUP_FAILED |
-					NG_HEALTH_NEUG | NG_HEALTH_PERSISTENT;
-		ASSERT((st.status & prev.status & sticky) == (prev.status & sticky));
-		if (prev.status & NG_HEALTH_PERSISTENT) {
-			ASSERT((st.status & prev.status) == prev.status);
-			ASSERT(st.fail_test == prev.fail_test && st.fail_index == prev.fail_index &&
-			       st.fail_count == prev.fail_count);
-			if (st.mode != NG_MODE_RAW)
-				ASSERT(st.ready == 0);
-			if (st.mode != NG_MODE_RAW && prev.mode != NG_MODE_RAW)
-				ASSERT(st.blocks_out == prev.blocks_out);
-		}
-		if (!(prev.status & NG_HEALTH_STARTUP))
-			ASSERT(!(st.status & NG_HEALTH_STARTUP));
-		ASSERT(st.rct_max >= prev.rct_max && st.apt_max >= prev.apt_max);
-		ASSERT(st.neug_rc_max >= prev.neug_rc_max && st.neug_p64_max >= prev.neug_p64_max &&
-		       st.neug_p4k_max >= prev.neug_p4k_max);
-		ASSERT(st.samples >= prev.samples && st.blocks_out >= prev.blocks_out);
-		prev = st;
 	}
 	return 0;
 }

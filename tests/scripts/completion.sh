@@ -56,5 +56,8 @@ v=$(offer neug assess "$d/sam")
 v=$(offer neug assess --source=file:"$d/sam")
 [ "$v" = "$d/samples.bin" ] && echo "PASS: completion: --source=file:PATH completes the path (after the colon)" ||
 	echo "FAIL: completion: --source=file:$d/sam offers \"$v\""
+v=$(offer neug feed --metrics="$d/sam")
+[ "$v" = "$d/samples.bin" ] && echo "PASS: completion: feed --metrics=PATH completes the path" ||
+	echo "FAIL: completion: feed --metrics=$d/sam offers \"$v\""
 rm -rf "$d"
 '

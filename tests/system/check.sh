@@ -3,7 +3,7 @@
 # make check-system: a Debian bookworm guest (mmdebstrap: systemd, udev, kmod,
 # rng-tools5, usbip, socat) booted with systemd under QEMU (TCG) on the host's
 # Debian kernel and its modules. Inside (guest-test.sh): our package
-# (build/deb/neug_*.deb, `make deb`) installed with apt-get; neug emulate +
+# (build/deb/neug_*.deb, `make deb`, lintian-clean) installed with apt-get; neug emulate +
 # usbip attach, udev's /dev/neug and neug-feed@ttyACMn, the sandbox's
 # exposure scores (systemd-analyze security) and the services working in it,
 # the journal, the pool's intake, neug info, rngd and rngtest on /dev/neug,
@@ -39,9 +39,16 @@ if ! bash tests/system/mkbase.sh >"$out/mkbase.log" 2>&1; then
 	echo "FAIL: system: building the Debian root (mmdebstrap): $(tail -3 "$out/mkbase.log" | tr '\n' ' ')"
 	exit 1
 fi
-if ! make --no-print-directory deb LINTIAN=0 >"$out/deb.log" 2>&1; then
+if ! make --no-print-directory deb >"$out/deb.log" 2>&1; then   # lintian too: no error, no warning
 	echo "FAIL: system: make deb: $(tail -3 "$out/deb.log" | tr '\n' ' ')"
 	exit 1
+fi
+if grep -q 'lintian: no error, no warning' "$out/deb.log"; then
+	echo "PASS: make deb: $(grep -o 'lintian: no error, no warning.*' "$out/deb.log")"
+elif command -v lintian >/dev/null; then
+	echo "FAIL: make deb: lintian did not report a clean result ($(tail -1 "$out/deb.log"))"
+else
+	echo "SKIP: lintian not installed"
 fi
 deb=$(ls build/deb/neug_*_"$(dpkg --print-architecture)".deb 2>/dev/null | tail -1)
 [ -f "$deb" ] || { echo "FAIL: system: no build/deb/neug_*.deb after make deb"; exit 1; }

@@ -86,6 +86,12 @@ fi
 modprobe vhci-hcd && pass "modprobe vhci-hcd" || fail "modprobe vhci-hcd"
 ip link set lo up
 ent0=$(cat /proc/sys/kernel/random/entropy_avail)
+# The board's feed writes a metrics file (doc/system.md, "Metrics"): a
+# runtime drop-in sets NEUG_FEED_METRICS, into the instance's RuntimeDirectory.
+mkdir -p /run/systemd/system/neug-feed@.service.d
+printf '[Service]\nEnvironment="NEUG_FEED_METRICS=--metrics=/run/neug-feed/%%i/neug.prom --metrics-interval=1"\n' \
+	>/run/systemd/system/neug-feed@.service.d/metrics.conf
+systemctl daemon-reload
 neug emulate --source="${NG_EMU_SOURCE:-jitter}" >/tmp/emulate.log 2>&1 &
 emu=$!
 attach() {
@@ -128,6 +134,30 @@ else
 	fail "no write counted by $unit: $(journalctl -b -u "$unit" --no-pager -o cat | tail -3 | tr '\n' ' ')"
 fi
 check_sandbox "$unit" 3.0 0000000000200000
+# The metrics file: rewritten (another inode) every second from inside the
+# sandbox, readable by others (0644), the board present with its serial and
+# counters; the bytes written grow (one chunk per --interval at least).
+mf=/run/neug-feed/$tty/neug.prom
+if wait_for 20 test -s "$mf"; then
+	i0=$(stat -c %i "$mf")
+	b0=$(sed -n 's/^neug_feed_bytes_written_total{.*} //p' "$mf")
+	wait_for 30 sh -c "[ \$(sed -n 's/^neug_feed_bytes_written_total{.*} //p' $mf) -gt $b0 ]"
+	b1=$(sed -n 's/^neug_feed_bytes_written_total{.*} //p' "$mf")
+	i1=$(stat -c %i "$mf")
+	say "# $(grep -E '^neug_(info|device_present|samples_total|feed_bytes_written_total|last_output)' "$mf" | tr '\n' ' ')"
+	if [ "$i1" != "$i0" ] && [ "$b1" -gt "$b0" ] && [ "$(stat -c %a "$mf")" = 644 ] &&
+		grep -q "^neug_device_present{program=\"feed\",source=\"device:/dev/$tty\"} 1\$" "$mf" &&
+		grep -q '^neug_info{.*serial="[^"]' "$mf" && grep -q '^neug_samples_total{' "$mf" &&
+		[ "$(ls /run/neug-feed/$tty)" = neug.prom ]; then
+		pass "$unit's metrics file $mf: rewritten while it runs (bytes written $b0 -> $b1), mode 0644, board present with its serial"
+	else
+		fail "metrics file: inode $i0 -> $i1, bytes $b0 -> $b1, mode $(stat -c %a "$mf"), dir: $(ls /run/neug-feed/$tty | tr '\n' ' ')"
+	fi
+else
+	fail "no metrics file $mf from $unit: $(journalctl -b -u "$unit" --no-pager -o cat | tail -3 | tr '\n' ' ')"
+fi
+rm -r /run/systemd/system/neug-feed@.service.d
+systemctl daemon-reload
 prio=$(journalctl -b -u "$unit" --no-pager -o json | grep -m1 '"MESSAGE":"started' | grep -o '"PRIORITY":"[0-9]"')
 [ "$prio" = '"PRIORITY":"5"' ] && pass "the journal got feed's level prefix (<5> notice: $prio)" ||
 	fail "feed's start message priority: '$prio'"
@@ -145,6 +175,10 @@ drv=$(basename "$(readlink -f "/sys/class/tty/$tty/device/driver")")
 [ "$drv" = cdc_acm ] && systemctl -q is-active "$unit" &&
 	pass "after neug info: $tty still bound to cdc_acm and $unit still running (nothing claimed or detached)" ||
 	fail "after neug info: driver '$drv', $unit $(systemctl is-active "$unit")"
+neug info --prometheus /dev/neug >/tmp/info.prom 2>&1 && grep -q '^neug_info{program="info",source="device:/dev/neug",serial="[^"]' /tmp/info.prom &&
+	grep -q '^neug_samples_total{program="info",source="device:/dev/neug"} [1-9]' /tmp/info.prom &&
+	pass "neug info --prometheus /dev/neug: $(grep -c '^# TYPE' /tmp/info.prom) families, the serial, samples counted" ||
+	fail "neug info --prometheus: $(head -5 /tmp/info.prom | tr '\n' ' ')"
 neug info --json >/tmp/info.json 2>&1 && grep -q '"vid":"234b"' /tmp/info.json && grep -q '"extended":true' /tmp/info.json &&
 	pass "neug info --json (first NeuG found): vid 234b, raw-sample state present" || fail "neug info --json: $(cat /tmp/info.json)"
 

@@ -59,6 +59,16 @@ static bool wait_setup(int m)
 	return false;
 }
 
+/* The wait hook (device.h): counts its calls with the device there and gone. */
+static int waits_present, waits_absent;
+static void on_wait(void *user)
+{
+	if (ng_device_gen_present(user))
+		waits_present++;
+	else
+		waits_absent++;
+}
+
 static void write_all(int fd, const uint8_t *b, size_t n)
 {
 	while (n) {
@@ -163,6 +173,9 @@ int main(void)
 	      "no GET_INFO (a pty): the NeuG profile is assumed (%u, %u)", st.h_milli, st.samples_per_block);
 
 	/* Unplug and replug in conditioned mode, a reader blocked meanwhile. */
+	CHECK(ng_device_gen_present(d) && !strcmp(ng_device_gen_serial(d), ""),
+	      "present after open; no serial without GET_INFO");
+	ng_device_gen_set_wait(d, on_wait, d);
 	reader r = {.d = d, .buf = out, .want = 2000};
 	pthread_t th;
 	pthread_create(&th, NULL, reader_thread, &r);
@@ -176,6 +189,9 @@ int main(void)
 	pthread_join(th, NULL);
 	CHECK(up && r.got == 2000 && !memcmp(out, in, 1000) && !memcmp(out + 1000, in + 5000, 1000),
 	      "unplug + replug: the 1000 bytes before and the 1000 after, none twice, none lost (%zu)", r.got);
+	CHECK(waits_absent > 0 && ng_device_gen_present(d),
+	      "the wait hook ran while the device was gone (%d calls absent, %d present); present again after",
+	      waits_absent, waits_present);
 	ng_device_gen_close(d);
 	unplug(m);
 

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "check.h"
+#include "health_ref.h"
 #include "ng/pipeline.h"
 
 /* ---- independent cutoffs ---------------------------------------------- */
@@ -31,40 +32,6 @@ static uint32_t ref_apt(uint32_t h_milli, int n)
 static uint32_t ref_rct(uint32_t h_milli)
 {
 	return 1 + (uint32_t)ceill(30.0L / ((long double)h_milli / 1000.0L) - 1e-12L);
-}
-
-/* SP 800-90B 4.4.1 and 4.4.2 as the standard writes them, for one stream:
- * the bits of the tests for which sample x is a failure (B >= C). */
-typedef struct {
-	uint32_t rct_a, rct_b, apt_a, apt_b, rct_max, apt_max;
-	uint64_t n;
-} ref_state;
-
-static uint32_t ref_step(ref_state *r, uint32_t x, uint32_t rc, uint32_t ac)
-{
-	uint32_t f = 0;
-	if (r->n > 0 && x == r->rct_a) {   /* 4.4.1 step 2a */
-		r->rct_b++;
-	} else {                           /* step 1 / 2b */
-		r->rct_a = x;
-		r->rct_b = 1;
-	}
-	if (r->rct_b >= rc)
-		f |= NG_HEALTH_RCT;
-	if (r->n % NG_APT_WINDOW == 0) {   /* 4.4.2 steps 1-2 */
-		r->apt_a = x;
-		r->apt_b = 1;
-	} else if (x == r->apt_a) {        /* step 3a */
-		r->apt_b++;
-	}
-	if (r->n % NG_APT_WINDOW != 0 && r->apt_b >= ac)   /* step 3b */
-		f |= NG_HEALTH_APT;
-	if (r->rct_b > 1 && r->rct_b > r->rct_max)
-		r->rct_max = r->rct_b;
-	if (r->apt_b > 1 && r->apt_b > r->apt_max)
-		r->apt_max = r->apt_b;
-	r->n++;
-	return f;
 }
 
 static ng_pipeline P;

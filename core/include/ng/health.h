@@ -49,8 +49,7 @@ ng_status ng_health_cutoffs(uint32_t h_milli, uint32_t window,
 /* One stream's SP 800-90B tests. */
 typedef struct {
 	uint32_t h_milli, rct_cutoff, apt_cutoff;  /* declared H and its cutoffs */
-	uint32_t rct_a, rct_b;          /* 4.4.1: A and B */
-	uint32_t apt_a, apt_b;          /* 4.4.2: A and B (the window is ng_health_ctx.apt_i) */
+	uint32_t rct_b, apt_b;          /* B of 4.4.1 and of 4.4.2 (A: ng_health_ctx) */
 	uint32_t rct_max, apt_max;      /* largest B seen (monotone) */
 	uint32_t rct_failures, apt_failures; /* firings (see doc/health.md) */
 } ng_health_stream;
@@ -75,6 +74,8 @@ typedef struct {
 typedef struct {
 	ng_health_stream st[NG_STREAMS];
 	uint32_t nstreams;      /* 1: whole samples; 3: also each ADC's half-word */
+	uint32_t prev;          /* the previous sample: its lanes are each stream's A of 4.4.1 */
+	uint32_t apt_a;         /* the APT window's first sample: its lanes are A of 4.4.2 */
 	uint32_t apt_i;         /* the next sample's position in the APT window (all streams) */
 	uint32_t status;        /* NG_HEALTH_* bits */
 	uint64_t samples;       /* samples tested */
@@ -118,11 +119,10 @@ ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_mill
  * goes. */
 size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired);
 
-/* NeuG's tests on one byte, on the four bytes of v (low byte first), or on
- * those of v[0..n) in order. True when a test fired. */
+/* NeuG's tests on one byte, or on the four bytes of each of v[0..n) in
+ * order (low byte first). True when a test fired. */
 void ng_neug_tests_init(ng_neug_tests_ctx *t);
 bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t b);
-bool ng_neug_tests_word(ng_neug_tests_ctx *t, uint32_t v);
 bool ng_neug_tests_words(ng_neug_tests_ctx *t, const uint32_t *v, size_t n);
 
 /* "repetition count test", "adaptive proportion test", ... for one NG_HEALTH_* bit;

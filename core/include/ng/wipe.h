@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 /* Sets n bytes at p to zero with stores the compiler may not remove
- * (word-wise where aligned). */
+ * (memset where the compiler can be told so). */
 void ng_wipe(void *p, size_t n);
 
 #endif

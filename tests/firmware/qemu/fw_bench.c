@@ -236,7 +236,7 @@ int main(void)
 	const uint32_t *mv = ng_mixed(true);
 	t0 = ng_ticks();
 	for (uint32_t i = 0; i < 4480; i++)
-		ng_neug_tests_word(&nt, mv[i]);
+		ng_neug_tests_words(&nt, &mv[i], 1);
 	dt = ng_ticks() - t0;
 	ng_mixed(false);
 	ng_sh_printf("bench: neug_tests_word_minstr %u\n", (uint32_t)(dt * 2000000000ull / cal / 4480u));

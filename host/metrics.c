@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "metrics.h"
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "counters.h"
+#include "file.h"
+#include "gen.h"
+#include "info.h"
+
+/* A label value: backslash, double quote and newline escaped. */
+static void label_value(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The labels every sample carries. */
+static void labels(FILE *f, const ng_metrics *m)
+{
+	fputs("{program=", f);
+	label_value(f, m->program);
+	fputs(",source=", f);
+	label_value(f, *m->source ? m->source : "jitter");
+	fputc('}', f);
+}
+
+/* HELP text: backslash and newline escaped. */
+static void family(FILE *f, const char *name, const char *suffix, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s%s ", name, suffix);
+	for (const char *s = help; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+	fprintf(f, "\n# TYPE %s%s %s\n", name, suffix, type);
+}
+
+static void sample(FILE *f, const ng_metrics *m, const char *name, bool counter, const char *help,
+		   uint64_t v)
+{
+	family(f, name, counter ? "_total" : "", counter ? "counter" : "gauge", help);
+	fprintf(f, "%s%s", name, counter ? "_total" : "");
+	labels(f, m);
+	fprintf(f, " %" PRIu64 "\n", v);
+}
+
+/* A row's metric: neug_NAME, but for the names Prometheus' conventions
+ * (promtool check metrics) reject: "h" reads as hours, "_count" is a
+ * histogram's suffix. */
+static const struct {
+	const char *field, *metric, *help;
+} renamed[] = {
+	{"h_milli", "neug_min_entropy_milli", "declared min-entropy per sample (thousandths of a bit)"},
+	{"adc_h_milli", "neug_adc_min_entropy_milli",
+	 "declared min-entropy per ADC half-word (thousandths of a bit)"},
+	{"fail_count", "neug_fail_count_value", NULL},
+};
+
+void ng_metrics_from_gen(ng_metrics *m, const ng_gen *g)
+{
+	snprintf(m->serial, sizeof m->serial, "%s", ng_gen_serial(g));
+	m->mode = ng_gen_mode(g);
+	ng_gen_get_stats(g, &m->st);
+	m->present = ng_gen_present(g);
+	m->failed = (m->st.status & NG_HEALTH_PERSISTENT) || ng_gen_exit_code(g) == NG_EXIT_HEALTH;
+}
+
+void ng_metrics_from_info(ng_metrics *m, const ng_info *inf)
+{
+	char h[300];
+	memset(m, 0, sizeof *m);
+	m->program = "info";
+	snprintf(m->source, sizeof m->source, "device%s%.200s", inf->tty[0] ? ":" : "", inf->tty);
+	snprintf(m->serial, sizeof m->serial, "%s", inf->serial);
+	m->mode = inf->st.mode;
+	m->st = inf->st;
+	m->have = inf->have;
+	m->present = true;
+	m->failed = ng_info_health(inf, h, sizeof h) == 2;
+	m->entropy_avail = ng_metrics_entropy_avail();
+}
+
+void ng_metrics_print(const ng_metrics *m, FILE *f)
+{
+	family(f, "neug_info", "", "gauge", "NeuG source identity: serial and output mode (always 1)");
+	fputs("neug_info{program=", f);
+	label_value(f, m->program);
+	fputs(",source=", f);
+	label_value(f, *m->source ? m->source : "jitter");
+	fputs(",serial=", f);
+	label_value(f, m->serial);
+	fputs(",mode=", f);
+	label_value(f, ng_info_mode_name(m->mode));
+	fputs("} 1\n", f);
+	if (m->daemon)
+		sample(f, m, "neug_running", false, "1 while the daemon runs, 0 in its last write at exit",
+		       m->running);
+	sample(f, m, "neug_device_present", false,
+	       "1 while the NeuG device is connected (always 1 for a jitter or file source)", m->present);
+	sample(f, m, "neug_persistent_failure", false,
+	       "1 once a persistent health failure latched (output stopped)", m->failed);
+	for (size_t i = 0; i < ng_counters_n; i++) {
+		const ng_counter *c = &ng_counters[i];
+		if (m->have && !m->have[c->info])
+			continue;
+		char name[64];
+		const char *help = c->label;
+		snprintf(name, sizeof name, "neug_%s", c->name);
+		for (size_t k = 0; k < sizeof renamed / sizeof renamed[0]; k++)
+			if (!strcmp(c->name, renamed[k].field)) {
+				snprintf(name, sizeof name, "%s", renamed[k].metric);
+				if (renamed[k].help)
+					help = renamed[k].help;
+			}
+		sample(f, m, name, c->kind == NG_CTR_C, help, ng_counter_get(c, &m->st));
+	}
+	if (m->feed) {
+		sample(f, m, "neug_feed_bytes_written", true, "bytes written to the kernel pool",
+		       m->bytes_written);
+		sample(f, m, "neug_feed_entropy_credited", true, "entropy credited to the kernel pool (bits)",
+		       m->bits_credited);
+	}
+	if (m->egd) {
+		sample(f, m, "neug_egd_bytes_served", true, "bytes served to EGD clients", m->bytes_served);
+		sample(f, m, "neug_egd_clients", true, "EGD connections accepted", m->clients);
+		sample(f, m, "neug_egd_requests", true, "EGD requests answered", m->requests);
+	}
+	if (m->entropy_avail >= 0)
+		sample(f, m, "neug_kernel_entropy_avail", false,
+		       "the kernel's entropy count in bits (/proc/sys/kernel/random/entropy_avail)",
+		       (uint64_t)m->entropy_avail);
+	if (m->daemon) {
+		sample(f, m, "neug_last_output_timestamp_seconds", false,
+		       "unix time of the last output (0: none yet)",
+		       m->last_output > 0 ? (uint64_t)m->last_output : 0);
+		sample(f, m, "neug_start_timestamp_seconds", false, "unix time the daemon started",
+		       m->start_time > 0 ? (uint64_t)m->start_time : 0);
+	}
+}
+
+int ng_metrics_write(const char *path, const ng_metrics *m, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		snprintf(err, errlen, "metrics '%s': out of memory", path);
+		return -1;
+	}
+	ng_metrics_print(m, f);
+	if (fclose(f) != 0) {
+		free(buf);
+		snprintf(err, errlen, "metrics '%s': out of memory", path);
+		return -1;
+	}
+	/* Readable by node_exporter's user: the umask (a unit's UMask=0077)
+	 * must not take it away. Feed and egd create no other file meanwhile. */
+	mode_t old = umask(022);
+	int r = ng_file_write(path, buf, len, 0644, 0, err, errlen);
+	umask(old);
+	free(buf);
+	return r;
+}
+
+long ng_metrics_entropy_avail(void)
+{
+	const char *path = getenv("NEUG_ENTROPY_AVAIL");
+	FILE *f = fopen(path && *path ? path : "/proc/sys/kernel/random/entropy_avail", "r");
+	long v = -1;
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1 || v < 0)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
