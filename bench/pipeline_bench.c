@@ -28,7 +28,7 @@ static double run_pipe(uint32_t mode, const uint32_t *s, size_t n, int reps, uin
 	double best = 1e9;
 	for (int t = 0; t < 1; t++) {
 		ng_pipeline_config cfg = { .mode = mode, .uid = { 0x12345678u, 0x9abcdef0u, 0x0fedcba9u },
-					   .h_milli = NG_DEFAULT_H_MILLI };
+					   .health = NG_DEFAULT_LIMITS };
 		ng_pipeline_init(&pipe_, &cfg);
 		uint8_t out[NG_BLOCK_BYTES];
 		uint64_t nb = 0;

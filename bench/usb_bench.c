@@ -62,7 +62,7 @@ static double via_usb(uint8_t parity, size_t bytes, unsigned long *packets)
 static double pipeline_only(uint32_t mode, size_t bytes)
 {
 	static ng_pipeline p;
-	ng_pipeline_config pc = {.mode = mode, .uid = {1, 2, 3}, .h_milli = NG_DEFAULT_H_MILLI};
+	ng_pipeline_config pc = {.mode = mode, .uid = {1, 2, 3}, .health = NG_DEFAULT_LIMITS};
 	ng_pipeline_init(&p, &pc);
 	size_t got = 0, pos = 0;
 	uint8_t blk[32];

@@ -28,7 +28,7 @@
 #include "image.h"
 #include "ng/status.h"
 
-#define NG_APP_BASE    0x08004000u /* the application: the loader has pages 0..15 */
+#define NG_APP_BASE    0x08003000u /* the application: the loader has pages 0..11 */
 #define NG_LOADER_SIZE (NG_APP_BASE - NG_FLASH_MEM)
 #define NG_KEYSLOT_ADDR (NG_APP_BASE - 64u) /* the owner key slot: last 64 bytes of the loader */
 #define NG_KEYSLOT_MAGIC "NGKEY1\0\0"       /* 8 bytes, then the 32-byte public key */

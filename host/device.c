@@ -195,12 +195,13 @@ ng_device_gen *ng_device_gen_open(const char *tty, uint32_t mode,
 	}
 	if (mode == NG_MODE_RAW) {
 		d->pipe = malloc(sizeof *d->pipe);
-		ng_pipeline_config cfg = {.mode = NG_MODE_RAW, .h_milli = NG_DEFAULT_H_MILLI,
-					  .adc_h_milli = NG_DEFAULT_ADC_H_MILLI};
+		ng_pipeline_config cfg = {.mode = NG_MODE_RAW, .health = NG_DEFAULT_LIMITS,
+					  .adc_health = NG_DEFAULT_ADC_LIMITS};
 		query_info(d);
+		bool h_ok = true;
 		if (d->have_info && d->info.extended && d->info.st.h_milli)
-			cfg.h_milli = d->info.st.h_milli;
-		if (!d->pipe || ng_pipeline_init(d->pipe, &cfg) != NG_OK) {
+			h_ok = ng_health_limits_for(&cfg.health, d->info.st.h_milli) == NG_OK;
+		if (!d->pipe || !h_ok || ng_pipeline_init(d->pipe, &cfg) != NG_OK) {
 			snprintf(err, errlen, "cannot set up the host's health tests");
 			*exit_code = NG_EXIT_IO;
 			free(d->pipe);

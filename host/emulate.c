@@ -101,8 +101,6 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 	snprintf(e->system, sizeof e->system, "Linux %.30s, core %s", un.release, NG_VERSION);
 	ng_neug_config nc = {
 		.uid = {e->o.uid[0], e->o.uid[1], e->o.uid[2]},
-		.h_milli = e->o.h_milli ? e->o.h_milli : e->src->h_milli,
-		.adc_h_milli = e->src->adc_h_milli,
 		.board = "USB/IP emulation",
 		.revision = NG_VERSION,
 		.config = e->config,
@@ -147,9 +145,12 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 	if (e->selftest_failed && e->o.log)
 		fprintf(e->o.log, "neug emulate: %s; the device reports it (GET_INFO 34) and sends no data\n",
 			e->selftest_err);
-	if (ng_neug_init(&e->dev, &nc, &ng_dcd_usbip_ops, &e->drv) != NG_OK) {
+	uint32_t h_milli = e->o.h_milli ? e->o.h_milli : e->src->h_milli;
+	if (ng_health_limits_for(&nc.health, h_milli) != NG_OK ||
+	    (e->src->adc_h_milli && ng_health_limits_for(&nc.adc_health, e->src->adc_h_milli) != NG_OK) ||
+	    ng_neug_init(&e->dev, &nc, &ng_dcd_usbip_ops, &e->drv) != NG_OK) {
 		snprintf(err, errlen, "the device refused min-entropy %u.%03u bits per sample",
-			 nc.h_milli / 1000, nc.h_milli % 1000);
+			 h_milli / 1000, h_milli % 1000);
 		return NG_ERR_ARG;
 	}
 	ng_neug_connect(&e->dev, true);

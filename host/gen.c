@@ -91,9 +91,9 @@ ng_gen *ng_gen_open(const ng_gen_opts *o, char *err, size_t errlen, int *exit_co
 	cfg.mode = o->mode;
 	if (o->have_uid)
 		memcpy(cfg.uid, o->uid, sizeof cfg.uid);
-	cfg.h_milli = g->h_milli;
-	cfg.adc_h_milli = g->src->adc_h_milli;
-	ng_status st = ng_pipeline_init(g->pipe, &cfg);
+	ng_status st = ng_pipeline_config_h(&cfg, g->h_milli, g->src->adc_h_milli);
+	if (st == NG_OK)
+		st = ng_pipeline_init(g->pipe, &cfg);
 	if (st != NG_OK) {
 		if (st == NG_ERR_SELFTEST)
 			set_err(err, errlen, exit_code, NG_EXIT_HEALTH,

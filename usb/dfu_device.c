@@ -33,7 +33,7 @@ static uint16_t dfu_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *o
 	case NG_NEUG_STR_MANUFACTURER: return ng_usbd_string_ascii("Free Software Initiative of Japan", out, cap);
 	case NG_NEUG_STR_PRODUCT: return ng_usbd_string_ascii("NeuG boot loader (DFU)", out, cap);
 	case NG_NEUG_STR_SERIAL: return ng_usbd_string_ascii(d->serial, out, cap);
-	case NG_DFU_STR_LOADER: return ng_usbd_string_ascii(d->cfg.loader ? d->cfg.loader : "unknown", out, cap);
+	case NG_DFU_STR_LOADER: return ng_usbd_string_ascii(d->cfg.loader, out, cap);
 	case NG_DFU_STR_ALT0: return ng_usbd_string_ascii("NeuG application", out, cap);
 	default: return 0;
 	}
@@ -78,13 +78,14 @@ void ng_dfu_backend_update(ng_dfu_backend *be, ng_update *up)
 
 ng_status ng_dfu_dev_init(ng_dfu_dev *d, const ng_dfu_dev_config *cfg, const ng_dcd_ops *ops, void *drv)
 {
-	static const char hx[] = "0123456789ABCDEF";
 	if (!d || !cfg || !cfg->be || !ops)
 		return NG_ERR_ARG;
 	memset(d, 0, sizeof *d);
 	d->cfg = *cfg;
-	for (int i = 0; i < 24; i++)
-		d->serial[i] = hx[(cfg->uid[i / 8] >> (28 - 4 * (i % 8))) & 0xFu];
+	for (int i = 0; i < 24; i++) { /* upper-case hex digits, computed (no table: the loader's size) */
+		uint32_t x = (cfg->uid[i / 8] >> (28 - 4 * (i % 8))) & 0xFu;
+		d->serial[i] = (char)(x < 10 ? '0' + x : 'A' - 10 + x);
+	}
 	ng_dfu_init_mode(&d->dfu, cfg->be);
 	d->info_cls.first_iface = 0xFF;
 	d->info_cls.ctx = d;

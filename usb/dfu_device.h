@@ -28,7 +28,7 @@ typedef struct {
 	uint32_t uid[3];            /* the unique device ID: serial number string */
 	const ng_dfu_backend *be;   /* the update state machine */
 	const ng_boot_info *boot;   /* GET_INFO 40..45; NULL: they STALL */
-	const char *loader;         /* string 4: the loader's version, static */
+	const char *loader;         /* string 4: the loader's version, static, required */
 } ng_dfu_dev_config;
 
 /* Do not rely on the layout of this type; the caller owns it (static). */

@@ -112,8 +112,10 @@
 
 typedef struct {
 	uint32_t uid[3];      /* the 96-bit unique device ID (serial number, CRC seed) */
-	uint32_t h_milli;     /* declared min-entropy per sample; 0 = NG_DEFAULT_H_MILLI */
-	uint32_t adc_h_milli; /* per ADC half-word of dual-ADC words; 0 = not such words */
+	ng_health_limits health; /* declared min-entropy per sample and its cutoffs
+			       * (ng_health_limits_for); h_milli 0: NG_DEFAULT_LIMITS */
+	ng_health_limits adc_health; /* per ADC half-word of dual-ADC words; h_milli 0:
+			       * not such words */
 	volatile uint32_t *crc_dr; /* NULL: software CRC; else the CRC unit's data register */
 	const char *board;    /* board name string, ASCII, <= 40 chars, static */
 	const char *revision; /* firmware revision string, ASCII, <= 40 chars, static */

@@ -263,8 +263,8 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	memset(&pc, 0, sizeof pc);
 	pc.mode = NG_MODE_CONDITIONED;
 	memcpy(pc.uid, cfg->uid, sizeof pc.uid);
-	pc.h_milli = cfg->h_milli ? cfg->h_milli : NG_DEFAULT_H_MILLI;
-	pc.adc_h_milli = cfg->adc_h_milli;
+	pc.health = cfg->health.h_milli ? cfg->health : (ng_health_limits)NG_DEFAULT_LIMITS;
+	pc.adc_health = cfg->adc_health;
 	pc.crc_dr = cfg->crc_dr;
 	ng_status st = ng_pipeline_init(&d->pipe, &pc);
 	if (st != NG_OK)

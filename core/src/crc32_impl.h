@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal to core/src: the software CRC's tables and inline word steps.
- * 64-bit hosts use 16 tables (16 KiB, one step per 4 words); small targets
- * (Cortex-M3, where the hardware unit is normally used) one 1 KiB table. */
+ * 64-bit hosts use 16 tables (16 KiB, one step per 4 words), other hosts
+ * one 1 KiB table; the Cortex-M3, whose firmware runs the CRC unit and keeps
+ * the software CRC only to check the unit at power-up, shifts bit by bit
+ * (NG_CRC32_BITWISE: no table). */
 #ifndef NG_CRC32_IMPL_H
 #define NG_CRC32_IMPL_H
 #include <stdint.h>
@@ -11,6 +13,14 @@
 #define NG_CRC32_SLICE16 1
 #else
 #define NG_CRC32_SLICE16 0
+#endif
+#endif
+
+#ifndef NG_CRC32_BITWISE
+#if defined(__ARM_ARCH_7M__) && !NG_CRC32_SLICE16
+#define NG_CRC32_BITWISE 1
+#else
+#define NG_CRC32_BITWISE 0
 #endif
 #endif
 
@@ -27,11 +37,21 @@ extern const uint32_t ng_crc32_t[NG_CRC32_SLICE16 ? 16 : 1][256];
 #define NG_B2(x) (((x) >> 8) & 0xffu)
 #define NG_B3(x) ((x) & 0xffu)
 
+/* n shifts of the register x, MSB first: x times 2^n mod the polynomial. */
+NG_CRC_INLINE uint32_t ng_crc32_bits(uint32_t x, int n)
+{
+	while (n--)
+		x = (x << 1) ^ (0x04C11DB7u & (0u - (x >> 31)));
+	return x;
+}
+
 /* One word, MSB first: the unit's DR write. */
 NG_CRC_INLINE uint32_t ng_crc32_step1(uint32_t reg, uint32_t w)
 {
 	uint32_t x = reg ^ w;
-#if NG_CRC32_SLICE16
+#if NG_CRC32_BITWISE
+	return ng_crc32_bits(x, 32);
+#elif NG_CRC32_SLICE16
 	return ng_crc32_t[3][NG_B0(x)] ^ ng_crc32_t[2][NG_B1(x)] ^
 	       ng_crc32_t[1][NG_B2(x)] ^ ng_crc32_t[0][NG_B3(x)];
 #else

@@ -91,18 +91,47 @@ ng_status ng_health_cutoffs(uint32_t h_milli, uint32_t window,
 
 /* ---- SP 800-90B 4.4 on the raw samples ---------------------------------- */
 
-ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_milli)
+ng_status ng_health_limits_for(ng_health_limits *l, uint32_t h_milli)
 {
-	const uint32_t hm[NG_STREAMS] = { h_milli, adc_h_milli, adc_h_milli };
-	ng_health_ctx c = { .nstreams = adc_h_milli ? NG_STREAMS : 1u, .status = NG_HEALTH_STARTUP };
+	ng_health_limits r = { .h_milli = h_milli };
+	if (ng_health_cutoffs(h_milli, NG_APT_WINDOW, &r.rct_cutoff, &r.apt_cutoff) != NG_OK)
+		return NG_ERR_ARG;
+	*l = r;
+	return NG_OK;
+}
+
+/* Limits as ng_health_limits_for gives them for some H: an H in range, an
+ * RCT cutoff of at least 2 (the first sample is a run of 1) and an APT
+ * cutoff of at least 2 and at most the window. */
+static bool ng_health_limits_ok(const ng_health_limits *l)
+{
+	return l->h_milli >= 100 && l->h_milli <= 32000 && l->rct_cutoff >= 2 &&
+	       l->apt_cutoff >= 2 && l->apt_cutoff <= NG_APT_WINDOW;
+}
+
+ng_status ng_health_start(ng_health_ctx *h, const ng_health_limits *word, const ng_health_limits *adc)
+{
+	const ng_health_limits *lim[NG_STREAMS] = { word, adc, adc };
+	ng_health_ctx c = { .nstreams = adc ? NG_STREAMS : 1u, .status = NG_HEALTH_STARTUP };
 	for (uint32_t k = 0; k < c.nstreams; k++) {
 		ng_health_stream *t = &c.st[k];
-		if (ng_health_cutoffs(hm[k], NG_APT_WINDOW, &t->rct_cutoff, &t->apt_cutoff) != NG_OK)
+		if (!lim[k] || !ng_health_limits_ok(lim[k]))
 			return NG_ERR_ARG;
-		t->h_milli = hm[k];
+		t->h_milli = lim[k]->h_milli;
+		t->rct_cutoff = lim[k]->rct_cutoff;
+		t->apt_cutoff = lim[k]->apt_cutoff;
 	}
 	*h = c;
 	return NG_OK;
+}
+
+ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_milli)
+{
+	ng_health_limits w, a;
+	if (ng_health_limits_for(&w, h_milli) != NG_OK ||
+	    (adc_h_milli && ng_health_limits_for(&a, adc_h_milli) != NG_OK))
+		return NG_ERR_ARG;
+	return ng_health_start(h, &w, adc_h_milli ? &a : NULL);
 }
 
 /* The samples are tested on NG_STREAMS streams at once: every stream's

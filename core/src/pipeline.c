@@ -85,13 +85,24 @@ static void ng_pipe_flush_queue(ng_pipeline *p)
 	p->q_head = p->q_count = 0;
 }
 
+ng_status ng_pipeline_config_h(ng_pipeline_config *cfg, uint32_t h_milli, uint32_t adc_h_milli)
+{
+	ng_health_limits w, a = { 0 };
+	if (ng_health_limits_for(&w, h_milli) != NG_OK ||
+	    (adc_h_milli && ng_health_limits_for(&a, adc_h_milli) != NG_OK))
+		return NG_ERR_ARG;
+	cfg->health = w;
+	cfg->adc_health = a;
+	return NG_OK;
+}
+
 ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 {
 	if (!p || !cfg || cfg->mode > NG_MODE_RAW)
 		return NG_ERR_ARG;
-	uint32_t spb = ng_pipeline_block_samples(cfg->h_milli);
+	uint32_t spb = ng_pipeline_block_samples(cfg->health.h_milli);
 	ng_health_ctx h;
-	if (!spb || ng_health_init(&h, cfg->h_milli, cfg->adc_h_milli) != NG_OK)
+	if (!spb || ng_health_start(&h, &cfg->health, cfg->adc_health.h_milli ? &cfg->adc_health : NULL) != NG_OK)
 		return NG_ERR_ARG;
 	ng_wipe(p, sizeof *p);
 	p->health = h;

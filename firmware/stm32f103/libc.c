@@ -13,14 +13,10 @@ void *memset(void *dst, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 
 #ifdef NG_LIBC_SMALL
-/* The boot loader's build: a byte at a time, for size. */
+/* The boot loader's build: a byte at a time, for size; memcpy is memmove. */
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-	uint8_t *d = dst;
-	const uint8_t *s = src;
-	while (n--)
-		*d++ = *s++;
-	return dst;
+	return memmove(dst, src, n);
 }
 
 void *memset(void *dst, int c, size_t n)
@@ -74,8 +70,16 @@ void *memmove(void *dst, const void *src, size_t n)
 {
 	uint8_t *d = dst;
 	const uint8_t *s = src;
+#ifdef NG_LIBC_SMALL
+	if (d <= s || d >= s + n) {
+		while (n--)
+			*d++ = *s++;
+		return dst;
+	}
+#else
 	if (d <= s || d >= s + n)
 		return memcpy(dst, src, n);
+#endif
 	while (n--)
 		d[n] = s[n];
 	return dst;

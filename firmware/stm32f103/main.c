@@ -162,7 +162,7 @@ void ng_fw_init(void)
 	ng_led_poll(ng_millis());
 	bool ok = ng_selftest() == NG_OK && ng_crc_hw_selftest();
 
-	ng_neug_config cfg = { .adc_h_milli = NG_DEFAULT_ADC_H_MILLI, .crc_dr = ng_crc_hw_dr(),
+	ng_neug_config cfg = { .adc_health = NG_DEFAULT_ADC_LIMITS, .crc_dr = ng_crc_hw_dr(),
 			       .board = NG_BOARD_NAME, .revision = NG_FW_REVISION,
 			       .config = NG_FW_CONFIG, .system = NG_FW_SYSTEM, .app_info = ng_fw_app_info };
 	if (NG_BOOT_RECORD->magic == NG_BOOTINFO_MAGIC)

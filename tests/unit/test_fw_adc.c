@@ -50,8 +50,8 @@ int main(void)
 	 * (out-adc-m0.bin). */
 	ng_crc_hw_init();
 	static ng_pipeline p;
-	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI,
-				   .adc_h_milli = NG_DEFAULT_ADC_H_MILLI };
+	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .health = NG_DEFAULT_LIMITS,
+				   .adc_health = NG_DEFAULT_ADC_LIMITS };
 	memcpy(cfg.uid, uid, sizeof uid);
 	CHECK(ng_pipeline_init(&p, &cfg) == NG_OK, "pipeline initialised");
 	uint32_t reg = 0;

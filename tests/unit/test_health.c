@@ -38,8 +38,8 @@ static ng_pipeline P;
 
 static void init(uint32_t mode, uint32_t h_milli)
 {
-	ng_pipeline_config c = { .mode = mode, .uid = { 1, 2, 3 }, .h_milli = h_milli };
-	if (ng_pipeline_init(&P, &c) != NG_OK) {
+	ng_pipeline_config c = { .mode = mode, .uid = { 1, 2, 3 } };
+	if (ng_pipeline_config_h(&c, h_milli, 0) != NG_OK || ng_pipeline_init(&P, &c) != NG_OK) {
 		printf("FAIL: ng_pipeline_init\n");
 		exit(1);
 	}
@@ -256,6 +256,31 @@ int main(void)
 	      ng_health_cutoffs(1000, 1, &rc, &ac) == NG_ERR_ARG, "cutoffs: out-of-range H or window -> NG_ERR_ARG");
 	ng_health_cutoffs(3700, 512, &rc, &ac);
 	CHECK(ac == 81, "APT cutoff at H=3.7, W=512 is 81 (the induced tests assume it)");
+
+	/* The firmware's constants (ng/pipeline.h: it computes no cutoffs) are
+	 * what ng_health_cutoffs gives for its board profile's H: 3.7 bits per
+	 * word, 1 bit per ADC half-word. */
+	{
+		uint32_t wr = 0, wa = 0, ar = 0, aa = 0;
+		ng_health_cutoffs(NG_DEFAULT_H_MILLI, NG_APT_WINDOW, &wr, &wa);
+		ng_health_cutoffs(NG_DEFAULT_ADC_H_MILLI, NG_APT_WINDOW, &ar, &aa);
+		const ng_health_limits dw = NG_DEFAULT_LIMITS, da = NG_DEFAULT_ADC_LIMITS;
+		CHECK(dw.h_milli == 3700 && dw.rct_cutoff == wr && dw.apt_cutoff == wa && da.h_milli == 1000 &&
+		      da.rct_cutoff == ar && da.apt_cutoff == aa,
+		      "firmware cutoffs NG_DEFAULT_LIMITS (%u, %u) and NG_DEFAULT_ADC_LIMITS (%u, %u) == ng_health_cutoffs "
+		      "(%u, %u) and (%u, %u)", dw.rct_cutoff, dw.apt_cutoff, da.rct_cutoff, da.apt_cutoff, wr, wa, ar, aa);
+		ng_health_limits l = { 0 };
+		CHECK(ng_health_limits_for(&l, 99) == NG_ERR_ARG && l.h_milli == 0 && ng_health_limits_for(&l, 3700) == NG_OK &&
+		      l.h_milli == 3700 && l.rct_cutoff == wr && l.apt_cutoff == wa,
+		      "ng_health_limits_for: ng_health_cutoffs's figures; NG_ERR_ARG out of range");
+		ng_health_ctx a, b;
+		ng_health_limits bad1 = { 3700, 1, 81 }, bad2 = { 3700, 10, 513 }, bad3 = { 99, 10, 81 };
+		CHECK(ng_health_start(&a, &dw, &da) == NG_OK && ng_health_init(&b, 3700, 1000) == NG_OK &&
+		      memcmp(&a, &b, sizeof a) == 0 && ng_health_start(&a, &bad1, NULL) == NG_ERR_ARG &&
+		      ng_health_start(&a, &dw, &bad2) == NG_ERR_ARG && ng_health_start(&a, &bad3, NULL) == NG_ERR_ARG &&
+		      ng_health_start(&a, NULL, NULL) == NG_ERR_ARG,
+		      "ng_health_start with the constants == ng_health_init(3.7, 1); impossible limits -> NG_ERR_ARG");
+	}
 
 	/* ng_health_test against SP 800-90B 4.4.1 and 4.4.2 as the standard
 	 * writes them (ref_* below: one sample at a time, no shared state), on

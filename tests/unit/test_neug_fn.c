@@ -436,7 +436,7 @@ int main(void)
 {
 	{
 		static ng_neug_dev bad;
-		ng_neug_config c = {.uid = {1, 2, 3}, .h_milli = 50};
+		ng_neug_config c = {.uid = {1, 2, 3}, .health = {50, 2, 2}};
 		CHECK(ng_neug_init(&bad, &c, &fk_ops, &F) == NG_ERR_ARG, "ng_neug_init rejects H = 0.05 bit (NG_ERR_ARG)");
 		CHECK(ng_neug_init(&bad, NULL, &fk_ops, &F) == NG_ERR_ARG, "ng_neug_init rejects a NULL config");
 	}

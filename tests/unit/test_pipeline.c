@@ -19,9 +19,9 @@ static ng_pipeline pipe_;
 static size_t run(uint32_t mode, uint32_t h_milli, const uint32_t *s, size_t n, size_t piece,
 		  uint8_t *out, ng_pipeline_stats *st)
 {
-	ng_pipeline_config cfg = { .mode = mode, .h_milli = h_milli };
+	ng_pipeline_config cfg = { .mode = mode };
 	memcpy(cfg.uid, UID, sizeof UID);
-	if (ng_pipeline_init(&pipe_, &cfg) != NG_OK)
+	if (ng_pipeline_config_h(&cfg, h_milli, 0) != NG_OK || ng_pipeline_init(&pipe_, &cfg) != NG_OK)
 		return (size_t)-1;
 	size_t o = 0;
 	for (size_t i = 0; i < n;) {
@@ -140,7 +140,7 @@ int main(void)
 
 	/* A full queue: blocks beyond NG_PIPELINE_QUEUE are lost and counted;
 	 * ng_pipeline_room says how much can be fed without that. */
-	ng_pipeline_config rc = { .mode = NG_MODE_RAW, .h_milli = NG_DEFAULT_H_MILLI };
+	ng_pipeline_config rc = { .mode = NG_MODE_RAW, .health = NG_DEFAULT_LIMITS };
 	ng_pipeline_init(&pipe_, &rc);
 	size_t room = ng_pipeline_room(&pipe_);
 	ng_pipeline_put_many(&pipe_, s, room);
@@ -214,7 +214,7 @@ int main(void)
 	 * last word gives what that "CRC" through the hook gives). */
 	for (uint32_t m = 0; m < 4; m++) {
 		uint32_t mode = m & 1;
-		ng_pipeline_config hc = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI,
+		ng_pipeline_config hc = { .mode = mode, .health = NG_DEFAULT_LIMITS,
 					  .crc_dr = m >= 2 ? &last_dr : NULL };
 		memcpy(hc.uid, UID, sizeof UID);
 		ng_crc32_reset(&hw);
@@ -255,7 +255,7 @@ int main(void)
 	/* The start-up hold: nothing before the 1024th sample, then all at once. */
 	static const uint32_t held[3] = { 7, 32, 0 };
 	for (uint32_t mode = 0; mode < 3; mode++) {
-		ng_pipeline_config c = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI };
+		ng_pipeline_config c = { .mode = mode, .health = NG_DEFAULT_LIMITS };
 		ng_pipeline_init(&pipe_, &c);
 		ng_pipeline_put_many(&pipe_, s, mode == 2 ? 16 : 1023);
 		uint32_t r0 = ng_pipeline_ready(&pipe_);
@@ -277,7 +277,7 @@ int main(void)
 
 	/* Mode switch: queued and partial output go, the CRC register runs on. */
 	{
-		ng_pipeline_config c = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI };
+		ng_pipeline_config c = { .mode = NG_MODE_CONDITIONED, .health = NG_DEFAULT_LIMITS };
 		memcpy(c.uid, UID, sizeof UID);
 		ng_pipeline_init(&pipe_, &c);
 		size_t a = 1024 + 140 * 3 + 10;     /* 10 into a block: 2 groups + 2 pending */
@@ -312,7 +312,7 @@ int main(void)
 	/* Switch to raw mode: raw blocks line up with the input (sample index a
 	 * multiple of 8); the samples skipped to get there are still tested. */
 	{
-		ng_pipeline_config c = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI };
+		ng_pipeline_config c = { .mode = NG_MODE_CONDITIONED, .health = NG_DEFAULT_LIMITS };
 		memcpy(c.uid, UID, sizeof UID);
 		ng_pipeline_init(&pipe_, &c);
 		size_t a = 1024 + 140 + 13;          /* 1177: the next multiple of 8 is 1184 */
@@ -332,7 +332,7 @@ int main(void)
 	/* NeuG's CRC-level test fires: three CRC values 0x07070707 in a row are a
 	 * run of 12 equal bytes (cutoff 9): that block is dropped, output goes on. */
 	{
-		ng_pipeline_config c = { .mode = NG_MODE_CRC32, .h_milli = NG_DEFAULT_H_MILLI };
+		ng_pipeline_config c = { .mode = NG_MODE_CRC32, .health = NG_DEFAULT_LIMITS };
 		memcpy(c.uid, UID, sizeof UID);
 		ng_pipeline_init(&pipe_, &c);
 		ng_pipeline_put_many(&pipe_, s, 2048);
@@ -365,20 +365,30 @@ int main(void)
 	}
 
 	/* Configuration errors. */
-	ng_pipeline_config badc = { .mode = 3, .h_milli = NG_DEFAULT_H_MILLI };
+	ng_pipeline_config badc = { .mode = 3, .health = NG_DEFAULT_LIMITS };
 	ng_status e1 = ng_pipeline_init(&pipe_, &badc);
 	badc.mode = 0;
-	badc.h_milli = 99;
+	badc.health.h_milli = 99;
 	ng_status e2 = ng_pipeline_init(&pipe_, &badc);
-	badc.h_milli = NG_DEFAULT_H_MILLI;
-	badc.adc_h_milli = 99;
+	badc.health.h_milli = NG_DEFAULT_H_MILLI;
+	badc.adc_health = (ng_health_limits){ 99, 2, 2 };
 	ng_status e3 = ng_pipeline_init(&pipe_, &badc);
-	badc.adc_h_milli = 32001;
+	badc.adc_health = (ng_health_limits){ 32001, 2, 2 };
 	ng_status e4 = ng_pipeline_init(&pipe_, &badc);
-	badc.adc_h_milli = 0;
-	CHECK(e1 == NG_ERR_ARG && e2 == NG_ERR_ARG && e3 == NG_ERR_ARG && e4 == NG_ERR_ARG &&
-	      ng_pipeline_init(&pipe_, &badc) == NG_OK && ng_pipeline_init(NULL, &badc) == NG_ERR_ARG,
-	      "ng_pipeline_init: bad mode, H, or ADC H -> NG_ERR_ARG");
+	badc.adc_health = (ng_health_limits){ NG_DEFAULT_ADC_H_MILLI, 1, NG_DEFAULT_ADC_APT_CUTOFF };
+	ng_status e5 = ng_pipeline_init(&pipe_, &badc);
+	badc.adc_health.rct_cutoff = NG_DEFAULT_ADC_RCT_CUTOFF;
+	badc.adc_health.apt_cutoff = NG_APT_WINDOW + 1;
+	ng_status e6 = ng_pipeline_init(&pipe_, &badc);
+	badc.adc_health = (ng_health_limits){ 0, 0, 0 };
+	CHECK(e1 == NG_ERR_ARG && e2 == NG_ERR_ARG && e3 == NG_ERR_ARG && e4 == NG_ERR_ARG && e5 == NG_ERR_ARG &&
+	      e6 == NG_ERR_ARG && ng_pipeline_init(&pipe_, &badc) == NG_OK && ng_pipeline_init(NULL, &badc) == NG_ERR_ARG,
+	      "ng_pipeline_init: bad mode, H, ADC H, or cutoffs -> NG_ERR_ARG");
+	ng_pipeline_config hc = { .mode = 0 };
+	CHECK(ng_pipeline_config_h(&hc, 99, 0) == NG_ERR_ARG && ng_pipeline_config_h(&hc, 3700, 32001) == NG_ERR_ARG &&
+	      hc.health.h_milli == 0 && ng_pipeline_config_h(&hc, 3700, 1000) == NG_OK && hc.health.h_milli == 3700 &&
+	      hc.health.rct_cutoff == 10 && hc.adc_health.h_milli == 1000 && hc.adc_health.rct_cutoff == 31,
+	      "ng_pipeline_config_h: limits for H and ADC H, NG_ERR_ARG out of range");
 
 	free(ref);
 	free(out);

@@ -115,6 +115,29 @@ int main(void)
 	      "an aborted download leaves no image");
 	CHECK(ng_update_manifest(&U) == 8, "manifest without a download: errADDRESS");
 
+	/* The layout (boot/update.h): a 12 KiB loader, three WRP groups of 4
+	 * pages, and on a 64 KiB board 52 KiB for the image and its trailer. */
+	CHECK(NG_APP_BASE == 0x08003000u && NG_LOADER_SIZE == 12u * 1024u && NG_KEYSLOT_ADDR == 0x08002FC0u &&
+	      NG_LOADER_WRP_MASK == 7u && BF_IMG_CAP == 52u * 1024u,
+	      "layout: application at 0x08003000, key slot 0x08002FC0, WRP bits 0-2, 52 KiB for neug.img on 64 KiB");
+	{
+		static uint8_t full[BF_IMG_CAP];
+		size_t nf = bf_image(full, sizeof full, BF_IMG_CAP - NG_IMAGE_TRAILER_LEN, seed + 7, 0x000300, NULL);
+		CHECK(nf == BF_IMG_CAP && bf_update(&U, full, nf, 1024) == 0 && boots(full, nf),
+		      "an image that fills the 64 KiB board (%zu bytes with its trailer) downloads and boots", nf);
+		static bf_board W;
+		bf_init(&W, NULL);
+		ng_fpec_unlock(&W.bus);
+		ng_fpec_protect(&W.bus, NG_LOADER_WRP_MASK);
+		ng_fpec_model_reset(&W.m);
+		ng_fpec_unlock(&W.bus);
+		CHECK(ng_fpec_protected(&W.bus) == NG_LOADER_WRP_MASK &&
+		      ng_fpec_erase_page(&W.bus, NG_APP_BASE - NG_FLASH_PAGE) == NG_FPEC_ERR_WRP &&
+		      ng_fpec_erase_page(&W.bus, NG_FLASH_MEM) == NG_FPEC_ERR_WRP &&
+		      ng_fpec_erase_page(&W.bus, NG_APP_BASE) == NG_FPEC_OK,
+		      "the loader's WRP bits guard pages 0 and 11 (the key slot's) but not the application's first page");
+	}
+
 	/* The challenge. */
 	CHECK(bf_update(&U, A, na, 256) == 0, "image A again");
 	uint8_t nonce[32], ans[32], want[32], buf[32 + BF_IMG_CAP];

@@ -88,10 +88,28 @@ typedef struct {
 	ng_neug_tests_ctx neug; /* NeuG's CRC-level tests */
 } ng_health_ctx;
 
-/* Starts every test afresh, with the start-up test. h_milli: the declared
- * min-entropy of a whole sample; adc_h_milli: of each ADC's half-word of a
- * dual-ADC word, 0 when the samples are not such words (one stream).
- * NG_ERR_ARG when either is out of range. */
+/* One stream's declared min-entropy (h_milli/1000 bits per sample) and its
+ * cutoffs, as ng_health_limits_for computes them. The firmware passes the
+ * board profile's as constants (NG_DEFAULT_LIMITS, ng/pipeline.h), so that
+ * it carries no floating-point code. */
+typedef struct {
+	uint32_t h_milli, rct_cutoff, apt_cutoff;
+} ng_health_limits;
+
+/* h_milli and its cutoffs (ng_health_cutoffs with W = NG_APT_WINDOW) into
+ * *l; NG_ERR_ARG (l untouched) when h_milli is out of range. */
+ng_status ng_health_limits_for(ng_health_limits *l, uint32_t h_milli);
+
+/* Starts every test afresh, with the start-up test. word: the limits of a
+ * whole sample; adc: of each ADC's half-word of a dual-ADC word, NULL when
+ * the samples are not such words (one stream). NG_ERR_ARG for limits that
+ * no H in range gives (an H outside [100, 32000], an RCT cutoff below 2, an
+ * APT cutoff below 2 or above NG_APT_WINDOW). */
+ng_status ng_health_start(ng_health_ctx *h, const ng_health_limits *word, const ng_health_limits *adc);
+
+/* ng_health_start with the limits ng_health_limits_for gives for h_milli
+ * and, unless it is 0 (one stream), adc_h_milli. NG_ERR_ARG when either is
+ * out of range. */
 ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_milli);
 
 /* The raw-sample tests on s[0..n), in order: returns n when no test fired,

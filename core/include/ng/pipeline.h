@@ -22,14 +22,24 @@
 #define NG_MAX_H_MILLI      32000u
 
 #define NG_DEFAULT_ADC_H_MILLI 1000u /* each ADC's half-word of a dual-ADC word */
+/* Their cutoffs (ng_health_limits_for; tests/unit/test_health.c checks
+ * them): the firmware's health tests use these constants. */
+#define NG_DEFAULT_RCT_CUTOFF     10u  /* 1 + ceil(30 / 3.7) */
+#define NG_DEFAULT_APT_CUTOFF     81u  /* 1 + CRITBINOM(512, 2^-3.7, 1 - 2^-30) */
+#define NG_DEFAULT_ADC_RCT_CUTOFF 31u  /* 1 + ceil(30 / 1) */
+#define NG_DEFAULT_ADC_APT_CUTOFF 325u /* 1 + CRITBINOM(512, 2^-1, 1 - 2^-30) */
+#define NG_DEFAULT_LIMITS { NG_DEFAULT_H_MILLI, NG_DEFAULT_RCT_CUTOFF, NG_DEFAULT_APT_CUTOFF }
+#define NG_DEFAULT_ADC_LIMITS { NG_DEFAULT_ADC_H_MILLI, NG_DEFAULT_ADC_RCT_CUTOFF, NG_DEFAULT_ADC_APT_CUTOFF }
 
 typedef struct {
 	uint32_t mode;        /* NG_MODE_* */
 	uint32_t uid[3];      /* unique device ID words, fed into the CRC after reset */
-	uint32_t h_milli;     /* declared min-entropy per raw sample, in 1/1000 bit */
-	uint32_t adc_h_milli; /* declared min-entropy of each ADC's half-word when the
-			       * samples are dual-ADC words ((adc2 << 16) | adc1);
-			       * 0: they are not (one sample stream) */
+	ng_health_limits health; /* declared min-entropy per raw sample, in 1/1000
+			       * bit, and its cutoffs (ng_health_limits_for, or
+			       * NG_DEFAULT_LIMITS; ng_pipeline_config_h) */
+	ng_health_limits adc_health; /* each ADC's half-word's when the samples are
+			       * dual-ADC words ((adc2 << 16) | adc1); h_milli 0:
+			       * they are not (one sample stream) */
 	volatile uint32_t *crc_dr; /* NULL: the software CRC of crc32.h. Else the
 			       * STM32 CRC unit's data register (a write shifts a
 			       * word in, a read gives the register), reset by the
@@ -78,8 +88,12 @@ typedef struct ng_pipeline ng_pipeline;
 #include "ng/pipeline_impl.h"
 
 /* Resets everything (CRC, health state, counters, start-up test).
- * NG_ERR_ARG for a bad mode, h_milli or adc_h_milli. */
+ * NG_ERR_ARG for a bad mode or limits (ng_health_start). */
 ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg);
+/* cfg's health and adc_health for h_milli and adc_h_milli (0: one sample
+ * stream) with ng_health_limits_for; NG_ERR_ARG (cfg untouched) when either
+ * is out of range. */
+ng_status ng_pipeline_config_h(ng_pipeline_config *cfg, uint32_t h_milli, uint32_t adc_h_milli);
 /* Samples per conditioned (mode 0) block for a declared min-entropy:
  * max(140, ceil(512000 / h_milli)) rounded up to a multiple of 4
  * (doc/pipeline.md); 0 when h_milli is out of range. */

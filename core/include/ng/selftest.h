@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Power-up known-answer self-tests of core/, run by every path before its
  * first output byte (the firmware, and neug generate, emulate, feed, egd):
- *   sha256           FIPS 180-4 examples on the implementation in use
- *   sha256-portable  the portable compression against the one in use
+ *   sha256           FIPS 180-4 examples and longer messages (1 to 16
+ *                    blocks) on the implementation in use
+ *   sha256-portable  the portable compression against the one in use (not
+ *                    on the Cortex-M3: the firmware has the assembly only)
  *   crc              the CRC-32 check value and word order
  *   pipeline         a short vector through modes 0 and 1
  *   rct, apt         each SP 800-90B test's induced failure, at the known sample

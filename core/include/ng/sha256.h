@@ -29,7 +29,8 @@ void ng_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n);
 void ng_sha256_compress_portable(uint32_t h[8], const uint8_t *blocks, size_t n);
 /* The name of the implementation ng_sha256_compress uses ("portable", "sha-ni"). */
 const char *ng_sha256_impl(void);
-/* Tests and benchmarks: force the portable path (true) or allow the fastest (false). */
+/* Tests and benchmarks: force the portable path (true) or allow the fastest
+ * (false). No effect on the Cortex-M3 (always "armv7m"). */
 void ng_sha256_force_portable(bool on);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The permanent boot loader (doc/firmware.md, "Updates over USB"): flash
- * pages 0..15, never erased by an update. At every reset:
- *   1. check the application at 0x08004000 (boot/update.h: vector table,
+ * pages 0..11, never erased by an update. At every reset:
+ *   1. check the application at 0x08003000 (boot/update.h: vector table,
  *      trailer length, SHA-256, with an owner key the Ed25519 signature)
  *      and write what it found into the boot record at the start of RAM;
  *   2. a valid image, and no request for DFU mode from the application:
@@ -22,17 +22,17 @@
 #include "update.h"
 
 #ifndef NG_LOADER_WRP
-#define NG_LOADER_WRP 1 /* write-protect pages 0..7 at the first boot of a valid image */
+#define NG_LOADER_WRP 1 /* write-protect pages 0..11 at the first boot of a valid image */
 #endif
 #define NG_BOOT_RECORD ((ng_boot_info *)0x20000000u)
 
-/* The FPEC on the chip: plain volatile accesses (the loader builds
- * boot/fpec.c with NG_FPEC_DIRECT, which makes the same accesses itself). */
-static uint32_t bus_rd32(void *u, uint32_t a) { (void)u; return *(volatile uint32_t *)a; }
-static void bus_wr32(void *u, uint32_t a, uint32_t v) { (void)u; *(volatile uint32_t *)a = v; }
-static uint16_t bus_rd16(void *u, uint32_t a) { (void)u; return *(volatile uint16_t *)a; }
-static void bus_wr16(void *u, uint32_t a, uint16_t v) { (void)u; *(volatile uint16_t *)a = v; }
-static const ng_fpec_bus ng_bus = { bus_rd32, bus_wr32, bus_rd16, bus_wr16, 0, 0 };
+/* The FPEC on the chip: the loader builds boot/fpec.c with NG_FPEC_DIRECT,
+ * which makes plain volatile accesses and ignores the bus, so the bus has
+ * no functions (its address says only "there is a flash to write"). */
+#ifndef NG_FPEC_DIRECT
+#error "the loader accesses the FPEC directly: build it with -DNG_FPEC_DIRECT"
+#endif
+static ng_fpec_bus ng_bus;
 
 static ng_dfu_dev ng_dev;
 static ng_update ng_up;
@@ -70,7 +70,7 @@ int main(void)
 	ng_boot_info_fill(rec, &t, st, &info);
 	if (st == NG_OK && !asked) {
 		if (NG_LOADER_WRP && !(rec->status & NG_BOOT_WRP) && ng_fpec_unlock(&ng_bus) == NG_FPEC_OK)
-			ng_fpec_protect(&ng_bus, NG_LOADER_WRP_MASK); /* WRP0 bits 0-3: pages 0-15 */
+			ng_fpec_protect(&ng_bus, NG_LOADER_WRP_MASK); /* WRP0 bits 0-2: pages 0-11 */
 		ng_fpec_lockout(&ng_bus);
 		ng_loader_jump(NG_APP_BASE);
 	}

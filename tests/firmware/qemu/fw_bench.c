@@ -99,9 +99,11 @@ static uint32_t ng_feed(uint32_t mode, const uint32_t *s, uint32_t n)
  * released block. */
 static uint32_t ng_measure(uint32_t mode, bool dr, bool adc, uint64_t ticks_2m, uint32_t *blocks_out)
 {
-	ng_pipeline_config cfg = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI,
-				   .adc_h_milli = adc ? NG_DEFAULT_ADC_H_MILLI : 0,
+	static const ng_health_limits adc_limits = NG_DEFAULT_ADC_LIMITS;
+	ng_pipeline_config cfg = { .mode = mode, .health = NG_DEFAULT_LIMITS,
 				   .crc_dr = dr ? &ng_fake_dr : NULL };
+	if (adc)
+		cfg.adc_health = adc_limits;
 	const uint32_t *vec = ng_mixed(dr);
 	memcpy(cfg.uid, ng_uid, sizeof cfg.uid);
 	ng_pipeline_init(&ng_pipe, &cfg);
@@ -166,8 +168,8 @@ static uint64_t ng_health_path(bool mixed, bool adc)
  * -d exec) between them gives the instructions per function. */
 int main(void)
 {
-	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .h_milli = NG_DEFAULT_H_MILLI,
-				   .adc_h_milli = NG_DEFAULT_ADC_H_MILLI, .crc_dr = &ng_fake_dr };
+	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .health = NG_DEFAULT_LIMITS,
+				   .adc_health = NG_DEFAULT_ADC_LIMITS, .crc_dr = &ng_fake_dr };
 	const uint32_t *vec = ng_mixed(true);
 	memcpy(cfg.uid, ng_uid, sizeof cfg.uid);
 	ng_pipeline_init(&ng_pipe, &cfg);

@@ -20,7 +20,7 @@ static ng_pipeline ng_pipe;
 
 static void ng_init(uint32_t mode)
 {
-	ng_pipeline_config cfg = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI };
+	ng_pipeline_config cfg = { .mode = mode, .health = NG_DEFAULT_LIMITS };
 	memcpy(cfg.uid, ng_uid, sizeof cfg.uid);
 	ng_sh_check(ng_pipeline_init(&ng_pipe, &cfg) == NG_OK, "pipeline init");
 }
@@ -257,8 +257,8 @@ static void ng_test_crc_dr(void)
 {
 	static ng_pipeline pb;
 	for (uint32_t mode = 0; mode < 2; mode++) {
-		ng_pipeline_config ca = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI, .crc_dr = &ng_dr };
-		ng_pipeline_config cb = { .mode = mode, .h_milli = NG_DEFAULT_H_MILLI };
+		ng_pipeline_config ca = { .mode = mode, .health = NG_DEFAULT_LIMITS, .crc_dr = &ng_dr };
+		ng_pipeline_config cb = { .mode = mode, .health = NG_DEFAULT_LIMITS };
 		ng_pipeline_init(&ng_pipe, &ca);
 		ng_pipeline_init(&pb, &cb);
 		ng_test_pipeline_crc(&pb, ng_last_word4, 0);
@@ -276,6 +276,36 @@ static void ng_test_crc_dr(void)
 		ng_sh_check(ha == hb && na == nb && na > 0, mode ? "cfg.crc_dr: mode 1 as the hook gives"
 							  : "cfg.crc_dr: mode 0 as the hook gives");
 	}
+}
+
+/* The firmware has no portable compression to compare the assembly with at
+ * power-up: its known answers must catch a broken assembly alone. Here the
+ * code is in RAM, so the test breaks the assembly for real: one bit of one
+ * round constant in its in-code copy of K (FIPS 180-4 4.2.2: K[0], K[31],
+ * K[63] in turn), and ng_selftest must fail on "sha256"; then it is put
+ * back and ng_selftest passes again. */
+void ng_sha256_compress_armv7m(uint32_t h[8], const uint8_t *blocks, size_t n);
+static void ng_test_sha_kat_catches(void)
+{
+	static const uint32_t k[3] = { 0x428a2f98u, 0x106aa070u, 0xc67178f2u }; /* K[0], K[31], K[63] */
+	volatile uint32_t *code = (volatile uint32_t *)((uintptr_t)ng_sha256_compress_armv7m & ~(uintptr_t)3);
+	int caught = 0, found = 0;
+	for (int j = 0; j < 3; j++) {
+		for (uint32_t i = 0; i < 8192 / 4; i++) {
+			if (code[i] != k[j])
+				continue;
+			found++;
+			code[i] = k[j] ^ 0x00010000u;
+			bool changed = code[i] != k[j];
+			ng_status st = ng_selftest();
+			const char *f = ng_selftest_failed();
+			code[i] = k[j];
+			caught += changed && st == NG_ERR_SELFTEST && f && !memcmp(f, "sha256", 7);
+			break;
+		}
+	}
+	ng_sh_check(found == 3 && caught == 3 && ng_selftest() == NG_OK,
+		    "ng_selftest's SHA-256 known answers catch the assembly with K[0], K[31] or K[63] wrong (3 of 3)");
 }
 
 static void ng_test_sha_impl(void)
@@ -306,6 +336,7 @@ int main(void)
 	ng_test_sha_impl();
 	ng_sh_puts("# NeuG core self-tests on Cortex-M3 (qemu mps2-an385)\n");
 	ng_sh_check(ng_selftest() == NG_OK, "ng_selftest (SHA-256, CRC32 and health known answers)");
+	ng_test_sha_kat_catches();
 	ng_crc32_ctx c;
 	ng_crc32_reset(&c);
 	ng_sh_check(ng_crc32_bytes(&c, (const uint8_t *)"123456789", 9) == 0x0376E6E7u,
