@@ -114,7 +114,14 @@ FW_LOADER_CFLAGS = $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO)
 FW_LOADER_SRC := $(BOOT_SRC) core/src/sha256.c core/src/sha2k.c core/src/wipe.c usb/usbd.c usb/dfu.c usb/dfu_device.c
 FW_LOADER_COMMON = $(patsubst %.c,$(B)/firmware/loader-obj/%.o,$(FW_LOADER_SRC))
 
-$(B)/firmware/loader-obj/%.o: %.c
+# The loader's flags in a file rewritten only when they change: its objects
+# depend on it, so a change of flags rebuilds them.
+FW_LOADER_FLAGS := $(B)/firmware/loader-flags
+$(FW_LOADER_FLAGS): FORCE
+	@mkdir -p $(@D)
+	@[ -f $@ ] && [ "$$(cat $@)" = '$(FW_LOADER_CFLAGS)' ] || echo '$(FW_LOADER_CFLAGS)' > $@
+
+$(B)/firmware/loader-obj/%.o: %.c $(FW_LOADER_FLAGS)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_INC) $(FW_LOADER_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -134,14 +141,14 @@ $(B)/firmware/$(1)/loader.ld: $(FW_DIR)/loader/loader.ld.in $(FW_DIR)/boards/$(1
 	@mkdir -p $$(@D)
 	$(FW_CC) -E -P -x c -include $(FW_DIR)/boards/$(1).h $$< -o $$@
 
-$(B)/firmware/$(1)/loader-obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h
+$(B)/firmware/$(1)/loader-obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h $(FW_LOADER_FLAGS)
 	@mkdir -p $$(@D)
 	$(FW_CC) $(FW_INC) $(FW_LOADER_CFLAGS) -DNG_BOARD_HEADER='"boards/$(1).h"' -DNG_BOARD_ID='"$(1)"' -MMD -MP -c $$< -o $$@
 
 $(B)/firmware/$(1)/loader-obj/loader/main.o: FW_LOADER_CFLAGS += -DNG_LOADER_WRP=$(LOADER_WRP)
 
 # libc.c outside LTO: GCC emits the calls to mem* after link-time optimisation.
-$(B)/firmware/$(1)/loader-obj/libc.o: $(FW_DIR)/libc.c
+$(B)/firmware/$(1)/loader-obj/libc.o: $(FW_DIR)/libc.c $(FW_LOADER_FLAGS)
 	@mkdir -p $$(@D)
 	$(FW_CC) $(FW_INC) $(FW_CFLAGS) $(FW_LOADER_DEFS) -MMD -MP -c $$< -o $$@
 
