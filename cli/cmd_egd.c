@@ -108,7 +108,6 @@ static long fill(void *user, uint8_t *buf, size_t len)
 static int metrics_write(egd_metrics *em, bool running, bool failed)
 {
 	ng_metrics m;
-	char err[600];
 	pthread_mutex_lock(&em->mu);
 	m = em->snap;
 	pthread_mutex_unlock(&em->mu);
@@ -119,14 +118,7 @@ static int metrics_write(egd_metrics *em, bool running, bool failed)
 	m.requests = em->s->requests;
 	m.entropy_avail = ng_metrics_entropy_avail();
 	em->next = mono_s() + em->every;
-	if (ng_metrics_write(em->path, &m, err, sizeof err) != 0) {
-		if (!em->warned)  /* once until it works again */
-			ng_log(LOG_WARNING, "%s", err);
-		em->warned = true;
-		return -1;
-	}
-	em->warned = false;
-	return 0;
+	return ng_metrics_rewrite(em->path, &m, &em->warned);
 }
 
 static void tick(void *user)

@@ -99,7 +99,6 @@ typedef struct {
 static int metrics_write(feed_metrics *fm, bool running)
 {
 	ng_metrics *m = &fm->m;
-	char err[600];
 	if (!fm->path)
 		return 0;
 	ng_metrics_from_gen(m, fm->g);
@@ -108,14 +107,7 @@ static int metrics_write(feed_metrics *fm, bool running)
 	m->bits_credited = fm->pool->bits;
 	m->entropy_avail = ng_metrics_entropy_avail();
 	fm->next = now_s() + fm->every;
-	if (ng_metrics_write(fm->path, m, err, sizeof err) != 0) {
-		if (!fm->warned)  /* once until it works again */
-			ng_log(LOG_WARNING, "%s", err);
-		fm->warned = true;
-		return -1;
-	}
-	fm->warned = false;
-	return 0;
+	return ng_metrics_rewrite(fm->path, m, &fm->warned);
 }
 
 /* Rewrites the file when it is due; refresh: ask a device's counters first

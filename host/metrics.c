@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "metrics.h"
+#include "log.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,4 +188,17 @@ long ng_metrics_entropy_avail(void)
 		fclose(f);
 	}
 	return v;
+}
+
+int ng_metrics_rewrite(const char *path, const ng_metrics *m, bool *warned)
+{
+	char err[600];
+	if (ng_metrics_write(path, m, err, sizeof err) != 0) {
+		if (!*warned)
+			ng_log(LOG_WARNING, "%s", err);
+		*warned = true;
+		return -1;
+	}
+	*warned = false;
+	return 0;
 }

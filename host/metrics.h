@@ -64,6 +64,9 @@ void ng_metrics_print(const ng_metrics *m, FILE *f);
  * rename), mode 0644 whatever the umask (node_exporter runs as another
  * user). 0, or -1 with the reason in err; path is then unchanged. */
 int ng_metrics_write(const char *path, const ng_metrics *m, char *err, size_t errlen);
+/* The daemons' rewrite: ng_metrics_write, a failure logged as a warning
+ * once until a write works again (*warned keeps that). 0 or -1. */
+int ng_metrics_rewrite(const char *path, const ng_metrics *m, bool *warned);
 /* The kernel's entropy_avail in bits, -1 when unreadable. The file is
  * /proc/sys/kernel/random/entropy_avail, or $NEUG_ENTROPY_AVAIL (tests). */
 long ng_metrics_entropy_avail(void);

@@ -66,23 +66,25 @@ for b in fst-01 blue-pill; do
 		pass "$b: the application image does not contain KEY1: it cannot unlock the flash"
 	fi
 done
+# boot_check FLASH: the host build of the loader's boot check (neug emulate
+# --flash) on a flash file for a second; what it said is in $T/emu.
+boot_check() {
+	timeout 5 "$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$1" -v >"$T/emu" 2>&1 &
+	local p=$!
+	sleep 1
+	kill $p 2>/dev/null; wait $p 2>/dev/null
+}
 # the host build of the boot check against the real image
 head -c $((128 * 1024)) /dev/zero | tr '\0' '\377' > "$T/flash"
 dd if=$d/neug-full.bin of="$T/flash" conv=notrunc status=none
-timeout 5 "$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$T/flash" -v >"$T/emu" 2>&1 &
-p=$!
-sleep 1
-kill $p 2>/dev/null; wait $p 2>/dev/null
+boot_check "$T/flash"
 if grep -q "loader: image ok -> application" "$T/emu"; then
 	pass "the loader's boot check (host build) accepts the real fst-01 image"
 else
 	fail "the boot check refused the real image: $(head -n 2 "$T/emu")"
 fi
 printf '\x00' | dd of="$T/flash" bs=1 seek=$((12288 + 20000)) conv=notrunc status=none
-timeout 5 "$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$T/flash" -v >"$T/emu" 2>&1 &
-p=$!
-sleep 1
-kill $p 2>/dev/null; wait $p 2>/dev/null
+boot_check "$T/flash"
 if grep -q "loader: image digest.*-> DFU mode\|-> DFU mode" "$T/emu"; then
 	pass "one byte changed in the image: DFU mode ($(grep -o 'loader: [^>]*' "$T/emu" | head -n 1))"
 else
@@ -99,10 +101,7 @@ else
 fi
 head -c $((64 * 1024)) /dev/zero | tr '\0' '\377' > "$T/flash64"
 dd if=$bp/neug-full.bin of="$T/flash64" conv=notrunc status=none
-timeout 5 "$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$T/flash64" -v >"$T/emu" 2>&1 &
-p=$!
-sleep 1
-kill $p 2>/dev/null; wait $p 2>/dev/null
+boot_check "$T/flash64"
 if [ "$(stat -c %s "$T/flash64")" = 65536 ] && grep -q "loader: image ok -> application" "$T/emu"; then
 	pass "the loader's boot check (host build) accepts the real blue-pill image in a 64 KiB flash"
 else
