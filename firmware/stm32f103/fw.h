@@ -85,11 +85,12 @@ volatile uint32_t *ng_crc_hw_dr(void);                       /* cfg.crc_dr */
 
 /* noise.c: the noise source, sampled as NeuG does (noise.c says how):
  * ADC1 (Vrefint, temperature) and ADC2 (two pulled-up pins) in fast
- * interleaved dual mode, a batch of words at a time through DMA1 channel 1
- * into one of two buffers, both ADCs powered down after every batch.
- * Words are (adc2 << 16) | adc1. Batches per mode: conditioned 56, 64, 20;
- * CRC32 32; raw 8. */
-#define NG_NOISE_BATCH_MAX 64u
+ * interleaved dual mode, a batch of words at a time through DMA1 channel 1,
+ * both ADCs powered down after every batch. Words are (adc2 << 16) | adc1.
+ * Batches per mode: conditioned 56, 64, 20; CRC32 32; raw 8. A mode's
+ * batches make a group (one output's words: 140, 32, 8), gathered in one
+ * of two buffers and handed over whole. */
+#define NG_NOISE_GROUP_MAX 140u
 #define NG_NOISE_SEQ_CONDITIONED 0u /* = NG_MODE_CONDITIONED */
 #define NG_NOISE_SEQ_CRC32       1u /* = NG_MODE_CRC32 */
 #define NG_NOISE_SEQ_RAW         2u /* = NG_MODE_RAW */
@@ -105,15 +106,16 @@ void ng_noise_init(void);
 void ng_noise_start(uint32_t mode);
 /* Stops: both ADCs powered down, DMA off, nothing kept (not an error). */
 void ng_noise_stop(void);
-/* The oldest complete batch (n words), or NULL when none is ready. It stays
- * valid until ng_noise_release. */
-const uint32_t *ng_noise_batch(size_t *n);
-/* Done with the batch ng_noise_batch gave: its buffer may be filled again. */
+/* The oldest complete group (n words: 140, 32 or 8), or NULL when none is
+ * ready. It stays valid until ng_noise_release. */
+const uint32_t *ng_noise_group(size_t *n);
+/* Done with the group ng_noise_group gave: its buffer may be filled again. */
 void ng_noise_release(void);
 /* True when a DMA error stopped the source. */
 bool ng_noise_stopped(void);
 void ng_noise_get_stats(ng_noise_stats *st);
-/* The DMA1 channel 1 interrupt (IRQ 11): ends a batch, arms the next. */
+/* The DMA1 channel 1 interrupt (IRQ 11): ends a batch, arms the next
+ * (within a group at once; a group's first when its buffer is free). */
 void ng_noise_isr(void);
 
 #endif

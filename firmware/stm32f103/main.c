@@ -8,9 +8,9 @@
  *   2. USB suspend: ADCs off, LED dark, WFI until the host resumes
  *   3. noise: while the device wants samples (host holds DTR, output room,
  *      no persistent failure) batches run in the current mode's sequence
- *      (noise.c) and each complete batch goes through the pipeline (health
- *      tests, CRC unit, conditioning); when it wants none the ADCs are
- *      powered down. A failed power-up self-test or start-up estimate
+ *      (noise.c) and each complete group of them (one output's words: 140,
+ *      32 or 8) goes through the pipeline in one call (health tests, CRC
+ *      unit, conditioning); when it wants none the ADCs are powered down. A failed power-up self-test or start-up estimate
  *      means no output at all
  *   4. the LED shows the state (fw.h, doc/firmware.md).
  * The boot loader left its boot record at the start of RAM (GET_INFO
@@ -97,7 +97,7 @@ static void ng_fw_startup_estimate(void)
 	uint32_t idle = 0;
 	while (ng_fw_mcv[0].n < NG_MCV_SAMPLES && idle < 200u) {
 		size_t n;
-		const uint32_t *b = ng_noise_batch(&n);
+		const uint32_t *b = ng_noise_group(&n);
 		if (!b) {
 			ng_wait_for_interrupt(); /* the DMA interrupt or SysTick (1 ms) */
 			idle++;
@@ -222,7 +222,7 @@ void ng_fw_poll(void)
 	}
 	size_t n;
 	const uint32_t *b;
-	while (want && (b = ng_noise_batch(&n)) != NULL) {
+	while (want && (b = ng_noise_group(&n)) != NULL) { /* want is whole outputs' words */
 		ng_neug_put_samples(&ng_dev, b, n);
 		ng_noise_release();
 		want = ng_neug_wants_samples(&ng_dev);

@@ -2,7 +2,8 @@
 /* The noise source, sampled as NeuG 1.0.x samples it: ADC1 and ADC2 in
  * fast interleaved dual mode (RM0008 11.9.5), a batch of words at a time
  * through DMA1 channel 1 (RM0008 13.3.7: ADC1 is on channel 1), both ADCs
- * powered down after every batch.
+ * powered down after every batch; the batches of one output gathered in one
+ * buffer.
  *
  *   ADC1 (master) sequence: IN17 Vrefint, IN16 temperature, IN16, IN17
  *   (TSVREFE on); ADC2 (slave): the board's two pins, inputs with the
@@ -26,11 +27,18 @@
  * (RM0008 11.12.3 ADON note).
  *
  * Batches: 56, 64, 20 words per conditioned output (140), 32 per CRC32-mode
- * output, 8 per raw-mode round (NeuG's). Two batch buffers: the interrupt
- * arms the next batch into the other buffer at once if the main loop has
+ * output, 8 per raw-mode round (NeuG's); a mode's batches in order make a
+ * group, one output's words. Two group buffers of 140 words: the batches of
+ * a group land one after the other in the same buffer (batch k's DMA armed
+ * at the words of the batches before it), and the main loop takes a whole
+ * group in one piece, so the pipeline runs once per output. Within a group
+ * the interrupt arms the next batch at once; at a group's end it arms the
+ * next group's first batch into the other buffer if the main loop has
  * released it, so conversion overlaps the main loop's work; otherwise the
- * ADCs stay powered down until ng_noise_release. A batch is never
- * overwritten: no data can be lost to a slow main loop (the ADCs just wait).
+ * ADCs stay powered down until ng_noise_release. A group is never
+ * overwritten: no data can be lost to a slow main loop (the ADCs just
+ * wait). Stopping (a mode change, no samples wanted, suspend) drops a
+ * partial group with the complete ones; the next start begins a group.
  *
  * Tested: on the host against a register model written from RM0008
  * (tests/unit/fw_model.h, test_fw_adc.c, test_fw_main.c), not in QEMU (no
@@ -52,10 +60,12 @@
 static const uint8_t ng_seq_conditioned[] = { 56, 64, 20 };
 static const uint8_t ng_seq_crc32[] = { 32 };
 static const uint8_t ng_seq_raw[] = { 8 };
-_Static_assert(56 + 64 + 20 == 140, "NeuG's batches make one conditioned output");
+_Static_assert(56 + 64 + 20 == NG_NOISE_GROUP_MAX, "NeuG's batches make one conditioned output");
+_Static_assert(32 <= NG_NOISE_GROUP_MAX && NG_NOISE_GROUP_MAX <= 255, "a group fits a buffer, its length a byte");
 
-static uint32_t ng_noise_buf[2][NG_NOISE_BATCH_MAX];
-static volatile uint8_t ng_noise_len[2];  /* words complete in buffer b; 0: free */
+static uint32_t ng_noise_buf[2][NG_NOISE_GROUP_MAX];
+static volatile uint8_t ng_noise_len[2];  /* words of the complete group in buffer b; 0: free */
+static uint8_t ng_noise_off;              /* words of the group in the fill buffer so far */
 static volatile uint8_t ng_noise_armed;   /* a batch is converting */
 static volatile uint8_t ng_noise_on;      /* batches wanted */
 static volatile uint8_t ng_noise_halted;  /* a DMA error stopped it */
@@ -110,8 +120,9 @@ static void ng_noise_halt(void)
 	ng_noise_armed = 0;
 }
 
-/* Arms the next batch into the fill buffer when it is free (interrupts
- * off, or from the DMA interrupt). */
+/* Arms the next batch into the fill buffer, after the group's words so
+ * far, when the buffer is free: always within a group, whose buffer holds
+ * no complete group (interrupts off, or from the DMA interrupt). */
 static void ng_noise_arm(void)
 {
 	uint32_t b = ng_noise_fill;
@@ -119,7 +130,7 @@ static void ng_noise_arm(void)
 		return;
 	uint32_t n = ng_seq[ng_seq_i];
 	ng_noise_arm_len = (uint8_t)n;
-	NG_WR(NG_DMA_CMAR1, NG_DMA_ADDR(ng_noise_buf[b]));
+	NG_WR(NG_DMA_CMAR1, NG_DMA_ADDR(&ng_noise_buf[b][ng_noise_off]));
 	NG_WR(NG_DMA_CNDTR1, n);
 	NG_WR(NG_DMA_CCR1, NG_DMA_CCR_PL_HIGH | NG_DMA_CCR_MSIZE32 | NG_DMA_CCR_PSIZE32 |
 			   NG_DMA_CCR_MINC | NG_DMA_CCR_TEIE | NG_DMA_CCR_TCIE | NG_DMA_CCR_EN);
@@ -136,6 +147,8 @@ void ng_noise_stop(void)
 	ng_noise_on = 0;
 	ng_noise_halt();
 	ng_noise_len[0] = ng_noise_len[1] = 0;
+	ng_noise_off = 0; /* a partial group is dropped */
+	ng_seq_i = 0;
 	ng_irq_enable();
 }
 
@@ -152,7 +165,6 @@ void ng_noise_start(uint32_t mode)
 		ng_seq = ng_seq_conditioned;
 		ng_seq_n = sizeof ng_seq_conditioned;
 	}
-	ng_seq_i = 0;
 	ng_noise_fill = ng_noise_take = 0;
 	ng_noise_halted = 0;
 	ng_irq_disable();
@@ -176,14 +188,19 @@ void ng_noise_isr(void)
 		return;
 	}
 	ng_noise_halt(); /* CR2 = 0 on both: the batch ends here */
-	ng_noise_len[ng_noise_fill] = ng_noise_arm_len;
-	ng_noise_fill ^= 1u;
-	ng_seq_i = (uint8_t)(ng_seq_i + 1u == ng_seq_n ? 0u : ng_seq_i + 1u);
+	ng_noise_off = (uint8_t)(ng_noise_off + ng_noise_arm_len);
+	ng_seq_i++;
+	if (ng_seq_i == ng_seq_n) { /* the group is complete */
+		ng_noise_len[ng_noise_fill] = ng_noise_off;
+		ng_noise_fill ^= 1u;
+		ng_noise_off = 0;
+		ng_seq_i = 0;
+	}
 	ng_noise_batches++;
 	ng_noise_arm(); /* the next batch at once, if its buffer is free */
 }
 
-const uint32_t *ng_noise_batch(size_t *n)
+const uint32_t *ng_noise_group(size_t *n)
 {
 	uint32_t len = ng_noise_len[ng_noise_take];
 	*n = len;

@@ -2,10 +2,11 @@
 /* The STM32 noise source driver (firmware/stm32f103/noise.c) and CRC unit
  * driver (crc_hw.c) against the register model written from RM0008
  * (fw_model.h) that converts the words of adc.bin through DMA1 channel 1 in
- * model time: batches of NeuG's sizes, every word reaches the pipeline in
- * order, the hardware-CRC pipeline gives out-adc-m0.bin, no stray
- * conversion, a full pair of buffers stops the ADCs instead of losing
- * words, and DMA errors are reported, not hidden. */
+ * model time: batches of NeuG's sizes gathered in groups of one output's
+ * words, every word reaches the pipeline in order, the hardware-CRC
+ * pipeline gives out-adc-m0.bin, no stray conversion, a full pair of
+ * buffers stops the ADCs instead of losing words, a mode change drops a
+ * partial group, and DMA errors are reported, not hidden. */
 #define NG_FW_HOST_MODEL 1
 #define NG_BOARD_HEADER "boards/fst-01.h"
 #include "fw_model.h"
@@ -45,7 +46,8 @@ int main(void)
 	CHECK((NG_RD(NG_ADC_SQR3(NG_ADC2)) & 0xFFFFFu) == (0u | 9u << 5 | 0u << 10 | 9u << 15),
 	      "ADC2: FST-01 IN0 (PA0), IN9 (PB1), IN0, IN9");
 
-	/* Every word reaches the pipeline in order, batch by batch; with the
+	/* Every word reaches the pipeline in order, a group of 140 at a time
+	 * (one call per output, as main.c feeds it); with the
 	 * CRC unit's model as its CRC engine the output is NeuG's
 	 * (out-adc-m0.bin). */
 	ng_crc_hw_init();
@@ -60,16 +62,22 @@ int main(void)
 	ng_test_pipeline_crc(&p, hw_word4, reg);
 	static uint32_t got[28000];
 	static uint8_t out[6400];
-	size_t ngot = 0, nout = 0, sizes_ok = 1, k = 0;
-	static const uint32_t seq[3] = { 56, 64, 20 };
+	size_t ngot = 0, nout = 0, sizes_ok = 1, calls = 0;
+	uint32_t cndtr_log[6] = { 0 }, cmar_log[6] = { 0 }, ncndtr = 0, pu_seen = 0;
 	uint64_t t0 = fw_model.now_ns;
 	ng_noise_start(NG_NOISE_SEQ_CONDITIONED);
-	while (fw_model.next_sample < nw && ngot + 64 <= 28000) {
+	while (fw_model.next_sample < nw && ngot + 140 <= 28000) {
 		fw_model_advance(10000);
+		if (ncndtr < 6 && fw_model.adc_powerups != pu_seen) { /* the batch just armed */
+			cndtr_log[ncndtr] = *fw_plain(NG_DMA_CNDTR1 + 0x100u);
+			cmar_log[ncndtr++] = (*fw_plain(NG_DMA_CMAR1) - NG_DMA_ADDR(ng_noise_buf)) / 4u;
+			pu_seen = fw_model.adc_powerups;
+		}
 		size_t n;
 		const uint32_t *b;
-		while ((b = ng_noise_batch(&n)) != NULL) {
-			sizes_ok &= n == seq[k++ % 3];
+		while ((b = ng_noise_group(&n)) != NULL) {
+			sizes_ok &= n == 140;
+			calls++;
 			memcpy(got + ngot, b, n * 4);
 			ngot += n;
 			ng_pipeline_put_many(&p, b, n);
@@ -81,8 +89,16 @@ int main(void)
 	uint64_t dt = fw_model.now_ns - t0;
 	ng_noise_stats st;
 	ng_noise_get_stats(&st);
-	CHECK(ngot > 27000 && !memcmp(got, adc, ngot * 4) && sizes_ok,
-	      "%zu words of adc.bin reached the pipeline in order, in batches of 56, 64, 20", ngot);
+	CHECK(ngot > 27000 && !memcmp(got, adc, ngot * 4) && sizes_ok && calls == ngot / 140,
+	      "%zu words of adc.bin reached the pipeline in order, in %zu groups of 140", ngot, calls);
+	CHECK(ncndtr == 6 && cndtr_log[0] == 56 && cndtr_log[1] == 64 && cndtr_log[2] == 20 && cndtr_log[3] == 56 &&
+	      cndtr_log[4] == 64 && cndtr_log[5] == 20 && st.batches >= 3u * calls && st.batches <= 3u * calls + 6u,
+	      "DMA batches of 56, 64, 20 words (%u %u %u), three per group (%u batches, %zu groups)",
+	      cndtr_log[0], cndtr_log[1], cndtr_log[2], st.batches, calls);
+	CHECK(ncndtr == 6 && cmar_log[0] == 0 && cmar_log[1] == 56 && cmar_log[2] == 120 && cmar_log[3] == 140 &&
+	      cmar_log[4] == 140 + 56 && cmar_log[5] == 140 + 120,
+	      "each batch's DMA armed after the group's words so far, groups in alternate buffers (words %u %u %u %u %u %u)",
+	      cmar_log[0], cmar_log[1], cmar_log[2], cmar_log[3], cmar_log[4], cmar_log[5]);
 	CHECK(nout > 0 && !memcmp(out, m0, nout) && nout == (ngot / 140) * 32,
 	      "hardware-CRC pipeline output = out-adc-m0.bin (%zu bytes)", nout);
 	CHECK(fw_model.adc_lost == 0 && fw_model.adc_stray == 0 && st.powerups == st.batches + (fw_model.adc_running ? 1u : 0u),
@@ -92,19 +108,51 @@ int main(void)
 	       ngot, dt / 1e6, ngot / (dt / 1e9), 2.0 * ngot / (dt / 1e9));
 	CHECK(fw_model.errors == 0, "no model errors (%s)", fw_model.why);
 
-	/* A main loop that keeps both buffers: the ADCs wait, powered down. */
+	/* A main loop that keeps both buffers: the ADCs wait, powered down,
+	 * after two whole groups. */
+	fw_model.samples_wrap = true; /* beyond the vectors: adc.bin again */
+	uint32_t words = fw_model.adc_words;
+	ng_noise_start(NG_NOISE_SEQ_CONDITIONED);
+	fw_model_advance(2000000);
+	ng_noise_get_stats(&st);
+	uint32_t batches0 = st.batches;
+	CHECK(fw_model.adc_words == words + 2u * 140u && NG_RD(NG_ADC_CR2(NG_ADC1)) == 0 && fw_model.adc_lost == 0,
+	      "conditioned, nothing released: two groups of 140 converted (%u words), then none", fw_model.adc_words - words);
+	size_t n;
+	const uint32_t *b = ng_noise_group(&n);
+	ng_noise_release();
+	fw_model_advance(500000);
+	ng_noise_get_stats(&st);
+	CHECK(b && n == 140 && fw_model.adc_words == words + 3u * 140u && st.batches == batches0 + 3u,
+	      "a release arms exactly one more group: its three batches");
+
+	/* A mode change mid-group drops the partial group: nothing of it
+	 * reaches the main loop, and the new mode's first group starts at its
+	 * buffer's first word. */
+	ng_noise_start(NG_NOISE_SEQ_CONDITIONED);
+	uint32_t w0 = fw_model.adc_words;
+	while (fw_model.adc_words < w0 + 100u)
+		fw_model_advance(1000); /* within the second batch */
+	ng_noise_start(NG_NOISE_SEQ_CRC32);
+	CHECK(ng_noise_group(&n) == NULL && fw_model.adc_stray == 0, "mode change mid-group: the partial group is dropped");
+	size_t first = fw_model.next_sample;
+	fw_model_advance(100000);
+	b = ng_noise_group(&n);
+	CHECK(b == ng_noise_buf[0] && n == 32 && !memcmp(b, adc + (first % nw), 32 * 4),
+	      "then CRC32 groups of 32 from the first word converted after the change");
+
+	/* Raw mode: both buffers full, no conversion until a release. */
 	ng_noise_start(NG_NOISE_SEQ_RAW);
 	fw_model_advance(1000000);
-	uint32_t words = fw_model.adc_words;
+	words = fw_model.adc_words;
 	fw_model_advance(1000000);
 	CHECK(fw_model.adc_words == words && NG_RD(NG_ADC_CR2(NG_ADC1)) == 0 && fw_model.adc_lost == 0,
 	      "both buffers full: no conversion until the main loop releases one, none lost");
-	size_t n;
-	const uint32_t *b = ng_noise_batch(&n);
-	CHECK(b && n == 8, "raw mode: batches of 8");
+	b = ng_noise_group(&n);
+	CHECK(b && n == 8, "raw mode: groups of 8");
 	ng_noise_release();
 	fw_model_advance(100000);
-	CHECK(fw_model.adc_words == words + 8, "a release arms exactly one more batch");
+	CHECK(fw_model.adc_words == words + 8, "a release arms exactly one more group (raw: one batch of 8)");
 
 	/* The model's overrun: a main loop that masks interrupts past a
 	 * batch's end keeps the ADCs converting with nowhere to put the
@@ -118,7 +166,7 @@ int main(void)
 	      "interrupts masked for 100 us at a batch end: the model counts %u overwritten conversions",
 	      fw_model.adc_lost - lost0);
 	ng_irq_enable();
-	b = ng_noise_batch(&n);
+	b = ng_noise_group(&n);
 	CHECK(b && n == 8, "unmasked: the interrupt ends the batch (whole, 8 words) and arms the next");
 	fw_model.adc_lost = lost0;
 

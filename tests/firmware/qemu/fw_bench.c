@@ -6,7 +6,7 @@
  * bench/bench-firmware.sh turns into a table. */
 #include <stdint.h>
 #include <string.h>
-#include "fw.h"     /* NG_NOISE_BATCH_MAX: the firmware feeds the pipeline a DMA batch at a time */
+#include "fw.h"     /* NG_NOISE_GROUP_MAX: the firmware feeds the pipeline an output's words at a time */
 #include "mps2.h"
 #include "ng/crc32.h"
 #include "ng/pipeline.h"
@@ -75,19 +75,22 @@ static uint64_t ng_calibrate(void)
 	return ng_ticks() - t0;
 }
 
-/* The firmware's batches (noise.c): 56, 64, 20 words per conditioned
- * output, 32 per CRC32 output, 8 per raw round. Feeds n samples from s in
- * those batches, as the main loop does, taking blocks after each; returns
- * the blocks taken. */
+/* The firmware's groups (noise.c, main.c): the DMA batches of one output
+ * (56 + 64 + 20 conditioned, 32 CRC32, 8 raw) gathered in one buffer, and
+ * one pipeline call per group. */
+static uint32_t ng_group_words(uint32_t mode)
+{
+	return mode == NG_MODE_CRC32 ? 32u : mode == NG_MODE_RAW ? 8u : NG_NOISE_GROUP_MAX;
+}
+
+/* Feeds n samples from s a group at a time, as the main loop does, taking
+ * blocks after each; returns the blocks taken. */
 static uint32_t ng_feed(uint32_t mode, const uint32_t *s, uint32_t n)
 {
-	static const uint8_t cond[3] = { 56, 64, 20 }, crc[1] = { 32 }, raw[1] = { 8 };
-	const uint8_t *seq = mode == NG_MODE_CRC32 ? crc : mode == NG_MODE_RAW ? raw : cond;
-	uint32_t len = mode == NG_MODE_CONDITIONED ? 3u : 1u, k = 0, blocks = 0;
+	uint32_t g = ng_group_words(mode), blocks = 0;
 	uint8_t blk[NG_BLOCK_BYTES];
-	for (uint32_t i = 0; i + seq[k] <= n; k = (k + 1u) % len) {
-		ng_pipeline_put_many(&ng_pipe, s + i, seq[k]);
-		i += seq[k];
+	for (uint32_t i = 0; i + g <= n; i += g) {
+		ng_pipeline_put_many(&ng_pipe, s + i, g);
 		while (ng_pipeline_take(&ng_pipe, blk))
 			blocks++;
 	}
@@ -131,8 +134,8 @@ static inline void ng_prof_adc_end(void) {}
 #endif
 
 /* ng_health_test alone, called as the conditioned path of ng_measure
- * calls it (the same warm-up, then 4 passes, in the batches of ng_feed:
- * 56, 64 and 20 samples, which end where the 140-sample blocks end), on the
+ * calls it (the same warm-up, then 4 passes, in the groups of ng_feed:
+ * 140 samples, one block's), on the
  * samples as mapped (mixed) or as the ADCs gave them. Returns the ticks of
  * the 4 passes. The mapping keeps every equality between whole samples but
  * none between half-words, so the per-ADC tests see ADC values only here:
@@ -141,7 +144,7 @@ static inline void ng_prof_adc_end(void) {}
 static uint64_t ng_health_path(bool mixed, bool adc)
 {
 	static ng_health_ctx h;
-	static const uint8_t cond[3] = { 56, 64, 20 };
+	const uint32_t g = ng_group_words(NG_MODE_CONDITIONED);
 	const uint32_t *vec = ng_mixed(mixed), warm = 1120, n = (ng_vec_adc_words - warm) / 1120u * 1120u;
 	uint64_t t0 = 0;
 	ng_health_init(&h, NG_DEFAULT_H_MILLI, adc ? NG_DEFAULT_ADC_H_MILLI : 0);
@@ -151,9 +154,9 @@ static uint64_t ng_health_path(bool mixed, bool adc)
 			ng_prof_adc_begin();
 			t0 = ng_ticks();
 		}
-		for (uint32_t i = 0, k = 0; i + cond[k] <= (rep ? n : warm); i += cond[k], k = (k + 1u) % 3u) {
-			for (uint32_t j = 0, fired; j < cond[k];)
-				j += (uint32_t)ng_health_test(&h, s + i + j, cond[k] - j, &fired) + (fired != 0);
+		for (uint32_t i = 0; i + g <= (rep ? n : warm); i += g) {
+			for (uint32_t j = 0, fired; j < g;)
+				j += (uint32_t)ng_health_test(&h, s + i + j, g - j, &fired) + (fired != 0);
 		}
 	}
 	uint64_t dt = ng_ticks() - t0;
@@ -163,7 +166,7 @@ static uint64_t ng_health_path(bool mixed, bool adc)
 
 #ifdef NG_FW_PROFILE
 /* The profile build (fw_prof.elf, bench/bench-firmware.sh): the firmware's
- * conditioned path over 4480 samples (DMA batches) after the warm-up, between calls of
+ * conditioned path over 4480 samples (groups of 140) after the warm-up, between calls of
  * ng_prof_begin and ng_prof_end; QEMU's instruction trace (-singlestep
  * -d exec) between them gives the instructions per function. */
 int main(void)
