@@ -12,7 +12,8 @@
  *   1  the sampling regime: fast interleaved (DUALMOD 0111), SCAN, the
  *      sequences, 1.5-cycle sampling, ADC clock 12 MHz, DMA per batch of
  *      56/64/20 (conditioned), 32 (CRC32), 8 (raw), both CR2 = 0 after
- *      every batch, one power-up per batch; a main loop that does not come
+ *      every batch, one power-up per batch, an output's batches gathered
+ *      in one group buffer for the main loop; a main loop that does not come
  *      back for 20 ms loses nothing (no overrun)
  *   2  a dead ADC (constant half-word, the other live at ~3 bits) and the
  *      reverse: the start-up estimate refuses, LED, GET_INFO, no byte out
@@ -45,13 +46,16 @@ static uint32_t info32(uint16_t index, int *bad)
 	return control(0xC0, 254, 0, index, 4, b, bad) == 4 ? ng_get_le32(b) : 0xFFFFFFFFu;
 }
 
-/* What DMA batch sizes were programmed (CNDTR writes), in order. */
-static uint32_t batch_log[64], nbatch_log;
+/* What DMA batch sizes were programmed (CNDTR writes), in order, and
+ * where (CMAR, in words from the start of the group buffers). */
+static uint32_t batch_log[64], cmar_log[64], nbatch_log;
 static void note_batches(void)
 {
 	static uint32_t last_powerups;
-	if (fw_model.adc_powerups != last_powerups && nbatch_log < 64)
+	if (fw_model.adc_powerups != last_powerups && nbatch_log < 64) {
+		cmar_log[nbatch_log] = (*fw_plain(NG_DMA_CMAR1) - NG_DMA_ADDR(ng_noise_buf)) / 4u;
 		batch_log[nbatch_log++] = *fw_plain(NG_DMA_CNDTR1 + 0x100u);
+	}
 	last_powerups = fw_model.adc_powerups;
 }
 
@@ -188,6 +192,10 @@ int main(void)
 	CHECK(nbatch_log >= 6 && batch_log[0] == 56 && batch_log[1] == 64 && batch_log[2] == 20 && batch_log[3] == 56 &&
 	      batch_log[4] == 64 && batch_log[5] == 20, "conditioned mode: DMA batches of 56, 64, 20 words (got %u %u %u %u)",
 	      batch_log[0], batch_log[1], batch_log[2], batch_log[3]);
+	CHECK(nbatch_log >= 6 && cmar_log[0] == 0 && cmar_log[1] == 56 && cmar_log[2] == 120 && cmar_log[3] == 140 &&
+	      cmar_log[4] == 196 && cmar_log[5] == 260,
+	      "an output's three batches land one after the other in one 140-word group buffer (words %u %u %u, %u %u %u)",
+	      cmar_log[0], cmar_log[1], cmar_log[2], cmar_log[3], cmar_log[4], cmar_log[5]);
 	CHECK(ns.powerups >= ns.batches && ns.batches > 10 && fw_model.adc_powerups >= ns.batches,
 	      "both ADCs powered up once per batch (%u batches, %u power-ups)", ns.batches, fw_model.adc_powerups);
 	CHECK(fw_model.adc_stray == stray0 && fw_model.adc_stray == 0,
