@@ -104,20 +104,6 @@ static void ring_clear(ng_neug_dev *d)
 	d->out_head = d->out_tail = 0;
 }
 
-/* Samples per 32-byte block in the current mode (neug-1.0.6 README). */
-static uint32_t samples_per_block(const ng_neug_dev *d)
-{
-	switch (ng_pipeline_mode(&d->pipe)) {
-	case NG_MODE_CRC32: return 32;
-	case NG_MODE_RAW: return 8;
-	default: {
-		ng_pipeline_stats st;
-		ng_pipeline_get_stats(&d->pipe, &st);
-		return st.samples_per_block ? st.samples_per_block : NG_NEUG_SAMPLES;
-	}
-	}
-}
-
 /* Moves released blocks from the pipeline into the ring while they fit;
  * the rest wait in the pipeline's own queue. */
 static void drain_pipeline(ng_neug_dev *d)
@@ -334,13 +320,13 @@ size_t ng_neug_wants_samples(const ng_neug_dev *d)
 	/* keep one block of slack for a partial block that completes first */
 	if (free_blocks <= queued + 1u)
 		return 0;
-	return (size_t)(free_blocks - queued - 1u) * samples_per_block(d);
+	return (size_t)(free_blocks - queued - 1u) * ng_pipeline_samples_per_block(&d->pipe);
 }
 
 ng_status ng_neug_put_samples(ng_neug_dev *d, const uint32_t *w, size_t n)
 {
 	ng_status worst = NG_OK;
-	size_t chunk = samples_per_block(d);
+	size_t chunk = ng_pipeline_samples_per_block(&d->pipe);
 	while (n) {
 		size_t k = n < chunk ? n : chunk;
 		ng_status st = ng_pipeline_put_many(&d->pipe, w, k);

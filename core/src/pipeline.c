@@ -296,7 +296,7 @@ static inline bool ng_pipe_stopped(const ng_pipeline *p)
 	return (p->health.status & NG_HEALTH_PERSISTENT) && p->mode != NG_MODE_RAW;
 }
 
-static inline uint32_t ng_pipe_per_block(const ng_pipeline *p)
+uint32_t ng_pipeline_samples_per_block(const ng_pipeline *p)
 {
 	return p->mode == NG_MODE_CONDITIONED ? p->spb : p->mode == NG_MODE_CRC32 ? 32u : 8u;
 }
@@ -312,7 +312,7 @@ ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n)
 {
 	bool dropped = false;
 	while (n) {
-		size_t k = p->skip ? p->skip : ng_pipe_per_block(p) - (4u * p->grp + p->pend_n);
+		size_t k = p->skip ? p->skip : ng_pipeline_samples_per_block(p) - (4u * p->grp + p->pend_n);
 		if (k > n)
 			k = n;
 		bool stopped = ng_pipe_stopped(p);
@@ -355,7 +355,7 @@ size_t ng_pipeline_room(const ng_pipeline *p)
 {
 	if (ng_pipe_stopped(p))
 		return SIZE_MAX;
-	size_t per = ng_pipe_per_block(p);
+	size_t per = ng_pipeline_samples_per_block(p);
 	size_t rem = p->skip + per - (4u * p->grp + p->pend_n);   /* samples until this block completes */
 	return rem - 1 + (size_t)(NG_PIPELINE_QUEUE - p->q_count) * per;
 }
@@ -410,7 +410,7 @@ void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st)
 	st->blocks_dropped = p->blocks_dropped;
 	st->blocks_lost = p->blocks_lost;
 	st->h_milli = w->h_milli;
-	st->samples_per_block = ng_pipe_per_block(p);
+	st->samples_per_block = ng_pipeline_samples_per_block(p);
 	st->rct_cutoff = w->rct_cutoff;
 	st->apt_cutoff = w->apt_cutoff;
 	st->apt_window = NG_APT_WINDOW;

@@ -116,6 +116,9 @@ size_t ng_pipeline_room(const ng_pipeline *p);
  * mode 0 chaining value and the health tests run on. Ignores a bad mode. */
 void ng_pipeline_set_mode(ng_pipeline *p, uint32_t mode);
 uint32_t ng_pipeline_mode(const ng_pipeline *p);
+/* Raw samples per 32-byte block in the current mode: the conditioned
+ * block's (ng_pipeline_block_samples), 32 in CRC32 mode, 8 in raw mode. */
+uint32_t ng_pipeline_samples_per_block(const ng_pipeline *p);
 /* Fills the pipeline's fields of st (the device's own are left 0). */
 void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st);
 /* Copies NeuG's CRC-level counters (GET_INFO 1..7) into st. */
