@@ -18,6 +18,7 @@
 #include "kat.h"
 #include "log.h"
 #include "metrics.h"
+#include "mono.h"
 
 static volatile sig_atomic_t egd_stop;
 static void on_signal(int sig)
@@ -70,12 +71,6 @@ typedef struct {
 	bool warned;
 } egd_metrics;
 
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* From the thread that reads the generator. */
 static void snapshot(egd_metrics *em)
@@ -95,7 +90,7 @@ static long fill(void *user, uint8_t *buf, size_t len)
 	egd_metrics *em = user;
 	long n = ng_gen_read(em->g, buf, len);
 	if (em->path) {
-		double t = mono_s();
+		double t = ng_mono_s();
 		if (n > 0 && t >= em->next_refresh) {
 			ng_gen_refresh(em->g);  /* a device's counters, asked again */
 			em->next_refresh = t + em->every;
@@ -117,7 +112,7 @@ static int metrics_write(egd_metrics *em, bool running, bool failed)
 	m.clients = em->s->clients_total;
 	m.requests = em->s->requests;
 	m.entropy_avail = ng_metrics_entropy_avail();
-	em->next = mono_s() + em->every;
+	em->next = ng_mono_s() + em->every;
 	return ng_metrics_rewrite(em->path, &m, &em->warned);
 }
 
@@ -130,7 +125,7 @@ static void tick(void *user)
 		em->snap.last_output = time(NULL);
 		pthread_mutex_unlock(&em->mu);
 	}
-	if (mono_s() >= em->next)
+	if (ng_mono_s() >= em->next)
 		metrics_write(em, true, false);
 }
 

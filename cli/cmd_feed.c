@@ -19,6 +19,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "cliopt.h"
+#include "mono.h"
 
 static volatile sig_atomic_t feed_stop, feed_status;
 static void on_signal(int sig)
@@ -63,12 +64,6 @@ static void usage(FILE *f)
 		"See neug-feed(1).\n");
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Sleeps up to sec seconds on fd (POLLOUT) unless a signal arrives. Returns
  * true when the pool asked for entropy (POLLOUT). */
@@ -106,7 +101,7 @@ static int metrics_write(feed_metrics *fm, bool running)
 	m->bytes_written = fm->pool->bytes;
 	m->bits_credited = fm->pool->bits;
 	m->entropy_avail = ng_metrics_entropy_avail();
-	fm->next = now_s() + fm->every;
+	fm->next = ng_mono_s() + fm->every;
 	return ng_metrics_rewrite(fm->path, m, &fm->warned);
 }
 
@@ -114,7 +109,7 @@ static int metrics_write(feed_metrics *fm, bool running)
  * (not while a read waits on the device). */
 static void metrics_due(feed_metrics *fm, bool refresh)
 {
-	if (!fm->path || now_s() < fm->next)
+	if (!fm->path || ng_mono_s() < fm->next)
 		return;
 	if (refresh)
 		ng_gen_refresh(fm->g);
@@ -299,7 +294,7 @@ int ng_cmd_feed(int argc, char **argv)
 
 	uint8_t buf[4096];
 	int rc = NG_EXIT_OK;
-	double next_tick = now_s(), last_write = 0;
+	double next_tick = ng_mono_s(), last_write = 0;
 	if (!fm.path)
 		fm.next = 1e300;  /* never due */
 	while (!feed_stop) {
@@ -316,14 +311,14 @@ int ng_cmd_feed(int argc, char **argv)
 		 * neither ask nor count past 256 bits); in between, chunks up to
 		 * max-rate while the kernel asks (POLLOUT) or counts less than the
 		 * threshold. */
-		double t = now_s();
+		double t = ng_mono_s();
 		int ent = ng_pool_entropy(&pool);
 		bool low = ent >= 0 && ent < threshold;
 		double until = next_tick < fm.next ? next_tick : fm.next;
 		bool asked = wait_pool(pool.fd, low ? 0 : until - t);
 		if (feed_stop)
 			break;
-		t = now_s();
+		t = ng_mono_s();
 		bool due = t >= next_tick;
 		if (!asked && !low && !due)
 			continue;
@@ -362,7 +357,7 @@ int ng_cmd_feed(int argc, char **argv)
 				rc = NG_EXIT_IO;
 				break;
 			}
-			last_write = now_s();
+			last_write = ng_mono_s();
 			fm.m.last_output = time(NULL);
 			ng_log(LOG_DEBUG, "wrote %zu bytes, credited %u bits (kernel count %d)", got, bits,
 			       ng_pool_entropy(&pool));
@@ -372,12 +367,12 @@ int ng_cmd_feed(int argc, char **argv)
 	if (rc == NG_EXIT_HEALTH) {
 		ng_log(LOG_ERR, "persistent health failure: %s; crediting stopped, exiting in %gs",
 		       ng_gen_error(g), grace);
-		double end = now_s() + grace;
+		double end = ng_mono_s() + grace;
 		metrics_write(&fm, true);  /* the failure, at once */
-		while (!feed_stop && now_s() < end) {
+		while (!feed_stop && ng_mono_s() < end) {
 			metrics_due(&fm, true);
 			double until = end < fm.next ? end : fm.next;
-			sleep_s(until - now_s() > 1 ? 1 : until - now_s());
+			sleep_s(until - ng_mono_s() > 1 ? 1 : until - ng_mono_s());
 		}
 	} else if (rc != NG_EXIT_OK) {
 		ng_log(LOG_ERR, "%s", ng_gen_error(g));

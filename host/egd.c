@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "egd.h"
+#include "mono.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -176,12 +177,6 @@ typedef struct {
 	double last;       /* time of the last progress */
 } client;
 
-static double mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Length of the complete request at the start of c->in, 0 if incomplete, -1 if bad. */
 static int request_len(const client *c)
@@ -317,7 +312,7 @@ int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 			rc = -1;
 			break;
 		}
-		double t = mono();
+		double t = ng_mono_s();
 		if (p[0].revents & POLLIN) {
 			char junk[256];
 			while (read(pfd[0], junk, sizeof junk) > 0) {}

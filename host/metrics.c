@@ -25,14 +25,13 @@ static void label_value(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* The labels every sample carries. */
-static void labels(FILE *f, const ng_metrics *m)
+/* The labels every sample carries, without the closing brace. */
+static void labels_open(FILE *f, const ng_metrics *m)
 {
 	fputs("{program=", f);
 	label_value(f, m->program);
 	fputs(",source=", f);
 	label_value(f, *m->source ? m->source : "jitter");
-	fputc('}', f);
 }
 
 /* HELP text: backslash and newline escaped. */
@@ -55,8 +54,8 @@ static void sample(FILE *f, const ng_metrics *m, const char *name, bool counter,
 {
 	family(f, name, counter ? "_total" : "", counter ? "counter" : "gauge", help);
 	fprintf(f, "%s%s", name, counter ? "_total" : "");
-	labels(f, m);
-	fprintf(f, " %" PRIu64 "\n", v);
+	labels_open(f, m);
+	fprintf(f, "} %" PRIu64 "\n", v);
 }
 
 /* A row's metric: neug_NAME, but for the names Prometheus' conventions
@@ -98,10 +97,8 @@ void ng_metrics_from_info(ng_metrics *m, const ng_info *inf)
 void ng_metrics_print(const ng_metrics *m, FILE *f)
 {
 	family(f, "neug_info", "", "gauge", "NeuG source identity: serial and output mode (always 1)");
-	fputs("neug_info{program=", f);
-	label_value(f, m->program);
-	fputs(",source=", f);
-	label_value(f, *m->source ? m->source : "jitter");
+	fputs("neug_info", f);
+	labels_open(f, m);
 	fputs(",serial=", f);
 	label_value(f, m->serial);
 	fputs(",mode=", f);

@@ -17,6 +17,7 @@
  * A CMD_SUBMIT becomes a URB of the controller (vhc.h), whose completion comes
  * back through send_ret_submit. */
 #include "usbip.h"
+#include "mono.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -72,12 +73,6 @@ static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (ui
 
 #define MGMT_TIMEOUT 10.0 /* seconds a connection may stay in the management phase */
 
-static double mono(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static uint32_t devid(const ng_usbip *u) { return u->cfg.busnum << 16 | u->cfg.devnum; }
 
@@ -179,7 +174,7 @@ static void reap_idle(ng_usbip *u)
 		if (u->c[i].fd < 0 || u->c[i].phase != PH_MGMT)
 			continue;
 		if (now < 0)
-			now = mono();
+			now = ng_mono_s();
 		if (now - u->c[i].t_open > MGMT_TIMEOUT)
 			drop(u, i, "no complete request within 10 s");
 	}
@@ -298,7 +293,7 @@ int ng_usbip_add_client(ng_usbip *u, int fd, bool imported)
 	c->id = ++u->next_id;
 	c->phase = PH_MGMT;
 	c->hdr_want = 8;
-	c->t_open = mono();
+	c->t_open = ng_mono_s();
 	u->st.accepted++;
 	logf_(u, 1, "client %u: connected%s", c->id, imported ? " (attached socket)" : "");
 	if (imported) {
