@@ -232,12 +232,17 @@ int ng_cmd_feed(int argc, char **argv)
 		ng_pool_close(&pool);
 		return gcode;
 	}
-	char abs_path[4096];
-	if (fm.path && fm.path[0] != '/' && getcwd(abs_path, sizeof abs_path - 256) &&
-	    strlen(fm.path) < 255) {
+	char abs_path[4096], cwd[2048];
+	if (fm.path && fm.path[0] != '/') {
 		/* daemon() changes to /: a relative path is the one given here */
-		strcat(abs_path, "/");
-		strcat(abs_path, fm.path);
+		if (!getcwd(cwd, sizeof cwd) ||
+		    (size_t)snprintf(abs_path, sizeof abs_path, "%s/%s", cwd, fm.path) >= sizeof abs_path) {
+			fprintf(stderr, "neug feed: --metrics=%s: cannot make it an absolute path; give one\n",
+				fm.path);
+			ng_gen_close(g);
+			ng_pool_close(&pool);
+			return NG_EXIT_USAGE;
+		}
 		fm.path = abs_path;
 	}
 	fm.g = g;
