@@ -223,9 +223,14 @@ for m in "crc32 1" "raw 2" "conditioned 0"; do
 		fail "--mode=$1: $(tr '\n' ' ' </tmp/mode.log) info: $(neug info --json /dev/neug 2>&1 | grep -o '"mode":[0-9]*')"
 	fi
 done
-# rngd and rngtest on /dev/neug
-if timeout 300 rngtest -c 20 </dev/neug >/tmp/rngtest.txt 2>&1; then
-	pass "rngtest -c 20 < /dev/neug: $(grep -m1 'successes' /tmp/rngtest.txt | sed 's/^rngtest: //')"
+# rngd and rngtest on /dev/neug. An ideal source fails a FIPS 140-2 block
+# about once in 1,250 (the tests' false-alarm rate), so 20 blocks see one
+# failure in about 1.6% of runs and two in about 0.01%: at most one may fail.
+timeout 300 rngtest -c 20 </dev/neug >/tmp/rngtest.txt 2>&1
+ok_blocks=$(sed -n 's/^rngtest: FIPS 140-2 successes: \([0-9]*\)$/\1/p' /tmp/rngtest.txt)
+bad_blocks=$(sed -n 's/^rngtest: FIPS 140-2 failures: \([0-9]*\)$/\1/p' /tmp/rngtest.txt)
+if [ -n "$ok_blocks" ] && [ -n "$bad_blocks" ] && [ $((ok_blocks + bad_blocks)) = 20 ] && [ "$bad_blocks" -le 1 ]; then
+	pass "rngtest -c 20 < /dev/neug: $ok_blocks successes, $bad_blocks failures (at most 1 of 20 expected)"
 else
 	fail "rngtest < /dev/neug: $(grep -E 'successes|failures' /tmp/rngtest.txt | tr '\n' ' ')"
 fi
