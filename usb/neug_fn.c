@@ -193,7 +193,7 @@ static const struct {
 	uint8_t index, width, size, who;
 	uint16_t offset;
 } info_rows[] = {
-#define X(f, i, w, who, kind, label) {i, w, NG_COUNTER_SIZE(f), NG_CTR_##who, offsetof(ng_pipeline_stats, f)},
+#define X(f, i, w, who, kind, metric, label) {i, w, NG_COUNTER_SIZE(f), NG_CTR_##who, offsetof(ng_pipeline_stats, f)},
 	NG_COUNTERS(X)
 #undef X
 };
