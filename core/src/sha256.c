@@ -45,14 +45,11 @@ NG_SHA_INLINE uint32_t ng_load_be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* (GCC merges the four byte stores into a byte swap and one store where
- * unaligned stores are allowed, as on the Cortex-M3.) */
-NG_SHA_INLINE void ng_store_be32(uint8_t *p, uint32_t v)
+/* n words to 4 n big-endian bytes. */
+static void ng_store_be32(uint8_t *p, const uint32_t *v, unsigned n)
 {
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
+	for (unsigned i = 0; i < 4 * n; i++)
+		p[i] = (uint8_t)(v[i / 4] >> (24 - 8 * (i % 4)));
 }
 
 /* FIPS 180-4 4.1.2 functions. Ch and Maj in equivalent forms with one
@@ -99,22 +96,22 @@ NG_SHA_INLINE void ng_store_be32(uint8_t *p, uint32_t v)
 #if defined(NG_SHA256_SMALL) || NG_SHA256_HAVE_ARMV7M
 /* The boot loader's build, and the Cortex-M3's portable code (its known
  * answers only: the Thumb-2 code does the work): FIPS 180-4 6.2.2 as
- * written, one round per loop pass and a..h in an array (a few hundred
- * bytes of code). */
+ * written, one round per loop pass, the whole schedule W[0..63] in w and
+ * a..h in v, moved down one place per round (a few hundred bytes of code). */
 void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
-	uint32_t w[16], v[8];
+	uint32_t w[64], v[8];
 	while (n--) {
-		for (unsigned i = 0; i < 8; i++)
-			v[i] = h0[i];
+		memcpy(v, h0, sizeof v);
 		for (unsigned t = 0; t < 64; t++) {
-			uint32_t wt = t < 16 ? (w[t] = ng_load_be32(blocks + 4 * t))
-					     : (w[t & 15] += NG_SSIG1(w[(t + 14) & 15]) + w[(t + 9) & 15] +
-							     NG_SSIG0(w[(t + 1) & 15]));
-			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + wt;
+			uint32_t *x = &w[t];
+			if (t < 16)
+				*x = ng_load_be32(blocks + 4 * t);
+			else
+				*x = NG_SSIG1(x[-2]) + x[-7] + NG_SSIG0(x[-15]) + x[-16];
+			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + *x;
 			uint32_t t2 = NG_BSIG0(v[0]) + NG_MAJ(v[0], v[1], v[2]);
-			for (unsigned i = 7; i > 0; i--)
-				v[i] = v[i - 1];
+			memmove(v + 1, v, 7 * sizeof v[0]);
 			v[4] += t1;
 			v[0] = t1 + t2;
 		}
@@ -218,53 +215,45 @@ void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 	ctx->len += len;
-	if (ctx->fill) {
-		size_t k = 64 - ctx->fill;
-		if (k > len)
-			k = len;
-		memcpy(ctx->buf + ctx->fill, p, k);
-		ctx->fill += (uint32_t)k;
-		p += k;
-		len -= k;
-		if (ctx->fill < 64)
-			return;
-		ng_sha256_compress(ctx->h, ctx->buf, 1);
-		ctx->fill = 0;
-	}
-	if (len >= 64) {
-		ng_sha256_compress(ctx->h, p, len / 64);
-		p += len & ~(size_t)63;
-		len &= 63;
-	}
-	if (len) {
-		memcpy(ctx->buf, p, len);
-		ctx->fill = (uint32_t)len;
+	while (len) {
+		size_t n = 64 - ctx->fill;
+		if (ctx->fill == 0 && len >= 64) { /* whole blocks straight from the input */
+			n = len & ~(size_t)63;
+			ng_sha256_compress(ctx->h, p, n / 64);
+		} else {
+			if (n > len)
+				n = len;
+			memcpy(ctx->buf + ctx->fill, p, n);
+			ctx->fill += (uint32_t)n;
+			if (ctx->fill == 64) {
+				ng_sha256_compress(ctx->h, ctx->buf, 1);
+				ctx->fill = 0;
+			}
+		}
+		p += n;
+		len -= n;
 	}
 }
 
-/* FIPS 180-4 5.1.1 padding: 0x80, zeros, the bit length as 64-bit big endian. */
+/* FIPS 180-4 5.1.1 padding: 0x80, zeros to 56 bytes into a block, the bit
+ * length as 64-bit big endian. */
 void ng_sha256_final(ng_sha256_ctx *ctx, uint8_t digest[32])
 {
 	uint64_t bits = ctx->len * 8;
 	uint32_t f = ctx->fill;
 	ctx->buf[f++] = 0x80;
-	if (f > 56) {
-		memset(ctx->buf + f, 0, 64 - f);
-		ng_sha256_compress(ctx->h, ctx->buf, 1);
-		f = 0;
+	while (f != 56) {
+		if (f == 64) {
+			ng_sha256_compress(ctx->h, ctx->buf, 1);
+			f = 0;
+		} else {
+			ctx->buf[f++] = 0;
+		}
 	}
-	/* zeros to 56: bytes to a word boundary, then words (buf is 4-aligned;
-	 * this is every output's padding, and the firmware's memset call costs
-	 * about 50 instructions for it) */
-	for (; f % 4u; f++)
-		ctx->buf[f] = 0;
-	for (; f < 56; f += 4)
-		ng_store_be32(ctx->buf + f, 0);
-	ng_store_be32(ctx->buf + 56, (uint32_t)(bits >> 32));
-	ng_store_be32(ctx->buf + 60, (uint32_t)bits);
+	for (f = 64; f-- > 56; bits >>= 8)
+		ctx->buf[f] = (uint8_t)bits;
 	ng_sha256_compress(ctx->h, ctx->buf, 1);
-	for (int i = 0; i < 8; i++)
-		ng_store_be32(digest + 4 * i, ctx->h[i]);
+	ng_store_be32(digest, ctx->h, 8);
 	ng_wipe(ctx, sizeof *ctx);
 }
 
