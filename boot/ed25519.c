@@ -97,8 +97,10 @@ static void ng_fe_mul(ng_fe o, const ng_fe a, const ng_fe b)
 	ng_fe t;
 	int64_t c = 0;
 	for (int k = 0; k < 16; k++) {
-		for (int i = 0; i < 16; i++)
-			c += (int64_t)(i > k ? 38 * a[i] : a[i]) * b[(k - i) & 15];
+		for (int i = 0; i < 16; i++) {
+			int32_t x = i > k ? 38 * a[i] : a[i], y = b[(k - i) & 15];
+			c += (int64_t)x * y;
+		}
 		t[k] = (int32_t)(c & 0xffff);
 		c >>= 16;
 	}

@@ -54,7 +54,8 @@ static void ng_sha512_block(uint64_t h[8], const uint8_t *p)
 		uint64_t t1 = v[7] + ng_sha512_sig(v[4], ng_sha512_rot[1]) + (v[6] ^ (v[4] & (v[5] ^ v[6]))) +
 			      ng_sha512_k[t] + *x;
 		uint64_t t2 = ng_sha512_sig(v[0], ng_sha512_rot[0]) + ((v[0] & v[1]) | (v[2] & (v[0] | v[1])));
-		memmove(v + 1, v, 7 * sizeof v[0]);
+		for (int i = 7; i > 0; i--)
+			v[i] = v[i - 1];
 		v[4] += t1;
 		v[0] = t1 + t2;
 	}

@@ -111,7 +111,8 @@ void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n
 				*x = NG_SSIG1(x[-2]) + x[-7] + NG_SSIG0(x[-15]) + x[-16];
 			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + *x;
 			uint32_t t2 = NG_BSIG0(v[0]) + NG_MAJ(v[0], v[1], v[2]);
-			memmove(v + 1, v, 7 * sizeof v[0]);
+			for (unsigned i = 7; i > 0; i--)
+				v[i] = v[i - 1];
 			v[4] += t1;
 			v[0] = t1 + t2;
 		}
