@@ -67,6 +67,7 @@ static void ng_sha512_block(uint64_t h[8], const uint8_t *p)
 
 void ng_sha512_init(ng_sha512_ctx *ctx)
 {
+	ng_sha2k_init();
 	memcpy(ctx->h, ng_sha512_h0, sizeof ctx->h);
 	ctx->len = 0;
 	ctx->fill = 0;

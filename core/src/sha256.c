@@ -9,7 +9,8 @@
 
 #ifdef NG_SHA256_SMALL
 #include "ng/sha2k.h"
-/* The boot loader's build: SHA-512's constants, high halves (ng/sha2k.h). */
+/* The boot loader's build: SHA-512's constants, high halves (ng/sha2k.h),
+ * which ng_sha256_init computes on its first call. */
 #define NG_K256(t) ((uint32_t)(ng_sha512_k[t] >> 32))
 #define NG_H256(i) ((uint32_t)(ng_sha512_h0[i] >> 32))
 #else
@@ -32,19 +33,6 @@ const uint32_t ng_sha256_h0[8] = {
 };
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
-#define NG_SHA_INLINE static inline __attribute__((always_inline))
-#else
-#define NG_SHA_INLINE static inline
-#endif
-
-NG_SHA_INLINE uint32_t ng_ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
-/* (-Os would otherwise call it: 16 calls per block.) */
-NG_SHA_INLINE uint32_t ng_load_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* n words to 4 n big-endian bytes. */
 static void ng_store_be32(uint8_t *p, const uint32_t *v, unsigned n)
 {
@@ -57,59 +45,34 @@ static void ng_store_be32(uint8_t *p, const uint32_t *v, unsigned n)
  * Maj(x,y,z) = (x & y) ^ (x & z) ^ (y & z) = (x & y) | (z & (x | y)). */
 #define NG_CH(x, y, z)  ((z) ^ ((x) & ((y) ^ (z))))
 #define NG_MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
-#define NG_BSIG0(x) (ng_ror(x, 2) ^ ng_ror(x, 13) ^ ng_ror(x, 22))
-#define NG_BSIG1(x) (ng_ror(x, 6) ^ ng_ror(x, 11) ^ ng_ror(x, 25))
-#define NG_SSIG0(x) (ng_ror(x, 7) ^ ng_ror(x, 18) ^ ((x) >> 3))
-#define NG_SSIG1(x) (ng_ror(x, 17) ^ ng_ror(x, 19) ^ ((x) >> 10))
+#define NG_ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+#define NG_BSIG0(x) (NG_ROR(x, 2) ^ NG_ROR(x, 13) ^ NG_ROR(x, 22))
+#define NG_BSIG1(x) (NG_ROR(x, 6) ^ NG_ROR(x, 11) ^ NG_ROR(x, 25))
+#define NG_SSIG0(x) (NG_ROR(x, 7) ^ NG_ROR(x, 18) ^ ((x) >> 3))
+#define NG_SSIG1(x) (NG_ROR(x, 17) ^ NG_ROR(x, 19) ^ ((x) >> 10))
 
-/* FIPS 180-4 6.2.2. Instead of moving a..h down one place per round, each
- * round's macro call names them rotated by one (the variable that would
- * become `a` is the one that held `h`), so a round costs only its
- * arithmetic; after eight rounds the names are back in place. The 16-word
- * schedule ring is split into two halves, `cur` holding W[t & 15] for the
- * pass's eight rounds and `oth` the other half, so every schedule index is
- * a constant offset from one of the two. */
-#define NG_ROUND(a, b, c, d, e, f, g, h, k, w) do { \
-		uint32_t t1_ = (h) + NG_BSIG1(e) + NG_CH(e, f, g) + (k) + (w); \
-		(d) += t1_; \
-		(h) = t1_ + NG_BSIG0(a) + NG_MAJ(a, b, c); \
-	} while (0)
-#define NG_EIGHT(W, j) do { \
-		NG_ROUND(a, b, c, d, e, f, g, h, k[(j) + 0], W((j) + 0)); \
-		NG_ROUND(h, a, b, c, d, e, f, g, k[(j) + 1], W((j) + 1)); \
-		NG_ROUND(g, h, a, b, c, d, e, f, k[(j) + 2], W((j) + 2)); \
-		NG_ROUND(f, g, h, a, b, c, d, e, k[(j) + 3], W((j) + 3)); \
-		NG_ROUND(e, f, g, h, a, b, c, d, k[(j) + 4], W((j) + 4)); \
-		NG_ROUND(d, e, f, g, h, a, b, c, k[(j) + 5], W((j) + 5)); \
-		NG_ROUND(c, d, e, f, g, h, a, b, k[(j) + 6], W((j) + 6)); \
-		NG_ROUND(b, c, d, e, f, g, h, a, k[(j) + 7], W((j) + 7)); \
-	} while (0)
-/* FIPS 180-4 6.2.2 step 1: W[t] for t <= 15 from the block, and for
- * t >= 16 into the ring slot of W[t - 16]: W[t] = SSIG1(W[t-2]) + W[t-7] +
- * SSIG0(W[t-15]) + W[t-16]. */
-/* W[(t - back) & 15] and W[(t + fwd) & 15] for t = 8q + j, cur = W + 8 * (q & 1). */
-#define NG_W_AT(j, back) ((j) >= (back) ? cur[(j) - (back)] : oth[(j) + 8 - (back)])
-#define NG_W_AHEAD(j, fwd) ((j) + (fwd) < 8 ? cur[(j) + (fwd)] : oth[(j) + (fwd) - 8])
-#define NG_W_LOAD(j) (cur[j] = ng_load_be32(blocks + 4 * (8 * q + (j))))
-#define NG_SCHED(j) (cur[j] += NG_SSIG1(NG_W_AT(j, 2)) + NG_W_AT(j, 7) + NG_SSIG0(NG_W_AHEAD(j, 1)))
+/* FIPS 180-4 6.2.2 step 1: the message schedule W[0..63] of one block. */
+static void ng_sha256_schedule(uint32_t w[64], const uint8_t *block)
+{
+	for (unsigned t = 0; t < 16; t++, block += 4)
+		w[t] = (uint32_t)block[0] << 24 | (uint32_t)block[1] << 16 | (uint32_t)block[2] << 8 | block[3];
+	for (unsigned t = 16; t < 64; t++)
+		w[t] = NG_SSIG1(w[t - 2]) + w[t - 7] + NG_SSIG0(w[t - 15]) + w[t - 16];
+}
 
 #if defined(NG_SHA256_SMALL) || NG_SHA256_HAVE_ARMV7M
 /* The boot loader's build, and the Cortex-M3's portable code (its known
- * answers only: the Thumb-2 code does the work): FIPS 180-4 6.2.2 as
- * written, one round per loop pass, the whole schedule W[0..63] in w and
- * a..h in v, moved down one place per round (a few hundred bytes of code). */
+ * answers only: the Thumb-2 code does the work): FIPS 180-4 6.2.2 steps 2
+ * to 4 as written, one round per loop pass, a..h in v moved down one place
+ * per round (a few hundred bytes of code). */
 void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
 	uint32_t w[64], v[8];
-	while (n--) {
+	for (; n--; blocks += 64) {
+		ng_sha256_schedule(w, blocks);
 		memcpy(v, h0, sizeof v);
 		for (unsigned t = 0; t < 64; t++) {
-			uint32_t *x = &w[t];
-			if (t < 16)
-				*x = ng_load_be32(blocks + 4 * t);
-			else
-				*x = NG_SSIG1(x[-2]) + x[-7] + NG_SSIG0(x[-15]) + x[-16];
-			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + *x;
+			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + w[t];
 			uint32_t t2 = NG_BSIG0(v[0]) + NG_MAJ(v[0], v[1], v[2]);
 			for (unsigned i = 7; i > 0; i--)
 				v[i] = v[i - 1];
@@ -118,30 +81,39 @@ void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n
 		}
 		for (unsigned i = 0; i < 8; i++)
 			h0[i] += v[i];
-		blocks += 64;
 	}
 	ng_wipe(w, sizeof w);
 	ng_wipe(v, sizeof v);
 }
 #else
+/* Steps 2 to 4 unrolled by eight: instead of moving a..h down one place
+ * per round, each round's macro call names them rotated by one (the
+ * variable that would become `a` is the one that held `h`), so a round
+ * costs only its arithmetic; after eight rounds the names are back. */
+#define NG_ROUND(a, b, c, d, e, f, g, h, t) do { \
+		uint32_t t1_ = (h) + NG_BSIG1(e) + NG_CH(e, f, g) + ng_sha256_k[t] + w[t]; \
+		(d) += t1_; \
+		(h) = t1_ + NG_BSIG0(a) + NG_MAJ(a, b, c); \
+	} while (0)
 void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
-	uint32_t w[16];
-	while (n--) {
+	uint32_t w[64];
+	for (; n--; blocks += 64) {
+		ng_sha256_schedule(w, blocks);
 		uint32_t a = h0[0], b = h0[1], c = h0[2], d = h0[3];
 		uint32_t e = h0[4], f = h0[5], g = h0[6], h = h0[7];
-		const uint32_t *k = ng_sha256_k;
-		for (unsigned q = 0; q < 2; q++, k += 8) {          /* t = 0 .. 15 */
-			uint32_t *cur = w + 8 * q;
-			NG_EIGHT(NG_W_LOAD, 0);
+		for (unsigned t = 0; t < 64; t += 8) {
+			NG_ROUND(a, b, c, d, e, f, g, h, t);
+			NG_ROUND(h, a, b, c, d, e, f, g, t + 1);
+			NG_ROUND(g, h, a, b, c, d, e, f, t + 2);
+			NG_ROUND(f, g, h, a, b, c, d, e, t + 3);
+			NG_ROUND(e, f, g, h, a, b, c, d, t + 4);
+			NG_ROUND(d, e, f, g, h, a, b, c, t + 5);
+			NG_ROUND(c, d, e, f, g, h, a, b, t + 6);
+			NG_ROUND(b, c, d, e, f, g, h, a, t + 7);
 		}
-		for (unsigned q = 2; q < 8; q++, k += 8) {          /* t = 16 .. 63 */
-			uint32_t *cur = w + 8 * (q & 1), *oth = w + 8 * (~q & 1);
-			NG_EIGHT(NG_SCHED, 0);
-		}
-		h0[0] += a; h0[1] += b; h0[2] += c; h0[3] += d;    /* step 4 */
+		h0[0] += a; h0[1] += b; h0[2] += c; h0[3] += d;
 		h0[4] += e; h0[5] += f; h0[6] += g; h0[7] += h;
-		blocks += 64;
 	}
 	ng_wipe(w, sizeof w);
 }
@@ -203,6 +175,7 @@ void ng_sha256_force_portable(bool on) { (void)on; }
 void ng_sha256_init(ng_sha256_ctx *ctx)
 {
 #ifdef NG_SHA256_SMALL
+	ng_sha2k_init();
 	for (unsigned i = 0; i < 8; i++)
 		ctx->h[i] = NG_H256(i);
 #else
