@@ -35,7 +35,7 @@ typedef struct {
 } ng_pt;
 
 /* Constants, little-endian: d = -121665/121666, sqrt(-1) = 2^((p-1)/4),
- * the base point B's x (RFC 8032 5.1: y = 4/5, x positive), and L. */
+ * and L. */
 static const uint8_t ng_ed_d[32] = {
 	0xa3, 0x78, 0x59, 0x13, 0xca, 0x4d, 0xeb, 0x75, 0xab, 0xd8, 0x41, 0x41, 0x4d, 0x0a, 0x70, 0x00,
 	0x98, 0xe8, 0x79, 0x77, 0x79, 0x40, 0xc7, 0x8c, 0x73, 0xfe, 0x6f, 0x2b, 0xee, 0x6c, 0x03, 0x52,
@@ -44,15 +44,10 @@ static const uint8_t ng_ed_sqrtm1[32] = {
 	0xb0, 0xa0, 0x0e, 0x4a, 0x27, 0x1b, 0xee, 0xc4, 0x78, 0xe4, 0x2f, 0xad, 0x06, 0x18, 0x43, 0x2f,
 	0xa7, 0xd7, 0xfb, 0x3d, 0x99, 0x00, 0x4d, 0x2b, 0x0b, 0xdf, 0xc1, 0x4f, 0x80, 0x24, 0x83, 0x2b,
 };
-static const uint8_t ng_ed_bx[32] = {
-	0x1a, 0xd5, 0x25, 0x8f, 0x60, 0x2d, 0x56, 0xc9, 0xb2, 0xa7, 0x25, 0x95, 0x60, 0xc7, 0x2c, 0x69,
-	0x5c, 0xdc, 0xd6, 0xfd, 0x31, 0xe2, 0xa4, 0xc0, 0xfe, 0x53, 0x6e, 0xcd, 0xd3, 0x36, 0x69, 0x21,
-};
 static const uint8_t ng_ed_l[32] = {
 	0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
 };
-/* B's y: 0x58 then 31 bytes of 0x66 (built by ng_pt_base). */
 
 /* ---- the field ---------------------------------------------------------- */
 
@@ -197,18 +192,6 @@ static void ng_pt_add(ng_pt *o, const ng_pt *p, const ng_pt *q)
 	ng_fe_mul(o->z, a, d);
 }
 
-static void ng_pt_base(ng_pt *b)
-{
-	uint8_t y[32];
-	memset(y, 0x66, sizeof y);
-	y[0] = 0x58;
-	ng_fe_unpack(b->x, ng_ed_bx);
-	ng_fe_unpack(b->y, y);
-	memset(b->z, 0, sizeof b->z);
-	b->z[0] = 1;
-	ng_fe_mul(b->t, b->x, b->y);
-}
-
 /* RFC 8032 5.1.2: y with the sign of x in the top bit. 1/Z = Z^(p-2),
  * p - 2 = 2^255 - 21: bits 254..0 but 4 and 2. */
 static void ng_pt_encode(uint8_t out[32], const ng_pt *p)
@@ -237,19 +220,14 @@ static bool ng_pt_decode(ng_pt *p, const uint8_t in[32], int neg)
 	ng_fe_unpack(v, ng_ed_d);
 	ng_fe_mul(v, v, u);
 	ng_fe_sub(u, u, one);    /* u = y^2 - 1 */
-	ng_fe_add(v, v, one);    /* v = d y^2 + 1 */
-	/* x = u v^3 (u v^7)^((p-5)/8), (p-5)/8 = 2^252 - 3: bits 251..0 but 1 */
-	ng_fe_mul(t, v, v);
-	ng_fe_mul(t, t, v);      /* v^3 */
-	ng_fe_mul(p->x, t, t);
-	ng_fe_mul(p->x, p->x, v);
-	ng_fe_mul(p->x, p->x, u); /* u v^7 */
-	ng_fe_pow(p->x, p->x, 250, 1u << 1);
-	ng_fe_mul(p->x, p->x, t);
-	ng_fe_mul(p->x, p->x, u);
-	/* v x^2 = u: x; = -u: x sqrt(-1); else no root. */
+	ng_fe_add(v, v, one);    /* v = d y^2 + 1 (never 0) */
+	/* x = (u/v)^((p+3)/8): 1/v = v^(p-2), p - 2 = 2^255 - 21 (bits 254..0
+	 * but 4 and 2), then (p+3)/8 = 2^252 - 2 (bits 251..1) */
+	ng_fe_pow(v, v, 253, (1u << 4) | (1u << 2));
+	ng_fe_mul(u, u, v);
+	ng_fe_pow(p->x, u, 250, 1u << 0);
+	/* x^2 = u/v: x; = -u/v: x sqrt(-1); else no root. */
 	ng_fe_mul(t, p->x, p->x);
-	ng_fe_mul(t, t, v);
 	ng_fe_sub(v, t, u);
 	if (ng_fe_nonzero(v)) {
 		ng_fe_add(t, t, u);
@@ -266,6 +244,16 @@ static bool ng_pt_decode(ng_pt *p, const uint8_t in[32], int neg)
 	memcpy(p->z, one, sizeof one);
 	ng_fe_mul(p->t, p->x, p->y);
 	return true;
+}
+
+/* B, from its encoding (RFC 8032 5.1: y = 4/5, x positive): 0x58 then
+ * 31 bytes of 0x66. */
+static void ng_pt_base(ng_pt *b)
+{
+	uint8_t e[32];
+	memset(e, 0x66, sizeof e);
+	e[0] = 0x58;
+	ng_pt_decode(b, e, 0);
 }
 
 /* Swaps p and q when bit is 1, in constant time. */
