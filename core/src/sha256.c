@@ -33,11 +33,10 @@ const uint32_t ng_sha256_h0[8] = {
 };
 #endif
 
-/* n words to 4 n big-endian bytes. */
-static void ng_store_be32(uint8_t *p, const uint32_t *v, unsigned n)
+/* (A function, not a macro: GCC turns it into one load and a byte swap.) */
+static inline uint32_t ng_load_be32(const uint8_t *p)
 {
-	for (unsigned i = 0; i < 4 * n; i++)
-		p[i] = (uint8_t)(v[i / 4] >> (24 - 8 * (i % 4)));
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 /* FIPS 180-4 4.1.2 functions. Ch and Maj in equivalent forms with one
@@ -51,28 +50,23 @@ static void ng_store_be32(uint8_t *p, const uint32_t *v, unsigned n)
 #define NG_SSIG0(x) (NG_ROR(x, 7) ^ NG_ROR(x, 18) ^ ((x) >> 3))
 #define NG_SSIG1(x) (NG_ROR(x, 17) ^ NG_ROR(x, 19) ^ ((x) >> 10))
 
-/* FIPS 180-4 6.2.2 step 1: the message schedule W[0..63] of one block. */
-static void ng_sha256_schedule(uint32_t w[64], const uint8_t *block)
-{
-	for (unsigned t = 0; t < 16; t++, block += 4)
-		w[t] = (uint32_t)block[0] << 24 | (uint32_t)block[1] << 16 | (uint32_t)block[2] << 8 | block[3];
-	for (unsigned t = 16; t < 64; t++)
-		w[t] = NG_SSIG1(w[t - 2]) + w[t - 7] + NG_SSIG0(w[t - 15]) + w[t - 16];
-}
-
 #if defined(NG_SHA256_SMALL) || NG_SHA256_HAVE_ARMV7M
 /* The boot loader's build, and the Cortex-M3's portable code (its known
- * answers only: the Thumb-2 code does the work): FIPS 180-4 6.2.2 steps 2
- * to 4 as written, one round per loop pass, a..h in v moved down one place
- * per round (a few hundred bytes of code). */
+ * answers only: the Thumb-2 code does the work): FIPS 180-4 6.2.2 as
+ * written, one round per loop pass, the schedule W[0..63] in w, a..h in v
+ * moved down one place per round (a few hundred bytes of code). */
 void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
 	uint32_t w[64], v[8];
-	for (; n--; blocks += 64) {
-		ng_sha256_schedule(w, blocks);
+	while (n--) {
 		memcpy(v, h0, sizeof v);
 		for (unsigned t = 0; t < 64; t++) {
-			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + w[t];
+			uint32_t *x = &w[t];
+			if (t < 16)
+				*x = ng_load_be32(blocks + 4 * t);
+			else
+				*x = NG_SSIG1(x[-2]) + x[-7] + NG_SSIG0(x[-15]) + x[-16];
+			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + *x;
 			uint32_t t2 = NG_BSIG0(v[0]) + NG_MAJ(v[0], v[1], v[2]);
 			for (unsigned i = 7; i > 0; i--)
 				v[i] = v[i - 1];
@@ -81,6 +75,7 @@ void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n
 		}
 		for (unsigned i = 0; i < 8; i++)
 			h0[i] += v[i];
+		blocks += 64;
 	}
 	ng_wipe(w, sizeof w);
 	ng_wipe(v, sizeof v);
@@ -99,7 +94,10 @@ void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n
 {
 	uint32_t w[64];
 	for (; n--; blocks += 64) {
-		ng_sha256_schedule(w, blocks);
+		for (unsigned t = 0; t < 16; t++)
+			w[t] = ng_load_be32(blocks + 4 * t);
+		for (unsigned t = 16; t < 64; t++)
+			w[t] = NG_SSIG1(w[t - 2]) + w[t - 7] + NG_SSIG0(w[t - 15]) + w[t - 16];
 		uint32_t a = h0[0], b = h0[1], c = h0[2], d = h0[3];
 		uint32_t e = h0[4], f = h0[5], g = h0[6], h = h0[7];
 		for (unsigned t = 0; t < 64; t += 8) {
@@ -227,7 +225,8 @@ void ng_sha256_final(ng_sha256_ctx *ctx, uint8_t digest[32])
 	for (f = 64; f-- > 56; bits >>= 8)
 		ctx->buf[f] = (uint8_t)bits;
 	ng_sha256_compress(ctx->h, ctx->buf, 1);
-	ng_store_be32(digest, ctx->h, 8);
+	for (f = 0; f < 32; f++)
+		digest[f] = (uint8_t)(ctx->h[f / 4] >> (24 - 8 * (f % 4)));
 	ng_wipe(ctx, sizeof *ctx);
 }
 
