@@ -209,7 +209,7 @@ static void ng_pt_encode(uint8_t out[32], const ng_pt *p)
  * u/v not a square, or x = 0 with the sign bit set. */
 static bool ng_pt_decode(ng_pt *p, const uint8_t in[32], int neg)
 {
-	ng_fe u, v, t, one = { 1 }, zero = { 0 };
+	ng_fe u, v, t;
 	uint8_t c[32];
 	ng_fe_unpack(p->y, in);
 	ng_fe_pack(c, p->y); /* y mod p, equal to in (but the sign) if y < p */
@@ -219,8 +219,8 @@ static bool ng_pt_decode(ng_pt *p, const uint8_t in[32], int neg)
 	ng_fe_mul(u, p->y, p->y);
 	ng_fe_unpack(v, ng_ed_d);
 	ng_fe_mul(v, v, u);
-	ng_fe_sub(u, u, one);    /* u = y^2 - 1 */
-	ng_fe_add(v, v, one);    /* v = d y^2 + 1 (never 0) */
+	u[0] -= 1;               /* u = y^2 - 1 */
+	v[0] += 1;               /* v = d y^2 + 1 (never 0) */
 	/* x = (u/v)^((p+3)/8): 1/v = v^(p-2), p - 2 = 2^255 - 21 (bits 254..0
 	 * but 4 and 2), then (p+3)/8 = 2^252 - 2 (bits 251..1) */
 	ng_fe_pow(v, v, 253, (1u << 4) | (1u << 2));
@@ -240,8 +240,10 @@ static bool ng_pt_decode(ng_pt *p, const uint8_t in[32], int neg)
 	if (sign && !ng_fe_nonzero(p->x))
 		return false;
 	if (ng_fe_parity(p->x) != (sign ^ neg))
-		ng_fe_sub(p->x, zero, p->x);
-	memcpy(p->z, one, sizeof one);
+		for (int i = 0; i < 16; i++)
+			p->x[i] = -p->x[i];
+	memset(p->z, 0, sizeof p->z);
+	p->z[0] = 1;
 	ng_fe_mul(p->t, p->x, p->y);
 	return true;
 }
