@@ -49,18 +49,16 @@ void ng_sha2k_init(void)
 	static int state;
 	int s = 0;
 	if (__atomic_compare_exchange_n(&state, &s, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
-		uint32_t p = 2;
-		for (int n = 0; n < 80; n++) {
+		unsigned n = 0;
+		for (uint32_t p = 2; n < 80; p++) {
+			uint32_t d = 2;
+			while (d * d <= p && p % d)
+				d++;
+			if (d * d <= p)
+				continue; /* not a prime: d divides it */
 			if (n < 8)
 				ng_sha512_h0[n] = ng_sha2k_root(p, 2);
-			ng_sha512_k[n] = ng_sha2k_root(p, 3);
-			for (int prime = 0; !prime;) {
-				prime = 1;
-				p++;
-				for (uint32_t d = 2; d * d <= p; d++)
-					if (p % d == 0)
-						prime = 0;
-			}
+			ng_sha512_k[n++] = ng_sha2k_root(p, 3);
 		}
 		__atomic_store_n(&state, 2, __ATOMIC_RELEASE);
 	}
