@@ -296,27 +296,28 @@ static void ng_pt_mul_base(ng_pt *o, const uint8_t s[32])
 /* ---- scalars mod L ------------------------------------------------------ */
 
 /* r = x mod L for a 512-bit x (r and x apart), in constant time: r stays
- * below L; each step doubles it, adds the next bit of x (from the top) and
- * subtracts L unless that borrows. */
+ * below L; each step doubles it, adds the next bit of x (from the top),
+ * notes whether that is below L (a borrow out of r - L) and subtracts L
+ * masked by it. */
 void ng_ed25519_sc_reduce(uint8_t r[32], const uint8_t x[64])
 {
-	uint8_t s[32];
 	memset(r, 0, 32);
 	for (int i = 511; i >= 0; i--) {
-		unsigned in = ng_bit(x, i), borrow = 0;
+		unsigned c = ng_bit(x, i), b = 0;
 		for (int j = 0; j < 32; j++) {
-			unsigned v = (unsigned)r[j] << 1 | in; /* r < 2^253: nothing leaves byte 31 */
-			in = v >> 8;
+			unsigned v = (unsigned)r[j] << 1 | c; /* r < 2^253: nothing leaves byte 31 */
+			c = v >> 8;
 			r[j] = (uint8_t)v;
-			v = (v & 0xff) - ng_ed_l[j] - borrow;
-			s[j] = (uint8_t)v;
-			borrow = (v >> 8) & 1;
+			b = (((unsigned)r[j] - ng_ed_l[j] - b) >> 8) & 1;
 		}
-		uint8_t take = (uint8_t)(borrow - 1u); /* all ones: r >= L */
-		for (int j = 0; j < 32; j++)
-			r[j] = (uint8_t)((r[j] & ~take) | (s[j] & take));
+		unsigned m = b - 1u; /* all ones: r >= L */
+		b = 0;
+		for (int j = 0; j < 32; j++) {
+			unsigned v = (unsigned)r[j] - (ng_ed_l[j] & m) - b;
+			r[j] = (uint8_t)v;
+			b = (v >> 8) & 1;
+		}
 	}
-	ng_wipe(s, sizeof s);
 }
 
 /* out = (a + b c) mod L; a, b below L, c below 2^256. Constant time. */
