@@ -58,19 +58,19 @@ static void ng_fe_unpack(ng_fe o, const uint8_t b[32])
 	o[15] &= 0x7fff;
 }
 
-/* t + c, carried: what is above bit 255 (limb 15's bits from 15 up) comes
- * back as 19 times it (2^255 = 19 mod p), then limbs 0..14 keep their low
- * 16 bits (0..65535) and pass the rest up to limb 15. */
-static void ng_fe_carry(ng_fe t, int64_t c)
+/* o = t + c, carried (o may be t): what is above bit 255 (limb 15's bits
+ * from 15 up) comes back as 19 times it (2^255 = 19 mod p), then limbs
+ * 0..14 keep their low 16 bits (0..65535) and pass the rest up to limb 15. */
+static void ng_fe_carry(ng_fe o, const ng_fe t, int64_t c)
 {
-	c += 19 * (t[15] >> 15);
-	t[15] &= 0x7fff;
+	int32_t top = t[15];
+	c += 19 * (top >> 15);
 	for (int i = 0; i < 15; i++) {
 		c += t[i];
-		t[i] = (int32_t)(c & 0xffff);
+		o[i] = (int32_t)(c & 0xffff);
 		c >>= 16;
 	}
-	t[15] += (int32_t)c;
+	o[15] = (top & 0x7fff) + (int32_t)c;
 }
 
 static void ng_fe_add(ng_fe o, const ng_fe a, const ng_fe b)
@@ -99,8 +99,7 @@ static void ng_fe_mul(ng_fe o, const ng_fe a, const ng_fe b)
 		t[k] = (int32_t)(c & 0xffff);
 		c >>= 16;
 	}
-	ng_fe_carry(t, 38 * c);
-	memcpy(o, t, sizeof t);
+	ng_fe_carry(o, t, 38 * c);
 }
 
 /* The canonical encoding (value mod p, little-endian), in constant time.
@@ -110,11 +109,10 @@ static void ng_fe_mul(ng_fe o, const ng_fe a, const ng_fe b)
 static void ng_fe_pack(uint8_t b[32], const ng_fe a)
 {
 	ng_fe t;
-	memcpy(t, a, sizeof t);
-	ng_fe_carry(t, 0);
-	ng_fe_carry(t, 0);
-	ng_fe_carry(t, 19);
-	ng_fe_carry(t, -19);
+	ng_fe_carry(t, a, 0);
+	ng_fe_carry(t, t, 0);
+	ng_fe_carry(t, t, 19);
+	ng_fe_carry(t, t, -19);
 	for (int i = 0; i < 16; i++) {
 		b[2 * i] = (uint8_t)t[i];
 		b[2 * i + 1] = (uint8_t)(t[i] >> 8);
