@@ -217,9 +217,9 @@ static bool ng_pt_decode(ng_pt *p, const uint8_t in[32], int neg)
 	/* x = (u/v)^((p+3)/8): 1/v = v^(p-2), p - 2 = 2^255 - 21 (bits 254..0
 	 * but 4 and 2), then (p+3)/8 = 2^252 - 2 (bits 251..1) */
 	ng_fe_pow(v, v, 253, (1u << 4) | (1u << 2));
-	ng_fe_mul(u, u, v);
+	ng_fe_mul(u, u, v);      /* u = u/v from here on */
 	ng_fe_pow(p->x, u, 250, 1u << 0);
-	/* x^2 = u/v: x; = -u/v: x sqrt(-1); else no root. */
+	/* x^2 = u: x; = -u: x sqrt(-1); else no root. */
 	ng_fe_mul(t, p->x, p->x);
 	ng_fe_sub(v, t, u);
 	if (ng_fe_nonzero(v)) {

@@ -2,7 +2,6 @@
 /* The SHA-512 constants (ng/sha2k.h), computed as FIPS 180-4 defines them:
  * fewer bytes of code than the 704 bytes of table. */
 #include <stdbool.h>
-#include <string.h>
 #include "ng/sha2k.h"
 
 uint64_t ng_sha512_k[80];
