@@ -122,7 +122,7 @@ CHECK_DEPS += $(B)/test-bin/neug
 # The DFU-mode device as the boot loader builds it: test_dfu.c over usbd.c,
 # dfu.c and dfu_device.c compiled with the loader's USB switches
 # (firmware/module.mk), linked ahead of the archive as above.
-LOADER_TEST_DEFS := $(filter -DNG_USBD_MAX_EP=% -DNG_DFU_MODE_ONLY,$(FW_LOADER_DEFS))
+LOADER_TEST_DEFS := $(filter -DNG_USBD_MAX_EP=% -DNG_USB_POLLED -DNG_DFU_MODE_ONLY,$(FW_LOADER_DEFS))
 LOADER_TEST_OBJ := $(patsubst %.c,$(B)/loader-test/obj/%.o,usb/usbd.c usb/dfu.c usb/dfu_device.c)
 
 $(B)/loader-test/obj/%.o: %.c
@@ -138,7 +138,7 @@ CHECK_DEPS += $(B)/tests/test_dfu_loader
 # The STM32 USB driver as the boot loader builds it (endpoint 0 only).
 $(B)/tests/test_fw_usb_drv_ep0: tests/unit/test_fw_usb_drv.c $(B)/libneug.a tests/check.h tests/unit/fw_model.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(filter -DNG_USB_NEP=%,$(FW_LOADER_DEFS)) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
+	$(CC) $(CPPFLAGS) $(filter -DNG_USB_NEP=% -DNG_USB_POLLED,$(FW_LOADER_DEFS)) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
 
 CHECK_DEPS += $(B)/tests/test_fw_usb_drv_ep0
 

@@ -24,18 +24,16 @@ static const uint8_t dfu_config_desc[DFU_CFG_LEN] = {
 	(uint8_t)NG_DFU_VERSION, (uint8_t)(NG_DFU_VERSION >> 8),
 };
 
-static uint16_t dfu_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
+static const char *dfu_string(void *ctx, uint8_t index)
 {
 	ng_dfu_dev *d = ctx;
-	(void)langid;
 	switch (index) {
-	case 0: return ng_usbd_string_langid(out);
-	case NG_NEUG_STR_MANUFACTURER: return ng_usbd_string_ascii("Free Software Initiative of Japan", out, cap);
-	case NG_NEUG_STR_PRODUCT: return ng_usbd_string_ascii("NeuG boot loader (DFU)", out, cap);
-	case NG_NEUG_STR_SERIAL: return ng_usbd_string_ascii(d->serial, out, cap);
-	case NG_DFU_STR_LOADER: return ng_usbd_string_ascii(d->cfg.loader, out, cap);
-	case NG_DFU_STR_ALT0: return ng_usbd_string_ascii("NeuG application", out, cap);
-	default: return 0;
+	case NG_NEUG_STR_MANUFACTURER: return "Free Software Initiative of Japan";
+	case NG_NEUG_STR_PRODUCT: return "NeuG boot loader (DFU)";
+	case NG_NEUG_STR_SERIAL: return d->serial;
+	case NG_DFU_STR_LOADER: return d->cfg.loader;
+	case NG_DFU_STR_ALT0: return "NeuG application";
+	default: return NULL;
 	}
 }
 

@@ -73,21 +73,22 @@ _Static_assert(NG_NEUG_OUT_BUF <= 0x8000u, "ring indices are mod 2*size in 16 bi
 static const char neug_manufacturer[] = "Free Software Initiative of Japan";
 static const char neug_product[] = "NeuG True RNG";
 
-static uint16_t neug_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
+/* One language (string 0, the stack's): answered whatever LANGID is asked. */
+static const char *neug_string(void *ctx, uint8_t index)
 {
 	ng_neug_dev *d = ctx;
-	(void)langid; /* one language: answered whatever LANGID is asked */
+	const char *s;
 	switch (index) {
-	case 0: return ng_usbd_string_langid(out);
-	case NG_NEUG_STR_MANUFACTURER: return ng_usbd_string_ascii(neug_manufacturer, out, cap);
-	case NG_NEUG_STR_PRODUCT: return ng_usbd_string_ascii(neug_product, out, cap);
-	case NG_NEUG_STR_SERIAL: return ng_usbd_string_ascii(d->serial, out, cap);
-	case NG_NEUG_STR_REVISION: return ng_usbd_string_ascii(d->cfg.revision ? d->cfg.revision : "unknown", out, cap);
-	case NG_NEUG_STR_CONFIG: return ng_usbd_string_ascii(d->cfg.config ? d->cfg.config : "unknown", out, cap);
-	case NG_NEUG_STR_SYSTEM: return ng_usbd_string_ascii(d->cfg.system ? d->cfg.system : "unknown", out, cap);
-	case NG_NEUG_STR_BOARD: return ng_usbd_string_ascii(d->cfg.board ? d->cfg.board : "unknown", out, cap);
-	default: return 0;
+	case NG_NEUG_STR_MANUFACTURER: return neug_manufacturer;
+	case NG_NEUG_STR_PRODUCT: return neug_product;
+	case NG_NEUG_STR_SERIAL: return d->serial;
+	case NG_NEUG_STR_REVISION: s = d->cfg.revision; break;
+	case NG_NEUG_STR_CONFIG: s = d->cfg.config; break;
+	case NG_NEUG_STR_SYSTEM: s = d->cfg.system; break;
+	case NG_NEUG_STR_BOARD: s = d->cfg.board; break;
+	default: return NULL;
 	}
+	return s ? s : "unknown";
 }
 
 /* --------------------------------------------------------------- output */

@@ -54,6 +54,19 @@ _Static_assert(NG_NEUG_EP_NOTIFY == 0x82u && NG_NEUG_EP_DATA_IN == 0x81u && NG_N
 _Static_assert(NG_BTABLE_BYTES + 2u * NG_MPS0 + NG_DCD_PMA_RESERVE <= NG_PMA_BYTES,
 	       "buffer table, EP0 and the composite device's endpoints fit the 512-byte packet memory");
 
+/* Polled (the boot loader's build, usb/dcd.h POLLED BUILD): the handler
+ * runs from the poll op in the main loop, so nothing needs masking and
+ * the events are reported as from the main loop. */
+#ifdef NG_USB_POLLED
+#define NG_FS_IN_ISR false
+#define ng_fs_mask()   ((void)0)
+#define ng_fs_unmask() ((void)0)
+#else
+#define NG_FS_IN_ISR true
+#define ng_fs_mask()   ng_irq_disable()
+#define ng_fs_unmask() ng_irq_enable()
+#endif
+
 typedef struct {
 	uint8_t *buf;      /* OUT: where the packet goes */
 	uint16_t len;      /* IN: bytes in flight; OUT: capacity */
@@ -65,7 +78,9 @@ static struct {
 	ng_usbd_ctx *u;
 	ng_fs_ep ep[NG_USB_NEP][2]; /* [n][0] OUT, [n][1] IN */
 	uint16_t pma_next;
+#ifndef NG_USB_POLLED
 	volatile uint8_t addr_pending; /* 0x80 | address of a SET_ADDRESS in progress */
+#endif
 } ng_fs;
 
 /* ---- EPnR writes that keep the semantics straight ---------------------- */
@@ -168,39 +183,46 @@ static void ng_fs_bus_reset(void)
 	ng_epr_type(0, NG_EPR_TYPE_CONTROL);
 	ng_epr_stat(0, false, NG_STAT_NAK, true);
 	ng_epr_stat(0, true, NG_STAT_NAK, true);
+#ifndef NG_USB_POLLED
 	ng_fs.addr_pending = 0;
+#endif
 	NG_WR(NG_USB_DADDR, NG_DADDR_EF);
 }
 
 /* ---- interrupt ---------------------------------------------------------- */
 
-static void ng_fs_ctr_rx(uint32_t n, uint32_t r)
+/* Returns false when the CTR_RX was a SETUP: a CTR_TX seen with it
+ * belongs to the request the SETUP ended and is dropped with it. */
+static bool ng_fs_ctr_rx(uint32_t n, uint32_t r)
 {
 	uint32_t cnt = NG_PMA_RD(NG_BT_COUNT_RX(n)) & 0x3FFu;
 	uint32_t pma = NG_PMA_RD(NG_BT_ADDR_RX(n));
 	if (r & NG_EPR_SETUP) {
 		uint8_t s[8];
 		ng_pma_read(s, pma, 8);
-		ng_epr_clear_ctr(n, NG_EPR_CTR_RX);
+		ng_epr_clear_ctr(n, NG_EPR_CTR_RX | NG_EPR_CTR_TX);
 		/* dcd.h steps 1-3: pending transfers dropped; the hardware has
 		 * set both STATs to NAK (which ends a stall) and DTOG_TX to 1. */
 		ng_fs.ep[0][0].busy = ng_fs.ep[0][1].busy = false;
+#ifndef NG_USB_POLLED
 		/* SET_ADDRESS (USB 2.0 9.4.6): applied at its status stage, here. */
 		ng_fs.addr_pending = cnt == 8 && s[0] == 0x00u && s[1] == 5u && s[3] == 0 && s[2] < 128u
 					     ? (uint8_t)(0x80u | s[2]) : 0u;
+#endif
 		if (cnt == 8)
-			ng_usbd_event_setup(ng_fs.u, s, true);
-		return;
+			ng_usbd_event_setup(ng_fs.u, s, NG_FS_IN_ISR);
+		return false;
 	}
 	ng_epr_clear_ctr(n, NG_EPR_CTR_RX);
 	ng_fs_ep *e = &ng_fs.ep[n][0];
 	if (!e->busy)
-		return;
+		return true;
 	if (cnt > e->len)
 		cnt = e->len; /* cannot happen: the buffer is mps and so is COUNT_RX's limit */
 	ng_pma_read(e->buf, pma, cnt);
 	e->busy = false;
-	ng_usbd_event_xfer_complete(ng_fs.u, (uint8_t)n, (uint16_t)cnt, true);
+	ng_usbd_event_xfer_complete(ng_fs.u, (uint8_t)n, (uint16_t)cnt, NG_FS_IN_ISR);
+	return true;
 }
 
 void ng_stm32_usb_isr(void)
@@ -209,7 +231,7 @@ void ng_stm32_usb_isr(void)
 	if (istr & NG_ISTR_RESET) {
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_RESET);
 		ng_fs_bus_reset();
-		ng_usbd_event_bus_reset(ng_fs.u, true);
+		ng_usbd_event_bus_reset(ng_fs.u, NG_FS_IN_ISR);
 	}
 	if (istr & NG_ISTR_SUSP) {
 		/* RM0008 23.4.5: force suspend first, then acknowledge, then
@@ -217,13 +239,13 @@ void ng_stm32_usb_isr(void)
 		NG_SET(NG_USB_CNTR, NG_CNTR_FSUSP);
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_SUSP);
 		NG_SET(NG_USB_CNTR, NG_CNTR_LPMODE);
-		ng_usbd_event_suspend(ng_fs.u, true);
+		ng_usbd_event_suspend(ng_fs.u, NG_FS_IN_ISR);
 	}
 	if (istr & NG_ISTR_WKUP) {
 		/* LPMODE was cleared by the hardware; FSUSP is the software's. */
 		NG_CLR(NG_USB_CNTR, NG_CNTR_FSUSP | NG_CNTR_LPMODE);
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_WKUP);
-		ng_usbd_event_resume(ng_fs.u, true);
+		ng_usbd_event_resume(ng_fs.u, NG_FS_IN_ISR);
 	}
 	if (istr & (NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF))
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~(NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF));
@@ -237,25 +259,35 @@ void ng_stm32_usb_isr(void)
 			continue;
 		}
 #endif
-		if (r & NG_EPR_CTR_RX)
-			ng_fs_ctr_rx(n, r);
+		if ((r & NG_EPR_CTR_RX) && !ng_fs_ctr_rx(n, r))
+			continue;
 		if (r & NG_EPR_CTR_TX) {
 			ng_epr_clear_ctr(n, NG_EPR_CTR_TX);
+#ifndef NG_USB_POLLED
 			if (n == 0 && ng_fs.addr_pending && (NG_PMA_RD(NG_BT_COUNT_TX(0)) & 0x3FFu) == 0) {
 				/* SET_ADDRESS's status stage is done: the new address now */
 				NG_WR(NG_USB_DADDR, NG_DADDR_EF | (ng_fs.addr_pending & 0x7Fu));
 				ng_fs.addr_pending = 0;
 			}
+#endif
 			ng_fs_ep *e = &ng_fs.ep[n][1];
 			if (e->busy) {
 				e->busy = false;
-				ng_usbd_event_xfer_complete(ng_fs.u, (uint8_t)(n | 0x80u), e->len, true);
+				ng_usbd_event_xfer_complete(ng_fs.u, (uint8_t)(n | 0x80u), e->len, NG_FS_IN_ISR);
 			}
 		}
 	}
 }
 
 /* ---- ops (main loop) ----------------------------------------------------- */
+
+#ifdef NG_USB_POLLED
+static void ng_fs_poll(void *drv)
+{
+	(void)drv;
+	ng_stm32_usb_isr();
+}
+#endif
 
 static void ng_fs_init(void *drv, ng_usbd_ctx *u)
 {
@@ -278,8 +310,10 @@ static void ng_fs_init(void *drv, ng_usbd_ctx *u)
 	NG_WR(NG_USB_CNTR, 0);
 	NG_WR(NG_USB_ISTR, 0);
 	NG_WR(NG_USB_BTABLE, 0);
+#ifndef NG_USB_POLLED
 	NG_WR(NG_USB_CNTR, NG_CNTR_CTRM | NG_CNTR_RESETM | NG_CNTR_SUSPM | NG_CNTR_WKUPM);
 	ng_nvic_enable(NG_IRQ_USB_LP_CAN_RX0);
+#endif
 }
 
 static void ng_fs_connect(void *drv, bool on)
@@ -293,11 +327,16 @@ static void ng_fs_connect(void *drv, bool on)
 static void ng_fs_set_address(void *drv, uint8_t addr)
 {
 	(void)drv;
+#ifdef NG_USB_POLLED
+	/* Called from the poll, as the status stage's completion is seen. */
+	NG_WR(NG_USB_DADDR, NG_DADDR_EF | addr);
+#else
 	(void)addr;
 	/* The stack calls this after the status stage (dcd.h), from the main
 	 * loop, maybe later than 2 ms: the interrupt has written DADDR at the
 	 * status stage already. Writing it here could undo a bus reset taken
 	 * since, so nothing is done. */
+#endif
 }
 
 static ng_status ng_fs_ep_open_masked(void *drv, uint8_t ep, uint8_t type, uint16_t mps)
@@ -322,9 +361,9 @@ static ng_status ng_fs_ep_open_masked(void *drv, uint8_t ep, uint8_t type, uint1
 static void ng_fs_ep_close_all(void *drv)
 {
 	(void)drv;
-	ng_irq_disable();
+	ng_fs_mask();
 	ng_fs_close_all();
-	ng_irq_enable();
+	ng_fs_unmask();
 }
 
 static ng_status ng_fs_ep_xfer_masked(void *drv, uint8_t ep, uint8_t *buf, uint16_t len)
@@ -379,32 +418,32 @@ static void ng_fs_ep_clear_stall_masked(void *drv, uint8_t ep)
  * (see the top of this file). */
 static ng_status ng_fs_ep_open(void *drv, uint8_t ep, uint8_t type, uint16_t mps)
 {
-	ng_irq_disable();
+	ng_fs_mask();
 	ng_status r = ng_fs_ep_open_masked(drv, ep, type, mps);
-	ng_irq_enable();
+	ng_fs_unmask();
 	return r;
 }
 
 static ng_status ng_fs_ep_xfer(void *drv, uint8_t ep, uint8_t *buf, uint16_t len)
 {
-	ng_irq_disable();
+	ng_fs_mask();
 	ng_status r = ng_fs_ep_xfer_masked(drv, ep, buf, len);
-	ng_irq_enable();
+	ng_fs_unmask();
 	return r;
 }
 
 static void ng_fs_ep_stall(void *drv, uint8_t ep)
 {
-	ng_irq_disable();
+	ng_fs_mask();
 	ng_fs_ep_stall_masked(drv, ep);
-	ng_irq_enable();
+	ng_fs_unmask();
 }
 
 static void ng_fs_ep_clear_stall(void *drv, uint8_t ep)
 {
-	ng_irq_disable();
+	ng_fs_mask();
 	ng_fs_ep_clear_stall_masked(drv, ep);
-	ng_irq_enable();
+	ng_fs_unmask();
 }
 
 const ng_dcd_ops ng_stm32_dcd_ops = {
@@ -416,4 +455,7 @@ const ng_dcd_ops ng_stm32_dcd_ops = {
 	.ep_xfer = ng_fs_ep_xfer,
 	.ep_stall = ng_fs_ep_stall,
 	.ep_clear_stall = ng_fs_ep_clear_stall,
+#ifdef NG_USB_POLLED
+	.poll = ng_fs_poll,
+#endif
 };
