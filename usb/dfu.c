@@ -81,42 +81,47 @@ static bool runtime_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s
 
 #endif
 
-/* The vendor requests of DFU mode: the challenge and its answer. */
-static bool vendor_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage,
-			   const uint8_t *data, uint16_t len)
-{
-	if (d->state != NG_DFU_IDLE || s->wValue != 0)
-		return false;
-	if (s->bmRequestType == RT_VENDOR_OUT && s->bRequest == NG_DFU_REQ_CHALLENGE &&
-	    s->wLength == NG_DFU_NONCE_LEN) {
-		if (stage == NG_CTRL_DATA) {
-			if (len != NG_DFU_NONCE_LEN)
-				return false;
-			memcpy(d->nonce, data, NG_DFU_NONCE_LEN);
-			d->have_nonce = true;
-		}
-		return true;
-	}
-	if (s->bmRequestType == RT_VENDOR_IN && s->bRequest == NG_DFU_REQ_ANSWER && stage == NG_CTRL_SETUP) {
-		uint8_t out[32];
-		if (!d->have_nonce || !d->be->answer(d->be->user, d->nonce, NG_DFU_NONCE_LEN, out))
-			return false;
-		d->have_nonce = false; /* one answer per nonce */
-		ng_usbd_control_reply(u, out, sizeof out);
-		return true;
-	}
-	return false;
-}
+#define KEY(rt, req) ((uint16_t)((rt) << 8 | (req)))
+#define IN_STATE(x) (1u << NG_DFU_##x)
+
+/* The DFU-mode requests (DFU 1.1 §3 table 3.2, and the challenge and
+ * GET_INFO of dfu.h), as bmRequestType << 8 | bRequest, and the states each
+ * is valid in (§6.1.2; bit n: state n). M_CLRSTATUS ... M_DETACH have no
+ * data stage, M_CHALLENGE on a wValue of 0; UPLOAD is not offered
+ * (bitCanUpload 0). */
+enum { M_DNLOAD, M_CLRSTATUS, M_ABORT, M_DETACH, M_GETSTATUS, M_GETSTATE, M_CHALLENGE, M_ANSWER, M_INFO, M_N };
+static const uint16_t mode_keys[M_N] = {
+	KEY(RT_CLASS_OUT, NG_DFU_DNLOAD), KEY(RT_CLASS_OUT, NG_DFU_CLRSTATUS), KEY(RT_CLASS_OUT, NG_DFU_ABORT),
+	KEY(RT_CLASS_OUT, NG_DFU_DETACH), KEY(RT_CLASS_IN, NG_DFU_GETSTATUS), KEY(RT_CLASS_IN, NG_DFU_GETSTATE),
+	KEY(RT_VENDOR_OUT, NG_DFU_REQ_CHALLENGE), KEY(RT_VENDOR_IN, NG_DFU_REQ_ANSWER),
+	KEY(0xC0u, NG_DFU_REQ_GET_INFO), /* vendor, device */
+};
+static const uint16_t mode_states[M_N] = {
+	IN_STATE(IDLE) | IN_STATE(DNLOAD_IDLE),
+	IN_STATE(ERROR),
+	IN_STATE(IDLE) | IN_STATE(DNLOAD_SYNC) | IN_STATE(DNLOAD_IDLE) | IN_STATE(MANIFEST_SYNC) | IN_STATE(UPLOAD_IDLE),
+	IN_STATE(IDLE), /* ours: leave DFU mode, start the image if it is valid */
+	0x7FFu,
+	0x7FFu,
+	IN_STATE(IDLE),
+	IN_STATE(IDLE),
+	0x7FFu,
+};
 
 static bool mode_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage,
 			 const uint8_t *data, uint16_t len)
 {
-	if ((s->bmRequestType & NG_REQ_TYPE_MASK) == NG_REQ_TYPE_VENDOR)
-		return vendor_control(d, u, s, stage, data, len);
-	if (s->bmRequestType == RT_CLASS_OUT && s->bRequest == NG_DFU_DNLOAD) {
+	uint8_t r = 0, st = d->state;
+	while (r < M_N && mode_keys[r] != KEY(s->bmRequestType, s->bRequest))
+		r++;
+	if (r == M_N || !((mode_states[r] >> st) & 1u) || (r >= M_CLRSTATUS && r <= M_DETACH && s->wLength != 0) ||
+	    (r >= M_CHALLENGE && s->wValue != 0))
+		r = M_N;
+	switch (r) {
+	case M_DNLOAD:
 		if (stage == NG_CTRL_DATA) {
 			if (len != s->wLength)
-				return fail(d, NG_DFU_ERR_STALLEDPKT);
+				break;
 			memcpy(d->block, data, len);
 			d->blk = s->wValue;
 			d->len = len;
@@ -125,81 +130,82 @@ static bool mode_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, u
 			return true;
 		}
 		if (s->wLength > NG_DFU_TRANSFER_SIZE)
-			return fail(d, NG_DFU_ERR_STALLEDPKT);
-		if (d->state == NG_DFU_IDLE && s->wLength > 0) {
-			d->first = true;
+			break;
+		d->first = st == NG_DFU_IDLE;
+		if (d->first) {
+			if (s->wLength == 0)
+				break;
 			d->manifested = false;
 			d->have_nonce = false;
-			return true;
-		}
-		if (d->state == NG_DFU_DNLOAD_IDLE) {
-			d->first = false;
-			if (s->wLength > 0)
-				return true;
+		} else if (s->wLength == 0) {
 			d->state = NG_DFU_MANIFEST_SYNC; /* end of the download (§7) */
 			d->len = 0;
 			d->work = true;
-			return true;
 		}
-		return fail(d, NG_DFU_ERR_STALLEDPKT);
-	}
-	if (stage != NG_CTRL_SETUP)
-		return false;
-	if (s->bmRequestType == RT_CLASS_IN && s->bRequest == NG_DFU_GETSTATUS) {
-		if (d->state == NG_DFU_DNBUSY || d->state == NG_DFU_MANIFEST)
+		return true;
+	case M_CLRSTATUS:
+		d->state = NG_DFU_IDLE;
+		d->status = NG_DFU_OK;
+		return true;
+	case M_ABORT:
+		if (st != NG_DFU_IDLE && !d->manifested)
+			d->be->abort(d->be->user);
+		d->work = false;
+		d->state = NG_DFU_IDLE;
+		d->status = NG_DFU_OK;
+		return true;
+	case M_DETACH:
+		d->leave = NG_DFU_LEAVE_DETACH;
+		return true;
+	case M_GETSTATUS: {
+		if (st == NG_DFU_DNBUSY || st == NG_DFU_MANIFEST)
 			ng_dfu_task(d); /* the host did not wait: finish first */
 		uint32_t poll = 0;
-		if (d->state == NG_DFU_DNLOAD_SYNC) {
+		st = d->state;
+		if (st == NG_DFU_DNLOAD_SYNC || st == NG_DFU_MANIFEST_SYNC) {
+			/* dfuDNBUSY / dfuMANIFEST while the work waits, else
+			 * dfuDNLOAD-IDLE / dfuIDLE (manifestation tolerant) */
+			bool dn = st == NG_DFU_DNLOAD_SYNC;
 			if (d->work) {
-				d->state = NG_DFU_DNBUSY;
-				poll = d->be->poll_dnload_ms;
+				d->state = (uint8_t)(st + 1u);
+				poll = dn ? d->be->poll_dnload_ms : d->be->poll_manifest_ms;
 			} else {
-				d->state = NG_DFU_DNLOAD_IDLE;
-			}
-		} else if (d->state == NG_DFU_MANIFEST_SYNC) {
-			if (d->work) {
-				d->state = NG_DFU_MANIFEST;
-				poll = d->be->poll_manifest_ms;
-			} else {
-				d->state = NG_DFU_IDLE; /* manifestation tolerant */
+				d->state = dn ? NG_DFU_DNLOAD_IDLE : NG_DFU_IDLE;
 			}
 		}
 		reply_status(d, u, poll);
 		return true;
 	}
-	if (s->bmRequestType == RT_CLASS_IN && s->bRequest == NG_DFU_GETSTATE) {
+	case M_GETSTATE:
 		ng_usbd_control_reply(u, &d->state, 1);
 		return true;
-	}
-	if (s->bmRequestType == RT_CLASS_OUT && s->bRequest == NG_DFU_CLRSTATUS && s->wLength == 0) {
-		if (d->state != NG_DFU_ERROR)
-			return fail(d, NG_DFU_ERR_STALLEDPKT);
-		d->state = NG_DFU_IDLE;
-		d->status = NG_DFU_OK;
-		return true;
-	}
-	if (s->bmRequestType == RT_CLASS_OUT && s->bRequest == NG_DFU_ABORT && s->wLength == 0) {
-		switch (d->state) {
-		case NG_DFU_IDLE:
-		case NG_DFU_DNLOAD_SYNC:
-		case NG_DFU_DNLOAD_IDLE:
-		case NG_DFU_MANIFEST_SYNC:
-		case NG_DFU_UPLOAD_IDLE:
-			if (d->state != NG_DFU_IDLE && !d->manifested)
-				d->be->abort(d->be->user);
-			d->work = false;
-			d->state = NG_DFU_IDLE;
-			d->status = NG_DFU_OK;
-			return true;
-		default:
-			return fail(d, NG_DFU_ERR_STALLEDPKT);
+	case M_CHALLENGE:
+		if (s->wLength != NG_DFU_NONCE_LEN)
+			break;
+		if (stage == NG_CTRL_DATA) {
+			if (len != NG_DFU_NONCE_LEN)
+				break;
+			memcpy(d->nonce, data, NG_DFU_NONCE_LEN);
+			d->have_nonce = true;
 		}
-	}
-	if (s->bmRequestType == RT_CLASS_OUT && s->bRequest == NG_DFU_DETACH && s->wLength == 0 &&
-	    d->state == NG_DFU_IDLE) {
-		d->leave = NG_DFU_LEAVE_DETACH; /* ours: leave DFU mode, start the image if it is valid */
+		return true;
+	case M_ANSWER: {
+		uint8_t out[32];
+		if (!d->have_nonce || !d->be->answer(d->be->user, d->nonce, NG_DFU_NONCE_LEN, out))
+			break;
+		d->have_nonce = false; /* one answer per nonce */
+		ng_usbd_control_reply(u, out, sizeof out);
 		return true;
 	}
+	case M_INFO:
+		if (ng_dfu_boot_info_reply(u, d->boot, s->wIndex))
+			return true;
+		break;
+	default:
+		break;
+	}
+	if ((s->bmRequestType & NG_REQ_TYPE_MASK) == NG_REQ_TYPE_VENDOR)
+		return false; /* a refused vendor request leaves the DFU state alone */
 	return fail(d, NG_DFU_ERR_STALLEDPKT);
 }
 
@@ -207,14 +213,12 @@ static bool dfu_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_
 			const uint8_t *data, uint16_t len)
 {
 	ng_dfu_ctx *d = ctx;
-	if ((s->bmRequestType & NG_REQ_RCPT_MASK) != NG_REQ_RCPT_IFACE)
-		return false; /* vendor requests to the device belong to others */
 #ifdef NG_DFU_MODE_ONLY
 	if (!d->be)
 		return false; /* the boot loader's build: no run-time interface */
 #else
-	if (!d->be)
-		return runtime_control(d, u, s, stage);
+	if (!d->be) /* vendor requests to the device belong to others */
+		return (s->bmRequestType & NG_REQ_RCPT_MASK) == NG_REQ_RCPT_IFACE && runtime_control(d, u, s, stage);
 #endif
 	return mode_control(d, u, s, stage, data, len);
 }
@@ -246,10 +250,11 @@ void ng_dfu_init_runtime(ng_dfu_ctx *d, uint8_t iface)
 	d->state = NG_DFU_APP_IDLE;
 }
 
-void ng_dfu_init_mode(ng_dfu_ctx *d, const ng_dfu_backend *be)
+void ng_dfu_init_mode(ng_dfu_ctx *d, const ng_dfu_backend *be, const ng_boot_info *boot)
 {
 	init_common(d, 0);
 	d->be = be;
+	d->boot = boot;
 	d->state = NG_DFU_IDLE;
 }
 

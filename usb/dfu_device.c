@@ -37,19 +37,6 @@ static const char *dfu_string(void *ctx, uint8_t index)
 	}
 }
 
-/* GET_INFO (vendor, device): only the boot information in DFU mode. */
-static bool info_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage,
-			 const uint8_t *data, uint16_t len)
-{
-	ng_dfu_dev *d = ctx;
-	(void)data;
-	(void)len;
-	if (s->bmRequestType != 0xC0 || s->bRequest != NG_NEUG_REQ_GET_INFO || stage != NG_CTRL_SETUP ||
-	    s->wValue != 0)
-		return false;
-	return ng_dfu_boot_info_reply(u, d->cfg.boot, s->wIndex);
-}
-
 static uint8_t be_dnload(void *u, uint16_t blk, const uint8_t *data, uint16_t len, bool first)
 {
 	return ng_update_block(u, blk, data, len, first);
@@ -80,20 +67,14 @@ ng_status ng_dfu_dev_init(ng_dfu_dev *d, const ng_dfu_dev_config *cfg, const ng_
 		return NG_ERR_ARG;
 	memset(d, 0, sizeof *d);
 	d->cfg = *cfg;
-	for (int i = 0; i < 24; i++) { /* upper-case hex digits, computed (no table: the loader's size) */
-		uint32_t x = (cfg->uid[i / 8] >> (28 - 4 * (i % 8))) & 0xFu;
-		d->serial[i] = (char)(x < 10 ? '0' + x : 'A' - 10 + x);
-	}
-	ng_dfu_init_mode(&d->dfu, cfg->be);
-	d->info_cls.first_iface = 0xFF;
-	d->info_cls.ctx = d;
-	d->info_cls.control = info_control;
+	ng_usbd_serial(d->serial, cfg->uid);
+	ng_dfu_init_mode(&d->dfu, cfg->be, cfg->boot);
 	d->desc.device = dfu_device_desc;
 	d->desc.config = dfu_config_desc;
 	d->desc.string = dfu_string;
 	d->desc.string_ctx = d;
-	const ng_usbd_class *cl[2] = {&d->dfu.cls, &d->info_cls};
-	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 2);
+	const ng_usbd_class *cl[1] = {&d->dfu.cls};
+	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 1);
 }
 
 void ng_dfu_dev_connect(ng_dfu_dev *d, bool on) { ng_usbd_connect(&d->usbd, on); }

@@ -35,7 +35,6 @@ typedef struct {
 typedef struct {
 	ng_usbd_ctx usbd;
 	ng_dfu_ctx dfu;
-	ng_usbd_class info_cls;
 	ng_usbd_desc desc;
 	ng_dfu_dev_config cfg;
 	char serial[25];

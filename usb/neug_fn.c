@@ -233,13 +233,6 @@ static bool neug_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8
 
 /* -------------------------------------------------------------- the API */
 
-static void hex8(char *out, uint32_t w)
-{
-	static const char hx[] = "0123456789ABCDEF";
-	for (int i = 0; i < 8; i++)
-		out[i] = hx[(w >> (28 - 4 * i)) & 0xFu];
-}
-
 ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_ops *ops, void *drv)
 {
 	if (!d || !cfg || !ops)
@@ -256,9 +249,7 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	ng_status st = ng_pipeline_init(&d->pipe, &pc);
 	if (st != NG_OK)
 		return st;
-	for (int i = 0; i < 3; i++)
-		hex8(d->serial + 8 * i, cfg->uid[i]);
-	d->serial[24] = 0;
+	ng_usbd_serial(d->serial, cfg->uid);
 
 	ng_cdc_acm_callbacks cb = {on_line_coding, on_line_state, on_tx_done, on_configured, d};
 	ng_cdc_acm_init(&d->cdc, NG_NEUG_IF_CDC_COMM, NG_NEUG_EP_NOTIFY, NG_NEUG_EP_DATA_IN,

@@ -670,3 +670,15 @@ uint8_t ng_usbd_configuration(const ng_usbd_ctx *u) { return u->config; }
 bool ng_usbd_suspended(const ng_usbd_ctx *u) { return u->suspended; }
 
 bool ng_usbd_control_idle(const ng_usbd_ctx *u) { return u->ctrl_state == CTRL_IDLE; }
+
+void ng_usbd_serial(char out[25], const uint32_t uid[3])
+{
+	uint32_t v = 0;
+	for (unsigned i = 0; i < 24; i++, v <<= 4) {
+		if (i % 8 == 0)
+			v = *uid++;
+		uint32_t x = v >> 28;
+		*out++ = (char)(x + (x < 10 ? '0' : 'A' - 10));
+	}
+	*out = 0;
+}

@@ -174,4 +174,8 @@ bool ng_usbd_halted(const ng_usbd_ctx *u, uint8_t ep_addr);
  * and to NG_USBD_CTRL_BUF). Only inside control() at NG_CTRL_SETUP. */
 void ng_usbd_control_reply(ng_usbd_ctx *u, const void *data, uint16_t len);
 
+/* The serial number string of a device with the 96-bit unique ID uid: 24
+ * upper-case hex digits, uid[0] first, most significant digit first. */
+void ng_usbd_serial(char out[25], const uint32_t uid[3]);
+
 #endif
