@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The boot loader's DFU-mode device (dfu_device.h). */
-#include <string.h>
 #include "dfu_device.h"
 #include "neug_device.h"
 
@@ -31,7 +30,7 @@ static const char *dfu_string(void *ctx, uint8_t index)
 	case NG_NEUG_STR_MANUFACTURER: return "Free Software Initiative of Japan";
 	case NG_NEUG_STR_PRODUCT: return "NeuG boot loader (DFU)";
 	case NG_NEUG_STR_SERIAL: return d->serial;
-	case NG_DFU_STR_LOADER: return d->cfg.loader;
+	case NG_DFU_STR_LOADER: return d->loader;
 	case NG_DFU_STR_ALT0: return "NeuG application";
 	default: return NULL;
 	}
@@ -50,7 +49,7 @@ static bool be_answer(void *u, const uint8_t *nonce, uint16_t len, uint8_t out[3
 
 void ng_dfu_backend_update(ng_dfu_backend *be, ng_update *up)
 {
-	memset(be, 0, sizeof *be);
+	/* (every member is set: no memset) */
 	be->dnload = be_dnload;
 	be->manifest = be_manifest;
 	be->abort = be_abort;
@@ -65,8 +64,8 @@ ng_status ng_dfu_dev_init(ng_dfu_dev *d, const ng_dfu_dev_config *cfg, const ng_
 {
 	if (!d || !cfg || !cfg->be || !ops)
 		return NG_ERR_ARG;
-	memset(d, 0, sizeof *d);
-	d->cfg = *cfg;
+	/* (every member is set below: no memset) */
+	d->loader = cfg->loader;
 	ng_usbd_serial(d->serial, cfg->uid);
 	ng_dfu_init_mode(&d->dfu, cfg->be, cfg->boot);
 	d->desc.device = dfu_device_desc;

@@ -36,7 +36,7 @@ typedef struct {
 	ng_usbd_ctx usbd;
 	ng_dfu_ctx dfu;
 	ng_usbd_desc desc;
-	ng_dfu_dev_config cfg;
+	const char *loader;
 	char serial[25];
 } ng_dfu_dev;
 

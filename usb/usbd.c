@@ -119,11 +119,13 @@ static uint8_t class_index(const ng_usbd_ctx *u, const ng_usbd_class *c)
 	return 0;
 }
 
+/* Every data endpoint closed (the entries of endpoint 0 are never used:
+ * the control pipe has its own state; none is ever set in a build without
+ * data endpoints). */
 static void ep_forget_all(ng_usbd_ctx *u)
 {
-	memset(u->ep, 0, sizeof u->ep);
-	u->ep[0][0].open = u->ep[1][0].open = true;
-	u->ep[0][0].mps = u->ep[1][0].mps = NG_EP0_SIZE;
+	if (NG_USBD_MAX_EP > 1)
+		memset(u->ep, 0, sizeof u->ep);
 }
 
 /* Tells every class that the configuration was set (on) or dropped. */
@@ -647,7 +649,9 @@ ng_status ng_usbd_init(ng_usbd_ctx *u, const ng_dcd_ops *ops, void *drv,
 		return NG_ERR_ARG; /* built for that driver only */
 #endif
 	memset(u, 0, sizeof *u);
+#ifndef NG_USBD_DCD
 	u->ops = ops;
+#endif
 	u->drv = drv;
 	u->desc = desc;
 	for (size_t i = 0; i < n; i++)

@@ -106,7 +106,9 @@ typedef struct {
 
 /* Do not rely on the layout of this type; the caller owns it. */
 struct ng_usbd_ctx {
-	const ng_dcd_ops *ops;
+#ifndef NG_USBD_DCD
+	const ng_dcd_ops *ops; /* (a build for one driver calls it directly) */
+#endif
 	void *drv;
 	const ng_usbd_desc *desc;
 	const ng_usbd_class *cls[NG_USBD_MAX_CLASSES];

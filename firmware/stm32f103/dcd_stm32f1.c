@@ -85,18 +85,21 @@ static struct {
 
 /* ---- EPnR writes that keep the semantics straight ---------------------- */
 
-/* Sets STAT_TX (in) or STAT_RX to stat; with reset_dtog, also DATA0. Writes
- * 1 to both CTR bits (no change), 0 to every toggle bit it does not mean to
- * flip, and the read-write fields as read. */
-static void ng_epr_stat(uint32_t n, bool in, uint32_t stat, bool reset_dtog)
+/* Sets the fields in which (NG_EPR_STAT_RX/TX, NG_EPR_DTOG_RX/TX) to stat
+ * (STATs) and DATA0 (DTOGs). Writes 1 to both CTR bits (no change), to a
+ * toggle bit 1 where it must flip, and the read-write fields as read. */
+__attribute__((noinline)) static void ng_epr_set(uint32_t n, uint32_t which, uint32_t stat)
 {
 	uint32_t r = NG_RD(NG_USB_EPR(n));
-	uint32_t w = (r & NG_EPR_RW) | NG_EPR_CTR_RX | NG_EPR_CTR_TX;
-	if (in)
-		w |= ((r ^ (stat << 4)) & NG_EPR_STAT_TX) | (reset_dtog ? r & NG_EPR_DTOG_TX : 0u);
-	else
-		w |= ((r ^ (stat << 12)) & NG_EPR_STAT_RX) | (reset_dtog ? r & NG_EPR_DTOG_RX : 0u);
-	NG_WR(NG_USB_EPR(n), w);
+	NG_WR(NG_USB_EPR(n), (r & NG_EPR_RW) | NG_EPR_CTR_RX | NG_EPR_CTR_TX | ((r ^ stat * 0x1010u) & which));
+}
+#define NG_EPR_RX (NG_EPR_STAT_RX | NG_EPR_DTOG_RX)
+#define NG_EPR_TX (NG_EPR_STAT_TX | NG_EPR_DTOG_TX)
+
+/* STAT_TX (in) or STAT_RX to stat; with reset_dtog, that DTOG to DATA0. */
+static void ng_epr_stat(uint32_t n, bool in, uint32_t stat, bool reset_dtog)
+{
+	ng_epr_set(n, (in ? NG_EPR_TX : NG_EPR_RX) & (reset_dtog ? ~0u : ~(NG_EPR_DTOG_RX | NG_EPR_DTOG_TX)), stat);
 }
 
 /* Clears one CTR bit: 0 there, 1 in the other, toggles untouched. */
@@ -163,8 +166,7 @@ static void ng_fs_close_all(void)
 {
 	for (uint32_t n = 1; n < NG_USB_NEP; n++) {
 		ng_fs.ep[n][0] = ng_fs.ep[n][1] = (ng_fs_ep){ 0 };
-		ng_epr_stat(n, false, NG_STAT_DISABLED, true);
-		ng_epr_stat(n, true, NG_STAT_DISABLED, true);
+		ng_epr_set(n, NG_EPR_RX | NG_EPR_TX, NG_STAT_DISABLED);
 	}
 	ng_fs.pma_next = NG_BTABLE_BYTES + 2u * NG_MPS0;
 }
@@ -181,8 +183,7 @@ static void ng_fs_bus_reset(void)
 	ng_fs.ep[0][0].mps = ng_fs.ep[0][1].mps = NG_MPS0;
 	ng_fs_close_all();
 	ng_epr_type(0, NG_EPR_TYPE_CONTROL);
-	ng_epr_stat(0, false, NG_STAT_NAK, true);
-	ng_epr_stat(0, true, NG_STAT_NAK, true);
+	ng_epr_set(0, NG_EPR_RX | NG_EPR_TX, NG_STAT_NAK);
 #ifndef NG_USB_POLLED
 	ng_fs.addr_pending = 0;
 #endif
@@ -395,8 +396,7 @@ static void ng_fs_ep_stall_masked(void *drv, uint8_t ep)
 	if (n == 0) {
 		/* A protocol stall, both ways, until the next SETUP. */
 		ng_fs.ep[0][0].busy = ng_fs.ep[0][1].busy = false;
-		ng_epr_stat(0, true, NG_STAT_STALL, false);
-		ng_epr_stat(0, false, NG_STAT_STALL, false);
+		ng_epr_set(0, NG_EPR_STAT_RX | NG_EPR_STAT_TX, NG_STAT_STALL);
 		return;
 	}
 	ng_fs.ep[n][in].busy = false;
