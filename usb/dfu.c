@@ -8,6 +8,22 @@
 #include <string.h>
 #include "dfu.h"
 
+/* The back end's calls: through its functions, or, in a build whose only
+ * back end is the update state machine (NG_DFU_BACKEND_UPDATE: the boot
+ * loader's, firmware/module.mk), straight to boot/update.h. */
+#ifdef NG_DFU_BACKEND_UPDATE
+#include "update.h"
+#define BE_DNLOAD(be, ...)   ng_update_block((be)->user, __VA_ARGS__)
+#define BE_MANIFEST(be)      ng_update_manifest((be)->user)
+#define BE_ABORT(be)         ng_update_abort((be)->user)
+#define BE_ANSWER(be, ...)   ng_update_answer((be)->user, __VA_ARGS__)
+#else
+#define BE_DNLOAD(be, ...)   (be)->dnload((be)->user, __VA_ARGS__)
+#define BE_MANIFEST(be)      (be)->manifest((be)->user)
+#define BE_ABORT(be)         (be)->abort((be)->user)
+#define BE_ANSWER(be, ...)   (be)->answer((be)->user, __VA_ARGS__)
+#endif
+
 #define RT_CLASS_OUT 0x21u /* class, interface, host-to-device */
 #define RT_CLASS_IN  0xA1u
 #define RT_VENDOR_OUT 0x41u
@@ -149,7 +165,7 @@ static bool mode_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, u
 		return true;
 	case M_ABORT:
 		if (st != NG_DFU_IDLE && !d->manifested)
-			d->be->abort(d->be->user);
+			BE_ABORT(d->be);
 		d->work = false;
 		d->state = NG_DFU_IDLE;
 		d->status = NG_DFU_OK;
@@ -191,7 +207,7 @@ static bool mode_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, u
 		return true;
 	case M_ANSWER: {
 		uint8_t out[32];
-		if (!d->have_nonce || !d->be->answer(d->be->user, d->nonce, NG_DFU_NONCE_LEN, out))
+		if (!d->have_nonce || !BE_ANSWER(d->be, d->nonce, NG_DFU_NONCE_LEN, out))
 			break;
 		d->have_nonce = false; /* one answer per nonce */
 		ng_usbd_control_reply(u, out, sizeof out);
@@ -266,9 +282,9 @@ void ng_dfu_task(ng_dfu_ctx *d)
 	uint8_t st;
 	bool manifest = d->state == NG_DFU_MANIFEST_SYNC || d->state == NG_DFU_MANIFEST;
 	if (manifest)
-		st = d->be->manifest(d->be->user);
+		st = BE_MANIFEST(d->be);
 	else
-		st = d->be->dnload(d->be->user, d->blk, d->block, d->len, d->first);
+		st = BE_DNLOAD(d->be, d->blk, d->block, d->len, d->first);
 	if (st != NG_DFU_OK) {
 		fail(d, st);
 		return;

@@ -36,6 +36,7 @@ static const char *dfu_string(void *ctx, uint8_t index)
 	}
 }
 
+#ifndef NG_DFU_BACKEND_UPDATE
 static uint8_t be_dnload(void *u, uint16_t blk, const uint8_t *data, uint16_t len, bool first)
 {
 	return ng_update_block(u, blk, data, len, first);
@@ -46,14 +47,22 @@ static bool be_answer(void *u, const uint8_t *nonce, uint16_t len, uint8_t out[3
 {
 	return ng_update_answer(u, nonce, len, out);
 }
+#endif
 
 void ng_dfu_backend_update(ng_dfu_backend *be, ng_update *up)
 {
 	/* (every member is set: no memset) */
+#ifdef NG_DFU_BACKEND_UPDATE
+	be->dnload = NULL; /* dfu.c calls boot/update.h itself */
+	be->manifest = NULL;
+	be->abort = NULL;
+	be->answer = NULL;
+#else
 	be->dnload = be_dnload;
 	be->manifest = be_manifest;
 	be->abort = be_abort;
 	be->answer = be_answer;
+#endif
 	/* PM0075 / the F103 datasheet: page erase <= 40 ms, half-word <= 70 us */
 	be->poll_dnload_ms = 50;
 	be->poll_manifest_ms = 500;

@@ -248,8 +248,10 @@ void ng_stm32_usb_isr(void)
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_WKUP);
 		ng_usbd_event_resume(ng_fs.u, NG_FS_IN_ISR);
 	}
+#ifndef NG_USB_POLLED /* (polled, nothing but this handler looks at them) */
 	if (istr & (NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF))
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~(NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF));
+#endif
 	/* CTR: one endpoint at a time, as long as any has one pending. */
 	for (uint32_t guard = 0; guard < 2u * NG_USB_NEP && ((istr = NG_RD(NG_USB_ISTR)) & NG_ISTR_CTR); guard++) {
 		uint32_t n = istr & NG_ISTR_EP_ID;
