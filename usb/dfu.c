@@ -62,7 +62,11 @@ bool ng_dfu_boot_info_reply(ng_usbd_ctx *u, const ng_boot_info *bi, uint16_t ind
 /* GETSTATUS reply (§6.1.2): bStatus, bwPollTimeout (3 bytes), bState, iString. */
 static void reply_status(ng_dfu_ctx *d, ng_usbd_ctx *u, uint32_t poll_ms)
 {
-	uint8_t r[6] = {d->status, (uint8_t)poll_ms, (uint8_t)(poll_ms >> 8), (uint8_t)(poll_ms >> 16), d->state, 0};
+	uint8_t r[6];
+	ng_put_le32(r + 1, poll_ms); /* (r[4] is then the state's) */
+	r[0] = d->status;
+	r[4] = d->state;
+	r[5] = 0;
 	ng_usbd_control_reply(u, r, sizeof r);
 }
 

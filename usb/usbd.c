@@ -5,6 +5,7 @@
  * drivers use (usbd.h). Full speed only, one configuration, alternate
  * setting 0 only. Assumes a single main loop; never runs in an ISR. */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <string.h>
 #include "usbd.h"
 
@@ -37,6 +38,10 @@ enum { CTRL_IDLE = 0, CTRL_DATA_OUT = 1, CTRL_STATUS_OUT = CTRL_STATUS,
 /* Table 9-6 feature selectors. */
 #define FEAT_ENDPOINT_HALT    0u
 
+
+_Static_assert(sizeof(ng_usb_setup) == 8 && offsetof(ng_usb_setup, wValue) == 2 &&
+		       offsetof(ng_usb_setup, wIndex) == 4 && offsetof(ng_usb_setup, wLength) == 6,
+	       "ng_usb_setup has the setup packet's layout");
 
 #define DIR(ep) (NG_EP_IS_IN(ep) ? 1 : 0)
 /* Endpoint number n is one of the data endpoints this build has (none in
@@ -345,14 +350,14 @@ static uint8_t class_request(ng_usbd_ctx *u, const ng_usb_setup *s)
 {
 	uint8_t rcpt = s->bmRequestType & NG_REQ_RCPT_MASK;
 	uint8_t type = s->bmRequestType & NG_REQ_TYPE_MASK;
-	bool iface = rcpt == NG_REQ_RCPT_IFACE && type != NG_REQ_TYPE_STD;
-	if (iface ? u->config == 0 || (s->wIndex >> 8) != 0
-		  : rcpt != NG_REQ_RCPT_DEVICE || type != NG_REQ_TYPE_VENDOR)
-		return CTRL_IDLE; /* (type 3 is reserved: no class owns it) */
+	bool iface = rcpt == NG_REQ_RCPT_IFACE;
+	if (type == NG_REQ_TYPE_MASK || /* (type 3 is reserved) */
+	    (iface ? u->config == 0 || (s->wIndex >> 8) != 0 : rcpt != NG_REQ_RCPT_DEVICE || type != NG_REQ_TYPE_VENDOR))
+		return CTRL_IDLE;
 	for (uint8_t i = 0; i < u->n_cls; i++) {
 		const ng_usbd_class *c = u->cls[i];
-		if (iface && (s->wIndex < c->first_iface || s->wIndex >= c->first_iface + c->n_iface))
-			continue;
+		if (iface && (uint8_t)(s->wIndex - c->first_iface) >= c->n_iface)
+			continue; /* not one of its interfaces */
 		if (c->control && c->control(c->ctx, u, s, NG_CTRL_SETUP, NULL, 0)) {
 			u->ctrl_cls = c;
 			if (s->bmRequestType & NG_REQ_DIR_IN)
@@ -368,11 +373,15 @@ static uint8_t class_request(ng_usbd_ctx *u, const ng_usb_setup *s)
 static void handle_setup(ng_usbd_ctx *u, const uint8_t raw[8])
 {
 	ng_usb_setup *s = &u->setup;
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(s, raw, 8); /* the wire's layout (USB 2.0 table 9-2, little-endian) */
+#else
 	s->bmRequestType = raw[0];
 	s->bRequest = raw[1];
 	s->wValue = ng_get_le16(raw + 2);
 	s->wIndex = ng_get_le16(raw + 4);
 	s->wLength = ng_get_le16(raw + 6);
+#endif
 	/* A SETUP aborts whatever control transfer was going on (§8.5.3). */
 	u->ctrl_cls = NULL;
 	u->ctrl_len = u->ctrl_off = 0;

@@ -99,7 +99,7 @@ __attribute__((noinline)) static void ng_epr_set(uint32_t n, uint32_t which, uin
 /* STAT_TX (in) or STAT_RX to stat; with reset_dtog, that DTOG to DATA0. */
 static void ng_epr_stat(uint32_t n, bool in, uint32_t stat, bool reset_dtog)
 {
-	ng_epr_set(n, (in ? NG_EPR_TX : NG_EPR_RX) & (reset_dtog ? ~0u : ~(NG_EPR_DTOG_RX | NG_EPR_DTOG_TX)), stat);
+	ng_epr_set(n, reset_dtog ? (in ? NG_EPR_TX : NG_EPR_RX) : (in ? NG_EPR_STAT_TX : NG_EPR_STAT_RX), stat);
 }
 
 /* Clears one CTR bit: 0 there, 1 in the other, toggles untouched. */
