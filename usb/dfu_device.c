@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The boot loader's DFU-mode device (dfu_device.h). */
+#include <stddef.h>
 #include "dfu_device.h"
 #include "neug_device.h"
 
@@ -23,9 +24,9 @@ static const uint8_t dfu_config_desc[DFU_CFG_LEN] = {
 	(uint8_t)NG_DFU_VERSION, (uint8_t)(NG_DFU_VERSION >> 8),
 };
 
-static const char *dfu_string(void *ctx, uint8_t index)
+static const char *dfu_string(const ng_usbd_ctx *u, uint8_t index)
 {
-	ng_dfu_dev *d = ctx;
+	const ng_dfu_dev *d = (const ng_dfu_dev *)(const void *)u; /* its first member */
 	switch (index) {
 	case NG_NEUG_STR_MANUFACTURER: return "Free Software Initiative of Japan";
 	case NG_NEUG_STR_PRODUCT: return "NeuG boot loader (DFU)";
@@ -35,6 +36,9 @@ static const char *dfu_string(void *ctx, uint8_t index)
 	default: return NULL;
 	}
 }
+
+static const ng_usbd_desc dfu_desc = { dfu_device_desc, dfu_config_desc, dfu_string };
+_Static_assert(offsetof(ng_dfu_dev, usbd) == 0, "the stack's context is the device's first member");
 
 #ifndef NG_DFU_BACKEND_UPDATE
 static uint8_t be_dnload(void *u, uint16_t blk, const uint8_t *data, uint16_t len, bool first)
@@ -77,12 +81,8 @@ ng_status ng_dfu_dev_init(ng_dfu_dev *d, const ng_dfu_dev_config *cfg, const ng_
 	d->loader = cfg->loader;
 	ng_usbd_serial(d->serial, cfg->uid);
 	ng_dfu_init_mode(&d->dfu, cfg->be, cfg->boot);
-	d->desc.device = dfu_device_desc;
-	d->desc.config = dfu_config_desc;
-	d->desc.string = dfu_string;
-	d->desc.string_ctx = d;
 	const ng_usbd_class *cl[1] = {&d->dfu.cls};
-	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 1);
+	return ng_usbd_init(&d->usbd, ops, drv, &dfu_desc, cl, 1);
 }
 
 void ng_dfu_dev_connect(ng_dfu_dev *d, bool on) { ng_usbd_connect(&d->usbd, on); }

@@ -35,7 +35,6 @@ typedef struct {
 typedef struct {
 	ng_usbd_ctx usbd;
 	ng_dfu_ctx dfu;
-	ng_usbd_desc desc;
 	const char *loader;
 	char serial[25];
 } ng_dfu_dev;

@@ -73,10 +73,12 @@ _Static_assert(NG_NEUG_OUT_BUF <= 0x8000u, "ring indices are mod 2*size in 16 bi
 static const char neug_manufacturer[] = "Free Software Initiative of Japan";
 static const char neug_product[] = "NeuG True RNG";
 
+_Static_assert(offsetof(ng_neug_dev, usbd) == 0, "the stack's context is the device's first member");
+
 /* One language (string 0, the stack's): answered whatever LANGID is asked. */
-static const char *neug_string(void *ctx, uint8_t index)
+static const char *neug_string(const ng_usbd_ctx *u, uint8_t index)
 {
-	ng_neug_dev *d = ctx;
+	const ng_neug_dev *d = (const ng_neug_dev *)(const void *)u; /* its first member */
 	const char *s;
 	switch (index) {
 	case NG_NEUG_STR_MANUFACTURER: return neug_manufacturer;
@@ -277,7 +279,6 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	}
 	d->desc.config = d->config;
 	d->desc.string = neug_string;
-	d->desc.string_ctx = d;
 	ng_dfu_init_runtime(&d->dfu, NG_DFU_RT_IFACE);
 	const ng_usbd_class *cl[4] = {&d->cdc.cls, &d->msc.cls, &d->neug_cls, &d->dfu.cls};
 	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 4);

@@ -210,7 +210,7 @@ static uint16_t string_desc(ng_usbd_ctx *u, uint8_t index)
 	const char *s = "\x09\x04";
 	uint16_t n = 0;
 	if (index != 0) {
-		if (!u->desc->string || !(s = u->desc->string(u->desc->string_ctx, index)))
+		if (!u->desc->string || !(s = u->desc->string(u, index)))
 			return 0;
 		for (; n < 126 && s[n]; n++)
 			out[3 + 2 * n] = 0;

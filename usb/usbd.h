@@ -82,16 +82,15 @@ typedef struct {
 } ng_usbd_class;
 
 /* Descriptors. device: 18 bytes; config: the whole configuration
- * (wTotalLength bytes); string(ctx, index) returns string index (1..255)
- * in ASCII, which the stack sends as UTF-16LE (at most 126 characters),
- * NULL = no such string (string may be NULL: no strings). String 0, the
- * LANGID list, is the stack's: 0x0409, English (US), the one language
- * every string is given in. */
+ * (wTotalLength bytes); string(u, index) returns string index (1..255) of
+ * the device whose stack u is, in ASCII, which the stack sends as UTF-16LE
+ * (at most 126 characters), NULL = no such string (string may be NULL: no
+ * strings). String 0, the LANGID list, is the stack's: 0x0409, English
+ * (US), the one language every string is given in. */
 typedef struct {
 	const uint8_t *device;
 	const uint8_t *config;
-	const char *(*string)(void *ctx, uint8_t index);
-	void *string_ctx;
+	const char *(*string)(const ng_usbd_ctx *u, uint8_t index);
 } ng_usbd_desc;
 
 /* One endpoint's transfer state (part of ng_usbd_ctx). */

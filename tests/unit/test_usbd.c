@@ -19,13 +19,13 @@ static const uint8_t cfg_desc[9 + 9 + 7 * 3] = {
 	7, 5, 0x82, 3, 16, 0, 10,
 };
 
-static const char *str_fn(void *ctx, uint8_t index)
+static const char *str_fn(const ng_usbd_ctx *u, uint8_t index)
 {
-	(void)ctx;
+	(void)u;
 	return index == 1 ? "Test" : NULL;
 }
 
-static const ng_usbd_desc desc = {dev_desc, cfg_desc, str_fn, NULL};
+static const ng_usbd_desc desc = {dev_desc, cfg_desc, str_fn};
 
 /* A dummy class: vendor 0x42 IN replies wValue bytes of a pattern; 0x43 OUT
  * stores data; it opens its three endpoints when configured. */
