@@ -383,7 +383,6 @@ static void handle_setup(ng_usbd_ctx *u, const uint8_t raw[8])
 	s->wLength = ng_get_le16(raw + 6);
 #endif
 	/* A SETUP aborts whatever control transfer was going on (§8.5.3). */
-	u->ctrl_cls = NULL;
 	u->ctrl_len = u->ctrl_off = 0;
 	u->pending_address = 0;
 	uint8_t st = (s->bmRequestType & NG_REQ_TYPE_MASK) == NG_REQ_TYPE_STD ? std_request(u, s)
@@ -392,12 +391,10 @@ static void handle_setup(ng_usbd_ctx *u, const uint8_t raw[8])
 	 * stage must fit ctrl_buf. */
 	if ((st == CTRL_DATA_IN && s->wLength == 0) || (st == CTRL_DATA_OUT && s->wLength > NG_USBD_CTRL_BUF))
 		st = CTRL_IDLE;
-	if (st == CTRL_IDLE) {
-		u->pending_address = 0;
+	if (st == CTRL_IDLE) /* (pending_address is only set by a SET_ADDRESS it acknowledges) */
 		ctrl_stall(u);
-	} else {
+	else
 		ctrl_go(u, st);
-	}
 }
 
 static void ctrl_xfer_done(ng_usbd_ctx *u, uint8_t ep, uint16_t len)
@@ -433,9 +430,8 @@ static void ctrl_xfer_done(ng_usbd_ctx *u, uint8_t ep, uint16_t len)
 	}
 	case CTRL_STATUS_IN:
 		if (u->pending_address & 0x80u) { /* §9.4.6: after the status stage */
-			u->address = u->pending_address & 0x7Fu;
+			DCD(u)->set_address(u->drv, u->pending_address & 0x7Fu);
 			u->pending_address = 0;
-			DCD(u)->set_address(u->drv, u->address);
 		}
 		break;
 	default: /* CTRL_STATUS_OUT */
@@ -586,7 +582,6 @@ static void bus_reset(ng_usbd_ctx *u)
 {
 	deconfigure(u, false); /* the driver already closed everything */
 	ep_forget_all(u);
-	u->address = 0;
 	u->pending_address = 0;
 	u->ctrl_state = CTRL_IDLE;
 	u->suspended = false;

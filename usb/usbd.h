@@ -124,7 +124,7 @@ struct ng_usbd_ctx {
 #endif
 	bool running;
 	bool suspended;
-	uint8_t address, pending_address, config;
+	uint8_t pending_address, config; /* pending: 0x80 | address of an acknowledged SET_ADDRESS */
 	/* control transfer state */
 	ng_usb_setup setup;
 	uint8_t ctrl_state;

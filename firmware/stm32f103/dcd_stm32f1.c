@@ -234,6 +234,11 @@ void ng_stm32_usb_isr(void)
 		ng_fs_bus_reset();
 		ng_usbd_event_bus_reset(ng_fs.u, NG_FS_IN_ISR);
 	}
+#ifndef NG_USB_POLLED
+	/* (The polled build, the boot loader's, leaves suspend alone: its
+	 * main loop runs on at full speed whatever the bus does, far above
+	 * the suspend current, so the transceiver's low-power mode would buy
+	 * nothing; the peripheral works on through a suspended bus.) */
 	if (istr & NG_ISTR_SUSP) {
 		/* RM0008 23.4.5: force suspend first, then acknowledge, then
 		 * low-power mode. */
@@ -248,6 +253,7 @@ void ng_stm32_usb_isr(void)
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_WKUP);
 		ng_usbd_event_resume(ng_fs.u, NG_FS_IN_ISR);
 	}
+#endif
 #ifndef NG_USB_POLLED /* (polled, nothing but this handler looks at them) */
 	if (istr & (NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF))
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~(NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF));
@@ -257,10 +263,8 @@ void ng_stm32_usb_isr(void)
 		uint32_t n = istr & NG_ISTR_EP_ID;
 		uint32_t r = NG_RD(NG_USB_EPR(n));
 #if NG_USB_NEP < 8
-		if (n >= NG_USB_NEP) { /* not one of ours (never enabled): acknowledge */
-			NG_WR(NG_USB_EPR(n), r & NG_EPR_RW);
-			continue;
-		}
+		if (n >= NG_USB_NEP)
+			break; /* not one of ours: never enabled, it cannot transfer */
 #endif
 		if ((r & NG_EPR_CTR_RX) && !ng_fs_ctr_rx(n, r))
 			continue;

@@ -103,6 +103,11 @@ static void test_chapter9(void)
 	CHECK(control(0x80, 0x33, 0, 0, 2, b, &bad) < 0, "an unknown standard request: STALL");
 	CHECK(control(0x80, 0, 0, 0, 0, b, &bad) < 0, "GET_STATUS with wLength 0: STALL");
 	CHECK(control(0x00, 9, 1, 0, 2, b, &bad) < 0, "SET_CONFIGURATION with a data stage: STALL");
+	fw_host_suspend();
+	spin();
+	fw_host_resume();
+	spin();
+	CHECK(control(0x80, 8, 0, 0, 1, b, &bad) == 1 && b[0] == 1, "after a suspended bus resumes: still configured, answering");
 }
 
 static void test_download(void)

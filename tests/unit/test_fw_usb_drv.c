@@ -315,6 +315,20 @@ int main(void)
 	run();
 #endif
 
+#ifdef NG_USB_POLLED
+	/* Polled (the loader): suspend is left alone, the peripheral stays
+	 * out of low-power mode and answers when the bus resumes. */
+	fw_host_suspend();
+	run();
+	CHECK(!(NG_RD(NG_USB_CNTR) & (NG_CNTR_FSUSP | NG_CNTR_LPMODE)) && up.suspends == 0,
+	      "polled: SUSP neither reported nor acted on (no FSUSP, no LPMODE)");
+	fw_host_resume();
+	run();
+	CHECK(!(NG_RD(NG_USB_CNTR) & (NG_CNTR_FSUSP | NG_CNTR_LPMODE)) && up.suspends_seen == 0 &&
+	      XFER(0x80, desc, 18) == NG_OK && fw_host_in(0, pkt, &len, &tog) == FW_ACK && len == 18,
+	      "polled: after the resume endpoint 0 answers");
+	run();
+#else
 	/* Finding 6: suspend and wake-up (RM0008 23.4.5). The bus stays idle:
 	 * the peripheral sets SUSP again while FSUSP = 0. */
 	fw_host_suspend();
@@ -327,6 +341,7 @@ int main(void)
 	run();
 	CHECK(!(NG_RD(NG_USB_CNTR) & (NG_CNTR_FSUSP | NG_CNTR_LPMODE)) && up.suspends == 0 &&
 	      !(fw_model.istr & NG_ISTR_WKUP), "WKUP: FSUSP cleared, LPMODE off, reported");
+#endif
 
 	/* Finding 8: a bus reset taken between the main loop's read and write
 	 * of an EPnR (the model runs the interrupt right after the read). */
