@@ -5,6 +5,7 @@
  * the current state STALLs and, in DFU mode, moves to dfuERROR with
  * errSTALLEDPKT, as §6.1.2 says ("the device stalls ... and enters dfuERROR").
  * The flash work runs in ng_dfu_task (the main loop), never in a request. */
+#include <stddef.h>
 #include <string.h>
 #include "dfu.h"
 
@@ -41,21 +42,26 @@ void ng_dfu_functional_desc(uint8_t out[NG_DFU_FUNC_LEN])
 
 bool ng_dfu_boot_info_reply(ng_usbd_ctx *u, const ng_boot_info *bi, uint16_t index)
 {
-	uint8_t b[4];
-	uint32_t v;
-	if (!bi || bi->magic != NG_BOOTINFO_MAGIC)
+	/* where each index's value is, from NG_INFO_LOADER_VERSION on */
+	static const uint8_t field[NG_INFO_IMAGE_LENGTH - NG_INFO_LOADER_VERSION + 1] = {
+		offsetof(ng_boot_info, loader_version), offsetof(ng_boot_info, status),
+		offsetof(ng_boot_info, digest), offsetof(ng_boot_info, key_fp),
+		offsetof(ng_boot_info, image_version), offsetof(ng_boot_info, image_len),
+	};
+	if (!bi || bi->magic != NG_BOOTINFO_MAGIC || index < NG_INFO_LOADER_VERSION || index > NG_INFO_IMAGE_LENGTH)
 		return false;
-	switch (index) {
-	case NG_INFO_IMAGE_DIGEST: ng_usbd_control_reply(u, bi->digest, sizeof bi->digest); return true;
-	case NG_INFO_KEY_FINGERPRINT: ng_usbd_control_reply(u, bi->key_fp, sizeof bi->key_fp); return true;
-	case NG_INFO_LOADER_VERSION: v = bi->loader_version; break;
-	case NG_INFO_BOOT_STATUS: v = bi->status; break;
-	case NG_INFO_IMAGE_VERSION: v = bi->image_version; break;
-	case NG_INFO_IMAGE_LENGTH: v = bi->image_len; break;
-	default: return false;
+	const uint8_t *p = (const uint8_t *)bi + field[index - NG_INFO_LOADER_VERSION];
+	uint16_t n = index == NG_INFO_IMAGE_DIGEST || index == NG_INFO_KEY_FINGERPRINT ? 32u : 4u;
+#if !(defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+	uint8_t b[4];
+	if (n == 4) { /* a uint32_t, little-endian on the wire */
+		uint32_t v;
+		memcpy(&v, p, sizeof v);
+		ng_put_le32(b, v);
+		p = b;
 	}
-	ng_put_le32(b, v);
-	ng_usbd_control_reply(u, b, sizeof b);
+#endif /* (on a little-endian target the field's bytes are the wire's) */
+	ng_usbd_control_reply(u, p, n);
 	return true;
 }
 
@@ -159,7 +165,6 @@ static bool mode_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, u
 			d->have_nonce = false;
 		} else if (s->wLength == 0) {
 			d->state = NG_DFU_MANIFEST_SYNC; /* end of the download (§7) */
-			d->len = 0;
 			d->work = true;
 		}
 		return true;

@@ -207,19 +207,16 @@ void ng_usbd_control_reply(ng_usbd_ctx *u, const void *data, uint16_t len)
 static uint16_t string_desc(ng_usbd_ctx *u, uint8_t index)
 {
 	uint8_t *out = u->ctrl_buf;
-	const char *s = "\x09\x04";
-	uint16_t n = 0;
-	if (index != 0) {
-		if (!u->desc->string || !(s = u->desc->string(u, index)))
-			return 0;
-		for (; n < 126 && s[n]; n++)
-			out[3 + 2 * n] = 0;
-	} else {
-		n = 1;
-		out[3] = 0x04;
+	const char *s = index == 0 ? "\x09" : u->desc->string ? u->desc->string(u, index) : NULL;
+	uint16_t n;
+	if (!s)
+		return 0;
+	for (n = 0; n < 126 && s[n]; n++) {
+		out[2 + 2 * n] = (uint8_t)s[n];
+		out[3 + 2 * n] = 0;
 	}
-	for (uint16_t i = 0; i < n; i++)
-		out[2 + 2 * i] = (uint8_t)s[i];
+	if (index == 0)
+		out[3] = 0x04; /* LANGID 0x0409 */
 	out[0] = (uint8_t)(2 + 2 * n);
 	out[1] = DESC_STRING;
 	return out[0];
