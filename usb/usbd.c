@@ -397,25 +397,24 @@ static void handle_setup(ng_usbd_ctx *u, const uint8_t raw[8])
 static void ctrl_xfer_done(ng_usbd_ctx *u, uint8_t ep, uint16_t len)
 {
 	uint8_t st = u->ctrl_state;
-	if (st == CTRL_IDLE || (st & CTRL_IN) != (ep & CTRL_IN))
+	bool in = (st & CTRL_IN) != 0;
+	if (st == CTRL_IDLE || in != ((ep & CTRL_IN) != 0))
 		return; /* stale, or not the direction this stage expects */
-	switch (st) {
-	case CTRL_DATA_IN:
-		u->ctrl_off = (uint16_t)(u->ctrl_off + len);
-		/* A data stage shorter than wLength that ends on a full packet is
-		 * closed with a ZLP (§5.5.3, §8.5.3.2); then the host's
-		 * zero-length OUT is the status stage. */
-		ctrl_go(u, u->ctrl_off < u->ctrl_len || (len == NG_EP0_SIZE && u->ctrl_off < u->setup.wLength)
-				   ? CTRL_DATA_IN : CTRL_STATUS_OUT);
-		return;
-	case CTRL_DATA_OUT: {
-		if (len > u->setup.wLength - u->ctrl_off) { /* more than wLength: protocol error */
+	if (!(st & CTRL_STATUS)) { /* a data stage */
+		if (!in && len > u->setup.wLength - u->ctrl_off) { /* more than wLength: protocol error */
 			ctrl_stall(u);
 			return;
 		}
 		u->ctrl_off = (uint16_t)(u->ctrl_off + len);
-		if (u->ctrl_off < u->setup.wLength && len == NG_EP0_SIZE) {
-			ctrl_go(u, CTRL_DATA_OUT);
+		/* On while full packets come short of wLength; IN, while there is
+		 * data left, and then a ZLP when the data, shorter than wLength,
+		 * ended on a full packet (§5.5.3, §8.5.3.2). */
+		if ((len == NG_EP0_SIZE && u->ctrl_off < u->setup.wLength) || (in && u->ctrl_off < u->ctrl_len)) {
+			ctrl_go(u, st);
+			return;
+		}
+		if (in) { /* the host's zero-length OUT is the status stage */
+			ctrl_go(u, CTRL_STATUS_OUT);
 			return;
 		}
 		const ng_usbd_class *c = u->ctrl_cls;
@@ -425,14 +424,9 @@ static void ctrl_xfer_done(ng_usbd_ctx *u, uint8_t ep, uint16_t len)
 			ctrl_go(u, CTRL_STATUS_IN);
 		return;
 	}
-	case CTRL_STATUS_IN:
-		if (u->pending_address & 0x80u) { /* §9.4.6: after the status stage */
-			DCD(u)->set_address(u->drv, u->pending_address & 0x7Fu);
-			u->pending_address = 0;
-		}
-		break;
-	default: /* CTRL_STATUS_OUT */
-		break;
+	if (st == CTRL_STATUS_IN && (u->pending_address & 0x80u)) { /* §9.4.6: after the status stage */
+		DCD(u)->set_address(u->drv, u->pending_address & 0x7Fu);
+		u->pending_address = 0;
 	}
 	u->ctrl_state = CTRL_IDLE;
 }
