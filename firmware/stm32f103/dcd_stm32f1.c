@@ -103,7 +103,7 @@ static void ng_epr_stat(uint32_t n, bool in, uint32_t stat, bool reset_dtog)
 }
 
 /* Clears one CTR bit: 0 there, 1 in the other, toggles untouched. */
-static void ng_epr_clear_ctr(uint32_t n, uint32_t ctr)
+__attribute__((noinline)) static void ng_epr_clear_ctr(uint32_t n, uint32_t ctr)
 {
 	uint32_t r = NG_RD(NG_USB_EPR(n));
 	NG_WR(NG_USB_EPR(n), (r & NG_EPR_RW) | ((NG_EPR_CTR_RX | NG_EPR_CTR_TX) & ~ctr));
