@@ -4,7 +4,11 @@
  * §6.1.2 (download) and §7 (manifestation); a request that is not valid in
  * the current state STALLs and, in DFU mode, moves to dfuERROR with
  * errSTALLEDPKT, as §6.1.2 says ("the device stalls ... and enters dfuERROR").
- * The flash work runs in ng_dfu_task (the main loop), never in a request. */
+ * The flash work runs in ng_dfu_task (the main loop) after the request that
+ * brought it; a GETSTATUS that comes first does it before it answers, so
+ * the device never reports dfuDNBUSY or dfuMANIFEST (bwPollTimeout 0): the
+ * answer is the block's (the manifestation's) outcome (§6.1.2, "block
+ * complete"; §7, manifestation tolerant). */
 #include <stddef.h>
 #include <string.h>
 #include "dfu.h"
@@ -65,14 +69,10 @@ bool ng_dfu_boot_info_reply(ng_usbd_ctx *u, const ng_boot_info *bi, uint16_t ind
 	return true;
 }
 
-/* GETSTATUS reply (§6.1.2): bStatus, bwPollTimeout (3 bytes), bState, iString. */
-static void reply_status(ng_dfu_ctx *d, ng_usbd_ctx *u, uint32_t poll_ms)
+/* GETSTATUS reply (§6.1.2): bStatus, bwPollTimeout (3 bytes, 0), bState, iString. */
+static void reply_status(ng_dfu_ctx *d, ng_usbd_ctx *u)
 {
-	uint8_t r[6];
-	ng_put_le32(r + 1, poll_ms); /* (r[4] is then the state's) */
-	r[0] = d->status;
-	r[4] = d->state;
-	r[5] = 0;
+	uint8_t r[6] = {d->status, 0, 0, 0, d->state, 0};
 	ng_usbd_control_reply(u, r, sizeof r);
 }
 
@@ -95,7 +95,7 @@ static bool runtime_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s
 		return true;
 	}
 	if (s->bmRequestType == RT_CLASS_IN && s->bRequest == NG_DFU_GETSTATUS) {
-		reply_status(d, u, 0);
+		reply_status(d, u);
 		return true;
 	}
 	if (s->bmRequestType == RT_CLASS_IN && s->bRequest == NG_DFU_GETSTATE) {
@@ -182,25 +182,14 @@ static bool mode_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, u
 	case M_DETACH:
 		d->leave = NG_DFU_LEAVE_DETACH;
 		return true;
-	case M_GETSTATUS: {
-		if (st == NG_DFU_DNBUSY || st == NG_DFU_MANIFEST)
-			ng_dfu_task(d); /* the host did not wait: finish first */
-		uint32_t poll = 0;
-		st = d->state;
-		if (st == NG_DFU_DNLOAD_SYNC || st == NG_DFU_MANIFEST_SYNC) {
-			/* dfuDNBUSY / dfuMANIFEST while the work waits, else
-			 * dfuDNLOAD-IDLE / dfuIDLE (manifestation tolerant) */
-			bool dn = st == NG_DFU_DNLOAD_SYNC;
-			if (d->work) {
-				d->state = (uint8_t)(st + 1u);
-				poll = dn ? d->be->poll_dnload_ms : d->be->poll_manifest_ms;
-			} else {
-				d->state = dn ? NG_DFU_DNLOAD_IDLE : NG_DFU_IDLE;
-			}
-		}
-		reply_status(d, u, poll);
+	case M_GETSTATUS:
+		ng_dfu_task(d); /* a block or the manifestation still waiting: done first */
+		if (d->state == NG_DFU_DNLOAD_SYNC)
+			d->state = NG_DFU_DNLOAD_IDLE;
+		if (d->state == NG_DFU_MANIFEST_SYNC)
+			d->state = NG_DFU_IDLE; /* manifestation tolerant */
+		reply_status(d, u);
 		return true;
-	}
 	case M_GETSTATE:
 		ng_usbd_control_reply(u, &d->state, 1);
 		return true;
@@ -289,7 +278,7 @@ void ng_dfu_task(ng_dfu_ctx *d)
 		return;
 	d->work = false;
 	uint8_t st;
-	bool manifest = d->state == NG_DFU_MANIFEST_SYNC || d->state == NG_DFU_MANIFEST;
+	bool manifest = d->state == NG_DFU_MANIFEST_SYNC;
 	if (manifest)
 		st = BE_MANIFEST(d->be);
 	else

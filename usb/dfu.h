@@ -142,8 +142,6 @@ typedef struct {
 	/* The answer to a challenge: SHA-256(nonce || image) into out; false
 	 * when there is no valid image. */
 	bool (*answer)(void *user, const uint8_t *nonce, uint16_t len, uint8_t out[32]);
-	/* Milliseconds a block write / the manifestation may take (bwPollTimeout). */
-	uint32_t poll_dnload_ms, poll_manifest_ms;
 	void *user;
 } ng_dfu_backend;
 

@@ -67,9 +67,6 @@ void ng_dfu_backend_update(ng_dfu_backend *be, ng_update *up)
 	be->abort = be_abort;
 	be->answer = be_answer;
 #endif
-	/* PM0075 / the F103 datasheet: page erase <= 40 ms, half-word <= 70 us */
-	be->poll_dnload_ms = 50;
-	be->poll_manifest_ms = 500;
 	be->user = up;
 }
 

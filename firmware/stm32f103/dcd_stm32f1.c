@@ -59,10 +59,12 @@ _Static_assert(NG_BTABLE_BYTES + 2u * NG_MPS0 + NG_DCD_PMA_RESERVE <= NG_PMA_BYT
  * the events are reported as from the main loop. */
 #ifdef NG_USB_POLLED
 #define NG_FS_IN_ISR false
+#define NG_FS_CTR_ROUNDS 1u
 #define ng_fs_mask()   ((void)0)
 #define ng_fs_unmask() ((void)0)
 #else
 #define NG_FS_IN_ISR true
+#define NG_FS_CTR_ROUNDS (2u * NG_USB_NEP)
 #define ng_fs_mask()   ng_irq_disable()
 #define ng_fs_unmask() ng_irq_enable()
 #endif
@@ -258,8 +260,9 @@ void ng_stm32_usb_isr(void)
 	if (istr & (NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF))
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~(NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF));
 #endif
-	/* CTR: one endpoint at a time, as long as any has one pending. */
-	for (uint32_t guard = 0; guard < 2u * NG_USB_NEP && ((istr = NG_RD(NG_USB_ISTR)) & NG_ISTR_CTR); guard++) {
+	/* CTR: one endpoint at a time, as long as any has one pending (polled:
+	 * one, the main loop polls again). */
+	for (uint32_t guard = 0; guard < NG_FS_CTR_ROUNDS && ((istr = NG_RD(NG_USB_ISTR)) & NG_ISTR_CTR); guard++) {
 		uint32_t n = istr & NG_ISTR_EP_ID;
 		uint32_t r = NG_RD(NG_USB_EPR(n));
 #if NG_USB_NEP < 8
