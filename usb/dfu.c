@@ -244,7 +244,7 @@ static void dfu_configured(void *ctx, ng_usbd_ctx *u, bool on)
 {
 	ng_dfu_ctx *d = ctx;
 	(void)u;
-	if (!on && d->be && d->manifested && (d->state == NG_DFU_IDLE || d->state == NG_DFU_MANIFEST_SYNC))
+	if (!on && d->manifested && (d->state == NG_DFU_IDLE || d->state == NG_DFU_MANIFEST_SYNC)) /* (DFU mode) */
 		d->leave = NG_DFU_LEAVE_DETACH;
 }
 
@@ -274,7 +274,7 @@ void ng_dfu_init_mode(ng_dfu_ctx *d, const ng_dfu_backend *be, const ng_boot_inf
 
 void ng_dfu_task(ng_dfu_ctx *d)
 {
-	if (!d->be || !d->work)
+	if (!d->work) /* (only DFU mode has work) */
 		return;
 	d->work = false;
 	uint8_t st;

@@ -163,14 +163,17 @@ static void ng_pma_read(uint8_t *dst, uint32_t pma, uint32_t len)
 	}
 }
 
-/* Every endpoint but 0 disabled, packet memory after EP0's buffers. */
+/* Every endpoint but 0 disabled, packet memory after EP0's buffers
+ * (nothing to do with endpoint 0 only). */
 static void ng_fs_close_all(void)
 {
+#if NG_USB_NEP > 1
 	for (uint32_t n = 1; n < NG_USB_NEP; n++) {
 		ng_fs.ep[n][0] = ng_fs.ep[n][1] = (ng_fs_ep){ 0 };
 		ng_epr_set(n, NG_EPR_RX | NG_EPR_TX, NG_STAT_DISABLED);
 	}
 	ng_fs.pma_next = NG_BTABLE_BYTES + 2u * NG_MPS0;
+#endif
 }
 
 /* After a bus reset the peripheral has cleared every EPnR and DADDR
@@ -314,12 +317,12 @@ static void ng_fs_init(void *drv, ng_usbd_ctx *u)
 #endif
 	NG_SET(NG_RCC_APB1ENR, NG_RCC_APB1ENR_USBEN);
 	/* RM0008 23.4.2: leave power-down (FRES kept), wait tSTARTUP (1 us),
-	 * release the reset, clear spurious flags, then unmask. */
+	 * release the reset, clear spurious flags, then unmask. (BTABLE is
+	 * set by the bus reset's handler, before endpoint 0 is enabled.) */
 	NG_WR(NG_USB_CNTR, NG_CNTR_FRES);
 	ng_delay_us(2);
 	NG_WR(NG_USB_CNTR, 0);
 	NG_WR(NG_USB_ISTR, 0);
-	NG_WR(NG_USB_BTABLE, 0);
 #ifndef NG_USB_POLLED
 	NG_WR(NG_USB_CNTR, NG_CNTR_CTRM | NG_CNTR_RESETM | NG_CNTR_SUSPM | NG_CNTR_WKUPM);
 	ng_nvic_enable(NG_IRQ_USB_LP_CAN_RX0);
