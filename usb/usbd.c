@@ -188,7 +188,7 @@ static void ctrl_go(ng_usbd_ctx *u, uint8_t st)
 	uint16_t n = (uint16_t)(u->ctrl_len - u->ctrl_off);
 	if (n > NG_EP0_SIZE || !(st & CTRL_IN))
 		n = NG_EP0_SIZE;
-	DCD(u)->ep_xfer(u->drv, (st & CTRL_IN) ? 0x80 : 0x00, u->ctrl_buf + u->ctrl_off, n);
+	DCD(u)->ep_xfer(u->drv, (uint8_t)(st & CTRL_IN), u->ctrl_buf + u->ctrl_off, n); /* (CTRL_IN is 0x80) */
 }
 
 void ng_usbd_control_reply(ng_usbd_ctx *u, const void *data, uint16_t len)
