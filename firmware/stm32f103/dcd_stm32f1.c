@@ -60,11 +60,13 @@ _Static_assert(NG_BTABLE_BYTES + 2u * NG_MPS0 + NG_DCD_PMA_RESERVE <= NG_PMA_BYT
 #ifdef NG_USB_POLLED
 #define NG_FS_IN_ISR false
 #define NG_FS_CTR_ROUNDS 1u
+#define NG_FS_OUTLINE __attribute__((noinline)) /* (one copy: smaller) */
 #define ng_fs_mask()   ((void)0)
 #define ng_fs_unmask() ((void)0)
 #else
 #define NG_FS_IN_ISR true
 #define NG_FS_CTR_ROUNDS (2u * NG_USB_NEP)
+#define NG_FS_OUTLINE /* (the interrupt's per-packet path: inlined as it was) */
 #define ng_fs_mask()   ng_irq_disable()
 #define ng_fs_unmask() ng_irq_enable()
 #endif
@@ -105,7 +107,7 @@ static void ng_epr_stat(uint32_t n, bool in, uint32_t stat, bool reset_dtog)
 }
 
 /* Clears one CTR bit: 0 there, 1 in the other, toggles untouched. */
-__attribute__((noinline)) static void ng_epr_clear_ctr(uint32_t n, uint32_t ctr)
+NG_FS_OUTLINE static void ng_epr_clear_ctr(uint32_t n, uint32_t ctr)
 {
 	uint32_t r = NG_RD(NG_USB_EPR(n));
 	NG_WR(NG_USB_EPR(n), (r & NG_EPR_RW) | ((NG_EPR_CTR_RX | NG_EPR_CTR_TX) & ~ctr));
