@@ -171,8 +171,9 @@ void ng_dfu_init_runtime(ng_dfu_ctx *d, uint8_t iface);
 /* The DFU-mode interface 0 (the loader) over an update back end; it also
  * answers GET_INFO 40..45 (to the device) from boot. */
 void ng_dfu_init_mode(ng_dfu_ctx *d, const ng_dfu_backend *be, const ng_boot_info *boot);
-/* Does the work a GETSTATUS announced (a block write, the manifestation);
- * call from the main loop after ng_usbd_task. */
+/* Does the work a DNLOAD left (a block write, the manifestation); call
+ * from the main loop after ng_usbd_task (a GETSTATUS that finds it still
+ * waiting does it first). */
 void ng_dfu_task(ng_dfu_ctx *d);
 /* NG_DFU_LEAVE_* once the host's request has completed (its status stage
  * done: the device may then drop off the bus), then cleared. In DFU mode a

@@ -36,7 +36,15 @@
  * Every op that reads, modifies and writes an EPnR, DADDR or the packet
  * memory runs with interrupts masked (a few microseconds), so a bus reset
  * taken between the read and the write cannot be undone by a write computed
- * from the state before it. */
+ * from the state before it.
+ *
+ * Polled (NG_USB_POLLED, the boot loader's build; usb/dcd.h POLLED BUILD):
+ * the interrupt stays masked and the handler runs from the poll op, in the
+ * main loop, one CTR a call; the events it reports are handled at once.
+ * The stack's set_address then writes DADDR (called from the poll that
+ * sees the status stage), nothing needs masking, and suspend is left
+ * alone (the loader's main loop runs at full speed whatever the bus does;
+ * the peripheral works on through a suspended bus). */
 #include <string.h>
 #include "fw.h"
 #include "board.h"
