@@ -103,7 +103,7 @@ FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 # directly (NG_FPEC_DIRECT), byte-loop mem* functions, and the portable
 # SHA-256 (NG_SHA256_SMALL: one round per loop pass) whose round constants
 # are SHA-512's (FIPS 180-4 4.2.2: the high halves of 4.2.3's).
-FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_DFU_MODE_ONLY -DNG_LED_DFU_ONLY \
+FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_USB_POLLED -DNG_USBD_DCD=ng_stm32_dcd_ops -DNG_DFU_MODE_ONLY -DNG_DFU_BACKEND_UPDATE -DNG_LED_DFU_ONLY \
 	-DNG_FPEC_DIRECT -DNG_LIBC_SMALL -DNG_SHA256_SMALL
 # LTO, and the GCC passes whose code growth outweighs its gain here (each
 # measured on the loader: together 184 bytes fewer than -flto alone on the
