@@ -325,14 +325,11 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		/* the window's other samples (q[-1] is the previous one) */
 		const uint32_t *w = q, *wend = i == 0 ? q :
 			(size_t)(end - q) > NG_APT_WINDOW - i ? q + (NG_APT_WINDOW - i) : end;
-		for (;;) {
-			while (q < wend && !((((q[0] ^ q[-1]) - one) | ((q[0] ^ a) - one)) & high))
-				q++;   /* plain (the check above) */
-			if (q == wend)
-				break;
-			q++;
-			f = ng_health_sample(t, run_end, q, q[-1] ^ q[-2], q[-1] ^ a, ns);
-			if (f)
+		while (q < wend) {
+			q++;   /* q[-1]: the sample, q[-2]: the previous one */
+			const uint32_t d = q[-1] ^ q[-2], e = q[-1] ^ a;
+			if ((((d - one) | (e - one)) & high) &&   /* not plain (the check above) */
+			    (f = ng_health_sample(t, run_end, q, d, e, ns)))
 				break;
 		}
 		i += (uint32_t)(q - w);

@@ -157,14 +157,21 @@ static void ng_pipe_neug(ng_pipeline *p, uint32_t v, bool whole)
 
 /* ---- mode 0: the message -------------------------------------------------- */
 
-/* One 4-byte word of the message, compressed a 64-byte block at a time. */
+/* The ring's complete 64-byte blocks into the hash (NeuG's 161-byte
+ * message, padded: the three blocks in one call). */
+static void ng_pipe_compress(ng_pipeline *p)
+{
+	if (p->mfill >= 64)
+		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, p->mfill / 64);
+	p->mfill = 0;
+}
+
+/* One 4-byte word of the message; the ring is compressed when full. */
 static void ng_pipe_msg_word(ng_pipeline *p, uint32_t w)
 {
 	ng_put_le32((uint8_t *)p->msg + p->mfill, w);
-	if ((p->mfill += 4) == 64) {
-		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, 1);
-		p->mfill = 0;
-	}
+	if ((p->mfill += 4) == sizeof p->msg)
+		ng_pipe_compress(p);
 }
 
 /* The start of a block: H(0) and 01 00 00 01 | 00 v>>8 v>>16 v>>24. */
@@ -176,14 +183,19 @@ static void ng_pipe_m0_start(ng_pipeline *p)
 	ng_pipe_msg_word(p, p->crc_reg & 0xffffff00u);
 }
 
-/* The digest into out, and its first half for the next message. */
+/* The digest into out, and its first half for the next message. The
+ * ring's first block is wiped: without it the digest cannot be recomputed
+ * from what is left. */
 static void ng_pipe_m0_digest(ng_pipeline *p, uint8_t *out)
 {
-	for (int i = 0; i < 8; i++)   /* big endian (FIPS 180-4) */
-		ng_put_le32(out + 4 * i, __builtin_bswap32(p->mh[i]));
-	memcpy(p->prev, out, sizeof p->prev);
+	for (int i = 0; i < 8; i++) {   /* big endian (FIPS 180-4) */
+		const uint32_t w = __builtin_bswap32(p->mh[i]);
+		ng_put_le32(out + 4 * i, w);
+		if (i < 4)
+			ng_put_le32(p->prev + 4 * i, w);
+	}
 	ng_wipe(p->mh, sizeof p->mh);
-	ng_wipe(p->msg, sizeof p->msg);
+	ng_wipe(p->msg, 64);
 }
 
 /* The end of a block, v its last CRC value: v's low byte, the previous
@@ -199,10 +211,11 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 	for (int i = 3; i < 15; i += 4)
 		ng_pipe_msg_word(p, ng_get_le32(h + i));
 	ng_pipe_msg_word(p, h[15] | 0x80u << 8);
-	while (p->mfill != 56)
+	while (p->mfill % 64 != 56)
 		ng_pipe_msg_word(p, 0);
 	ng_pipe_msg_word(p, __builtin_bswap32((uint32_t)(bits >> 32)));
 	ng_pipe_msg_word(p, __builtin_bswap32((uint32_t)bits));
+	ng_pipe_compress(p);
 	ng_pipe_block_done(p, NULL, dropped, ng_pipe_m0_digest);
 }
 
@@ -224,7 +237,7 @@ static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g, boo
 		ng_pipe_m0_end(p, v, dropped);
 		return 1;
 	}
-	uint32_t *v = p->msg + p->mfill / 4, room = (64 - p->mfill) / 4;
+	uint32_t *v = p->msg + p->mfill / 4, room = (uint32_t)(sizeof p->msg - p->mfill) / 4;
 	if (g > left)
 		g = left;
 	if (g > room)
@@ -239,10 +252,8 @@ static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g, boo
 		ng_put_le32((uint8_t *)&v[k], v[k]);
 #endif
 	p->grp += (uint32_t)g;
-	if ((p->mfill += 4 * (uint32_t)g) == 64) {
-		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, 1);
-		p->mfill = 0;
-	}
+	if ((p->mfill += 4 * (uint32_t)g) == sizeof p->msg)
+		ng_pipe_compress(p);
 	return g;
 }
 
