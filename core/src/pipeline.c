@@ -76,7 +76,6 @@ static void ng_pipe_reset_block(ng_pipeline *p)
 	ng_wipe(p->mh, sizeof p->mh);
 	ng_wipe(p->msg, sizeof p->msg);
 	p->mfill = 0;
-	ng_wipe(p->blk, sizeof p->blk);
 }
 
 static void ng_pipe_flush_queue(ng_pipeline *p)
@@ -146,13 +145,25 @@ static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *droppe
 	p->grp = 0;
 }
 
-/* NeuG's tests on the bytes of a CRC value the block uses. */
-static void ng_pipe_neug(ng_pipeline *p, uint32_t v, bool whole)
+/* NeuG's tests fired on a CRC value the block uses: it is dropped. */
+static void ng_pipe_neug(ng_pipeline *p, bool fired)
 {
-	if (whole ? ng_neug_tests_words(&p->health.neug, &v, 1) : ng_neug_tests_byte(&p->health.neug, (uint8_t)v)) {
+	if (fired) {
 		p->blk_fail |= NG_HEALTH_NEUG;
 		p->health.status |= NG_HEALTH_NEUG;
 	}
+}
+
+/* g groups from w through the CRC, their values into v little endian (as
+ * the message and the CRC32 output hold them), and through NeuG's tests. */
+static void ng_pipe_crc_values(ng_pipeline *p, const uint32_t *w, size_t g, uint32_t *v)
+{
+	p->crc(p, w, g, v);
+	ng_pipe_neug(p, ng_neug_tests_words(&p->health.neug, v, g));
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	for (size_t k = 0; k < g; k++)
+		ng_put_le32((uint8_t *)&v[k], v[k]);
+#endif
 }
 
 /* ---- mode 0: the message -------------------------------------------------- */
@@ -206,7 +217,7 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 {
 	const uint8_t *h = p->prev;
 	uint64_t bits = 8 * ((uint64_t)p->spb + 21);
-	ng_pipe_neug(p, v, false);
+	ng_pipe_neug(p, ng_neug_tests_byte(&p->health.neug, (uint8_t)v));
 	ng_pipe_msg_word(p, (v & 0xffu) | ng_get_le32(h) << 8);
 	for (int i = 3; i < 15; i += 4)
 		ng_pipe_msg_word(p, ng_get_le32(h + i));
@@ -223,9 +234,8 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 
 /* Mode 0: up to g groups (1 <= g) from w into the block in progress: its
  * first group starts the message, its last ends it (that CRC value's low
- * byte only), and the others, as many as fit in the message block being
- * filled, go straight into it and through NeuG's tests together. Returns
- * the groups taken. */
+ * byte only), and the others, as many as fit in the ring, go straight into
+ * it and through NeuG's tests together. Returns the groups taken. */
 static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g, bool *dropped)
 {
 	const uint32_t left = p->spb / 4 - 1 - p->grp;
@@ -242,43 +252,31 @@ static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g, boo
 		g = left;
 	if (g > room)
 		g = room;
-	p->crc(p, w, g, v);
-	if (ng_neug_tests_words(&p->health.neug, v, g)) {
-		p->blk_fail |= NG_HEALTH_NEUG;
-		p->health.status |= NG_HEALTH_NEUG;
-	}
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-	for (size_t k = 0; k < g; k++)   /* the message holds them little endian */
-		ng_put_le32((uint8_t *)&v[k], v[k]);
-#endif
+	ng_pipe_crc_values(p, w, g, v);
 	p->grp += (uint32_t)g;
 	if ((p->mfill += 4 * (uint32_t)g) == sizeof p->msg)
 		ng_pipe_compress(p);
 	return g;
 }
 
-/* One group of 4 tested samples into the block in progress. */
-static void ng_pipe_group(ng_pipeline *p, const uint32_t w[4], bool *dropped)
+/* Up to g groups (1 <= g) from w into the block in progress; returns the
+ * groups taken. Modes 1 and 2 build their block in the ring too: 8 CRC
+ * values, or 2 groups of samples, little endian. */
+static size_t ng_pipe_groups(ng_pipeline *p, const uint32_t *w, size_t g, bool *dropped)
 {
-	uint32_t v;
-	switch (p->mode) {
-	case NG_MODE_CONDITIONED:
-		ng_pipe_m0_groups(p, w, 1, dropped);
-		break;
-	case NG_MODE_CRC32:
-		p->crc(p, w, 1, &v);
-		ng_pipe_neug(p, v, true);
-		ng_put_le32(p->blk + 4 * p->grp, v);
-		if (++p->grp == 8)
-			ng_pipe_block_done(p, p->blk, dropped, NULL);
-		break;
-	default:
-		for (int i = 0; i < 4; i++)
-			ng_put_le32(p->blk + 16 * p->grp + 4 * i, w[i]);
-		if (++p->grp == 2)
-			ng_pipe_block_done(p, p->blk, dropped, NULL);
-		break;
-	}
+	if (p->mode == NG_MODE_CONDITIONED)
+		return ng_pipe_m0_groups(p, w, g, dropped);
+	const uint32_t per = p->mode == NG_MODE_CRC32 ? 8u : 2u;   /* groups per block */
+	if (g > per - p->grp)
+		g = per - p->grp;
+	if (p->mode == NG_MODE_CRC32)
+		ng_pipe_crc_values(p, w, g, p->msg + p->grp);
+	else
+		for (size_t k = 0; k < 4 * g; k++)
+			ng_put_le32((uint8_t *)(p->msg + 4 * p->grp + k), w[k]);
+	if ((p->grp += (uint32_t)g) == per)
+		ng_pipe_block_done(p, (const uint8_t *)p->msg, dropped, NULL);
+	return g;
 }
 
 /* m tested samples into the block in progress (never past its end). */
@@ -286,18 +284,16 @@ static void ng_pipe_build(ng_pipeline *p, const uint32_t *w, size_t m, bool *dro
 {
 	while (m) {
 		if (p->pend_n == 0 && m >= 4) {   /* whole groups straight from the input */
-			size_t g = p->mode == NG_MODE_CONDITIONED ? ng_pipe_m0_groups(p, w, m / 4, dropped) : 1;
-			if (p->mode != NG_MODE_CONDITIONED)
-				ng_pipe_group(p, w, dropped);
+			size_t g = ng_pipe_groups(p, w, m / 4, dropped);
 			w += 4 * g;
 			m -= 4 * g;
-			continue;
-		}
-		p->pend[p->pend_n++] = *w++;
-		m--;
-		if (p->pend_n == 4) {
-			p->pend_n = 0;
-			ng_pipe_group(p, p->pend, dropped);
+		} else {
+			p->pend[p->pend_n++] = *w++;
+			m--;
+			if (p->pend_n == 4) {
+				p->pend_n = 0;
+				ng_pipe_groups(p, p->pend, 1, dropped);
+			}
 		}
 	}
 }
