@@ -14,9 +14,11 @@ command -v arm-none-eabi-gcc >/dev/null || { echo "   skipped: arm-none-eabi-gcc
 [ -r "$vec/neug-1.0.6/adc.bin" ] || { echo "   skipped: no vectors in $vec"; exit 0; }
 make --no-print-directory -s NG_VECTORS="$vec" firmware-qemu >/dev/null 2>&1 ||
 	{ echo "   build failed (make firmware-qemu)"; exit 1; }
-out=$(timeout 300 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
-	-semihosting-config enable=on,target=native -icount shift=0 \
-	-kernel build/firmware/qemu/fw_bench.elf 2>&1)
+# qemu ELF ARGS...: runs a QEMU image, its semihosting output on stdout.
+qemu() { local elf=$1; shift
+	timeout 300 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
+		-semihosting-config enable=on,target=native "$@" -kernel "$elf" 2>&1; }
+out=$(qemu build/firmware/qemu/fw_bench.elf -icount shift=0)
 get() { echo "$out" | awk -v k="$1" '$1 == "bench:" && $2 == k { print $3 }'; }
 cal=$(get calibration_ticks_per_2M_instructions)
 echo "   Cortex-M3 (qemu mps2-an385 -icount shift=0): SysTick calibration $cal ticks per 2M instructions"
@@ -77,9 +79,7 @@ part "  a word-wise volatile wipe, per byte" "$(get wipe_words_minstr_per_byte)"
 prof=build/firmware/qemu/fw_prof.elf
 if [ -f "$prof" ]; then
 	trace=$(mktemp)
-	pout=$(timeout 300 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
-		-semihosting-config enable=on,target=native -singlestep -d exec,nochain -D "$trace" \
-		-kernel "$prof" 2>&1)
+	pout=$(qemu "$prof" -singlestep -d exec,nochain -D "$trace")
 	nb=$(echo "$pout" | awk '$1 == "prof:" && $2 == "blocks" { print $3 }')
 	na=$(echo "$pout" | awk '$1 == "prof:" && $2 == "adc_blocks" { print $3 }')
 	if [ -n "$nb" ] && [ "$nb" -gt 0 ] && [ -n "$na" ] && [ "$na" -gt 0 ]; then
@@ -110,9 +110,7 @@ awk -v m="$c" 'BEGIN { i = m / 1000; printf "   goal: whole per-output path <= 1
 cost=build/firmware/qemu/fw_cost.elf
 if [ -f "$cost" ]; then
 	trace=$(mktemp)
-	cout=$(timeout 300 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
-		-semihosting-config enable=on,target=native -singlestep -d exec,nochain -D "$trace" \
-		-kernel "$cost" 2>&1)
+	cout=$(qemu "$cost" -singlestep -d exec,nochain -D "$trace")
 	no=$(echo "$cout" | awk '$1 == "cost:" && $6 == "setup" && $7 == "ok" { print $3 }')
 	if [ -n "$no" ] && [ "$no" -gt 0 ]; then
 		fparts=$(awk 'function model(f) { return f ~ /^fw_/ || f ~ /^ng_model_/ || f == "main" }

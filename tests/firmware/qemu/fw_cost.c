@@ -32,6 +32,7 @@ static void fw_cost_why(char *b, size_t n, const char *msg, uint32_t addr)
 #include "../../../firmware/stm32f103/noise.c"
 #include "../../../firmware/stm32f103/dcd_stm32f1.c"
 #include "../../../firmware/stm32f103/main.c"
+#include "../../unit/fw_main_model.h"
 #include "mps2.h"
 
 volatile uint32_t ng_cost_mark;
@@ -55,25 +56,9 @@ static uint32_t fw_cost_output(void)
 int main(void)
 {
 	int bad = 0;
-	fw_model_reset();
-	fw_spin = ng_fw_poll;
-	fw_model.samples = ng_vec_adc;
-	fw_model.nsamples = ng_vec_adc_words;
+	fw_main_power_up(ng_vec_adc, ng_vec_adc_words);
 	fw_model.samples_wrap = true;
-	fw_model.dma_mem = (uint32_t *)ng_noise_buf;
-	fw_model.dma_mem_words = sizeof ng_noise_buf / 4u;
-	fw_model.dma_isr = ng_noise_isr;
-	fw_model.usb_isr = ng_stm32_usb_isr;
-	ng_clock_init();
-	ng_fw_init();
-	/* enumerate, configure, line coding (parity none: conditioned), DTR */
-	uint8_t b[64], lc[7] = { 0x00, 0xC2, 0x01, 0x00, 0, 0, 8 };
-	fw_host_reset();
-	ng_fw_poll();
-	int ok = control(0x80, 6, 0x0100, 0, 18, b, &bad) == 18 && control(0x00, 5, 3, 0, 0, NULL, &bad) == 0;
-	fw_model.host_addr = 3;
-	ok = ok && control(0x00, 9, 1, 0, 0, NULL, &bad) == 0 && control(0x21, 0x20, 0, 0, 7, lc, &bad) == 0 &&
-	     control(0x21, 0x22, 1, 0, 0, NULL, &bad) == 0;
+	int ok = fw_main_open(0, &bad);   /* parity none: conditioned */
 	/* past the start-up test (1024 samples) and into the steady state */
 	uint32_t bytes = 0, outputs = 64;
 	for (int i = 0; i < 48; i++)
