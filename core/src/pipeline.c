@@ -67,21 +67,16 @@ static void ng_pipe_crc_unit(ng_pipeline *p, const uint32_t *w, size_t g, uint32
 
 /* ---- blocks and the queue ------------------------------------------------ */
 
-static void ng_pipe_reset_block(ng_pipeline *p)
-{
-	p->pend_n = 0;
-	p->grp = 0;
-	p->blk_fail = 0;
-	ng_wipe(p->pend, sizeof p->pend);
-	ng_wipe(p->mh, sizeof p->mh);
-	ng_wipe(p->msg, sizeof p->msg);
-	p->mfill = 0;
-}
-
-static void ng_pipe_flush_queue(ng_pipeline *p)
+/* Discards the queued blocks and the block in progress (with its pending
+ * samples), wiped. */
+static void ng_pipe_discard(ng_pipeline *p)
 {
 	ng_wipe(p->q, sizeof p->q);
 	p->q_head = p->q_count = 0;
+	p->pend_n = p->grp = p->blk_fail = p->mfill = 0;
+	ng_wipe(p->pend, sizeof p->pend);
+	ng_wipe(p->mh, sizeof p->mh);
+	ng_wipe(p->msg, sizeof p->msg);
 }
 
 ng_status ng_pipeline_config_h(ng_pipeline_config *cfg, uint32_t h_milli, uint32_t adc_h_milli)
@@ -332,8 +327,7 @@ ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n)
 		} else if (!stopped && ng_pipe_stopped(p)) {
 			ng_pipe_build(p, s, i, &dropped);
 			p->blocks_dropped += p->q_count;
-			ng_pipe_flush_queue(p);
-			ng_pipe_reset_block(p);
+			ng_pipe_discard(p);
 		} else if (!stopped) {
 			ng_pipe_build(p, s, used, &dropped);
 		}
@@ -384,8 +378,7 @@ void ng_pipeline_set_mode(ng_pipeline *p, uint32_t mode)
 {
 	if (mode > NG_MODE_RAW)
 		return;
-	ng_pipe_flush_queue(p);
-	ng_pipe_reset_block(p);
+	ng_pipe_discard(p);
 	p->mode = mode;
 	/* Raw blocks start at a sample index that is a multiple of 8, so that
 	 * each 32-byte raw block is a 32-byte-aligned block of the input (the
