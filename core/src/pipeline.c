@@ -115,13 +115,12 @@ ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 	return NG_OK;
 }
 
-/* A block is complete: queued, or dropped when a test fired during it
- * (modes 0 and 1), or lost when the queue is full. data may be NULL: then
- * make writes the block into the slot (mode 0's digest). */
-static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *dropped,
-			       void (*make)(ng_pipeline *, uint8_t *))
+/* A block is complete: the queue slot it goes into, or NULL when it is
+ * dropped (a test fired during it, modes 0 and 1) or lost (the queue is
+ * full). */
+static uint8_t *ng_pipe_block_done(ng_pipeline *p, bool *dropped)
 {
-	uint8_t tmp[NG_BLOCK_BYTES], *slot = NULL;
+	uint8_t *slot = NULL;
 	if (p->mode != NG_MODE_RAW && p->blk_fail) {
 		p->blocks_dropped++;
 		*dropped = true;
@@ -130,14 +129,9 @@ static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *droppe
 	} else {
 		slot = p->q[(p->q_head + p->q_count++) % NG_PIPELINE_QUEUE];
 	}
-	if (make)
-		make(p, slot ? slot : tmp);
-	else if (slot)
-		memcpy(slot, data, NG_BLOCK_BYTES);
-	if (!slot)
-		ng_wipe(tmp, sizeof tmp);
 	p->blk_fail = 0;
 	p->grp = 0;
+	return slot;
 }
 
 /* NeuG's tests fired on a CRC value the block uses: it is dropped. */
@@ -222,7 +216,10 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 	ng_pipe_msg_word(p, __builtin_bswap32((uint32_t)(bits >> 32)));
 	ng_pipe_msg_word(p, __builtin_bswap32((uint32_t)bits));
 	ng_pipe_compress(p);
-	ng_pipe_block_done(p, NULL, dropped, ng_pipe_m0_digest);
+	uint8_t tmp[NG_BLOCK_BYTES], *slot = ng_pipe_block_done(p, dropped);
+	ng_pipe_m0_digest(p, slot ? slot : tmp);   /* (chained even when not output) */
+	if (!slot)
+		ng_wipe(tmp, sizeof tmp);
 }
 
 /* ---- groups ---------------------------------------------------------------- */
@@ -269,8 +266,9 @@ static size_t ng_pipe_groups(ng_pipeline *p, const uint32_t *w, size_t g, bool *
 	else
 		for (size_t k = 0; k < 4 * g; k++)
 			ng_put_le32((uint8_t *)(p->msg + 4 * p->grp + k), w[k]);
-	if ((p->grp += (uint32_t)g) == per)
-		ng_pipe_block_done(p, (const uint8_t *)p->msg, dropped, NULL);
+	uint8_t *slot;
+	if ((p->grp += (uint32_t)g) == per && (slot = ng_pipe_block_done(p, dropped)) != NULL)
+		memcpy(slot, p->msg, NG_BLOCK_BYTES);
 	return g;
 }
 
