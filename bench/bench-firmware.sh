@@ -14,9 +14,11 @@ command -v arm-none-eabi-gcc >/dev/null || { echo "   skipped: arm-none-eabi-gcc
 [ -r "$vec/neug-1.0.6/adc.bin" ] || { echo "   skipped: no vectors in $vec"; exit 0; }
 make --no-print-directory -s NG_VECTORS="$vec" firmware-qemu >/dev/null 2>&1 ||
 	{ echo "   build failed (make firmware-qemu)"; exit 1; }
-out=$(timeout 300 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
-	-semihosting-config enable=on,target=native -icount shift=0 \
-	-kernel build/firmware/qemu/fw_bench.elf 2>&1)
+# qemu ELF ARGS...: runs a QEMU image, its semihosting output on stdout.
+qemu() { local elf=$1; shift
+	timeout 300 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
+		-semihosting-config enable=on,target=native "$@" -kernel "$elf" 2>&1; }
+out=$(qemu build/firmware/qemu/fw_bench.elf -icount shift=0)
 get() { echo "$out" | awk -v k="$1" '$1 == "bench:" && $2 == k { print $3 }'; }
 cal=$(get calibration_ticks_per_2M_instructions)
 echo "   Cortex-M3 (qemu mps2-an385 -icount shift=0): SysTick calibration $cal ticks per 2M instructions"
@@ -77,9 +79,7 @@ part "  a word-wise volatile wipe, per byte" "$(get wipe_words_minstr_per_byte)"
 prof=build/firmware/qemu/fw_prof.elf
 if [ -f "$prof" ]; then
 	trace=$(mktemp)
-	pout=$(timeout 300 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
-		-semihosting-config enable=on,target=native -singlestep -d exec,nochain -D "$trace" \
-		-kernel "$prof" 2>&1)
+	pout=$(qemu "$prof" -singlestep -d exec,nochain -D "$trace")
 	nb=$(echo "$pout" | awk '$1 == "prof:" && $2 == "blocks" { print $3 }')
 	na=$(echo "$pout" | awk '$1 == "prof:" && $2 == "adc_blocks" { print $3 }')
 	if [ -n "$nb" ] && [ "$nb" -gt 0 ] && [ -n "$na" ] && [ "$na" -gt 0 ]; then
@@ -101,6 +101,44 @@ if [ -f "$prof" ]; then
 fi
 c=$(get conditioned_hwcrc_minstr_per_output)
 awk -v m="$c" 'BEGIN { i = m / 1000; printf "   goal: whole per-output path <= 11,000 instructions: %s (%.0f)\n", (i <= 0 ? "not measured" : i <= 11000 ? "met" : "NOT met"), i }'
+# The firmware's own instructions per conditioned output (fw_cost.c): the
+# trace of the real main loop, DMA interrupt, group hand-off and USB path
+# over the register model, without the model's functions (fw_*,
+# ng_model_*) and without ng_pipeline_put_many / ng_pipeline_take and their
+# callees (the pipeline, counted above); a library function (memcpy ...)
+# counts for the side that called it.
+cost=build/firmware/qemu/fw_cost.elf
+if [ -f "$cost" ]; then
+	trace=$(mktemp)
+	cout=$(qemu "$cost" -singlestep -d exec,nochain -D "$trace")
+	no=$(echo "$cout" | awk '$1 == "cost:" && $6 == "setup" && $7 == "ok" { print $3 }')
+	if [ -n "$no" ] && [ "$no" -gt 0 ]; then
+		fparts=$(awk 'function model(f) { return f ~ /^fw_/ || f ~ /^ng_model_/ || f == "main" }
+			function shared(f) { return f ~ /^mem(cpy|set|move|cmp)$/ || f ~ /^__/ }
+			$5 == "ng_cost_begin" { on = 1; next } $5 == "ng_cost_end" { exit } !on { next }
+			{ f = $5
+			  if (skipto != "") { if (f == skipto) skipto = ""; else next }
+			  if (f == "ng_pipeline_put_many" || f == "ng_pipeline_take") { skipto = last; next }
+			  if (f ~ /^ng_model_(read|write)/ && !model(last)) acc++
+			  if (shared(f)) { if (!lastmodel) c[f]++; next }
+			  lastmodel = model(f); if (!lastmodel) c[f]++; last = f }
+			END { for (k in c) printf "%d %s\n", c[k], k; printf "%d ACCESSES\n", acc }' "$trace")
+		fw=$(echo "$fparts" | awk -v n="$no" '$2 != "ACCESSES" { t += $1 } END { printf "%.0f", t / n }')
+		acc=$(echo "$fparts" | awk -v n="$no" '$2 == "ACCESSES" { printf "%.0f", $1 / n }')
+		echo "   the firmware's own instructions per conditioned output (main loop, DMA interrupt, group hand-off, USB write and its interrupt; fw_cost.c over $no outputs): $fw"
+		echo "$fparts" | awk -v n="$no" '$2 != "ACCESSES" { printf "%.0f %s\n", $1 / n, $2 }' | sort -rn |
+			awk '$1 >= 20 { printf "     %-44s %7.0f\n", $2, $1 }'
+		echo "     (its $acc register accesses per output are calls into the register model here: each about 2 instructions more than the board's load or store)"
+		awk -v m="$c" -v f="$fw" 'BEGIN { i = m / 1000 + f; if (m <= 0) exit
+			for (cpi = 1.3; cpi <= 1.81; cpi += 0.5)
+				printf "     pipeline + firmware = %.0f instructions per output: CPU %.0f%% busy at 80 kB/s at CPI %.1f; CPU bound %.1f kB/s\n",
+					i, 2500 * i * cpi / 72e6 * 100, cpi, 32 / (i * cpi / 72e6) / 1000
+			printf "   goal: CPU under 70%% busy at 80 kB/s at CPI 1.8 (<= 11,200 instructions per output in all): %s\n", i <= 11200 ? "met" : "NOT met" }'
+	else
+		echo "   (firmware cost run failed: $(echo "$cout" | tail -1))"
+	fi
+	rm -f "$trace"
+fi
 if make --no-print-directory -s firmware >/dev/null 2>&1; then
 	echo "   code size (make firmware; NeuG 1.0.x with Chopstx, USB and MSC is the reference):"
 	bash firmware/stm32f103/size.sh $(basename -a firmware/stm32f103/boards/*.h | sed 's/\.h$//') | sed 's/^/   /'

@@ -218,3 +218,9 @@ $(B)/firmware/qemu/fw_prof.o: $(FW_Q)/fw_bench.c
 	$(FW_CC) $(FW_INC) -I$(FW_Q) $(FW_CFLAGS) -DNG_FW_PROFILE -MMD -MP -c $< -o $@
 $(B)/firmware/qemu/fw_prof.elf: $(B)/firmware/qemu/sha_unrolled.o
 firmware-qemu: $(B)/firmware/qemu/fw_prof.elf
+
+# The firmware's own cost per output (fw_cost.c: main.c, noise.c, the USB
+# stack and driver over the host tests' register model), more RAM than a board.
+$(B)/firmware/qemu/fw_cost.elf: $(B)/firmware/qemu/fw_cost.o $(FW_QOBJ) $(FW_COMMON_OBJ) $(FW_Q)/mps2_cost.ld
+	$(FW_CC) $(FW_LDFLAGS) -T$(FW_Q)/mps2_cost.ld -Wl,-Map=$(@:.elf=.map) -o $@ $(filter %.o,$^) $(FW_LIBS)
+firmware-qemu: $(B)/firmware/qemu/fw_cost.elf

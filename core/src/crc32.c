@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Software model of the STM32F1 CRC unit (RM0008 section 4.2): see crc32.h.
  * MSB first, table-driven (tables from tools/gen_crc32_table.py) but on the
- * Cortex-M3 (bit by bit, crc32_impl.h). */
+ * Cortex-M3 (bit by bit, crc32_impl.h); bytes (the self-test's) bit by bit. */
 #include "ng/crc32.h"
 #include "crc32_impl.h"
 #if !NG_CRC32_BITWISE
@@ -18,13 +18,8 @@ uint32_t ng_crc32_word(ng_crc32_ctx *ctx, uint32_t w)
 uint32_t ng_crc32_bytes(ng_crc32_ctx *ctx, const uint8_t *buf, size_t len)
 {
 	uint32_t r = ctx->reg;
-	while (len--) {
-#if NG_CRC32_BITWISE
+	while (len--)
 		r = ng_crc32_bits(r ^ (uint32_t)*buf++ << 24, 8);
-#else
-		r = (r << 8) ^ ng_crc32_t[0][(r >> 24) ^ *buf++];
-#endif
-	}
 	return ctx->reg = r;
 }
 

@@ -1,27 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Internal to core/src: the software CRC's tables and inline word steps.
- * 64-bit hosts use 16 tables (16 KiB, one step per 4 words), other hosts
- * one 1 KiB table; the Cortex-M3, whose firmware runs the CRC unit and keeps
- * the software CRC only to check the unit at power-up, shifts bit by bit
- * (NG_CRC32_BITWISE: no table). */
+/* Internal to core/src: the software CRC's inline word steps. Hosts use 16
+ * tables (16 KiB, one step per 4 words); the Cortex-M3, whose firmware runs
+ * the CRC unit and keeps the software CRC only to check the unit at
+ * power-up, shifts bit by bit (NG_CRC32_BITWISE: no table). */
 #ifndef NG_CRC32_IMPL_H
 #define NG_CRC32_IMPL_H
 #include <stdint.h>
 
-#ifndef NG_CRC32_SLICE16
-#if UINTPTR_MAX > 0xffffffffu
-#define NG_CRC32_SLICE16 1
-#else
-#define NG_CRC32_SLICE16 0
-#endif
-#endif
-
-#ifndef NG_CRC32_BITWISE
-#if defined(__ARM_ARCH_7M__) && !NG_CRC32_SLICE16
+#if defined(__ARM_ARCH_7M__)
 #define NG_CRC32_BITWISE 1
 #else
 #define NG_CRC32_BITWISE 0
-#endif
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -30,7 +19,7 @@
 #define NG_CRC_INLINE static inline
 #endif
 
-extern const uint32_t ng_crc32_t[NG_CRC32_SLICE16 ? 16 : 1][256];
+extern const uint32_t ng_crc32_t[16][256];
 
 #define NG_B0(x) ((x) >> 24)
 #define NG_B1(x) (((x) >> 16) & 0xffu)
@@ -51,21 +40,21 @@ NG_CRC_INLINE uint32_t ng_crc32_step1(uint32_t reg, uint32_t w)
 	uint32_t x = reg ^ w;
 #if NG_CRC32_BITWISE
 	return ng_crc32_bits(x, 32);
-#elif NG_CRC32_SLICE16
+#else
 	return ng_crc32_t[3][NG_B0(x)] ^ ng_crc32_t[2][NG_B1(x)] ^
 	       ng_crc32_t[1][NG_B2(x)] ^ ng_crc32_t[0][NG_B3(x)];
-#else
-	for (int i = 0; i < 4; i++)
-		x = (x << 8) ^ ng_crc32_t[0][x >> 24];
-	return x;
 #endif
 }
 
-/* Four words: w[0] first. Only the first word depends on reg, so on 64-bit
- * hosts the other twelve lookups are off the critical path. */
+/* Four words: w[0] first. Only the first word depends on reg, so the other
+ * twelve lookups are off the critical path. */
 NG_CRC_INLINE uint32_t ng_crc32_step4(uint32_t reg, const uint32_t *w)
 {
-#if NG_CRC32_SLICE16
+#if NG_CRC32_BITWISE
+	for (int i = 0; i < 4; i++)
+		reg = ng_crc32_step1(reg, w[i]);
+	return reg;
+#else
 	uint32_t x = reg ^ w[0], y = w[1], z = w[2], u = w[3];
 	return (ng_crc32_t[15][NG_B0(x)] ^ ng_crc32_t[14][NG_B1(x)] ^
 		ng_crc32_t[13][NG_B2(x)] ^ ng_crc32_t[12][NG_B3(x)]) ^
@@ -75,10 +64,6 @@ NG_CRC_INLINE uint32_t ng_crc32_step4(uint32_t reg, const uint32_t *w)
 		ng_crc32_t[5][NG_B2(z)] ^ ng_crc32_t[4][NG_B3(z)] ^
 		ng_crc32_t[3][NG_B0(u)] ^ ng_crc32_t[2][NG_B1(u)] ^
 		ng_crc32_t[1][NG_B2(u)] ^ ng_crc32_t[0][NG_B3(u)]);
-#else
-	for (int i = 0; i < 4; i++)
-		reg = ng_crc32_step1(reg, w[i]);
-	return reg;
 #endif
 }
 

@@ -9,8 +9,10 @@
 /* The per-sample steps are inlined into their loops (-Os would call them). */
 #if defined(__GNUC__) || defined(__clang__)
 #define NG_STEP static inline __attribute__((always_inline))
+#define NG_UNLIKELY(c) __builtin_expect(!!(c), 0)
 #else
 #define NG_STEP static inline
+#define NG_UNLIKELY(c) (c)
 #endif
 
 /* ---- Cutoffs (SP 800-90B 4.4.1 and 4.4.2, alpha = 2^-30) ---------------- */
@@ -120,6 +122,7 @@ ng_status ng_health_start(ng_health_ctx *h, const ng_health_limits *word, const 
 		t->h_milli = lim[k]->h_milli;
 		t->rct_cutoff = lim[k]->rct_cutoff;
 		t->apt_cutoff = lim[k]->apt_cutoff;
+		t->rct_lim = t->apt_lim = 1;   /* min(max + 1, C), max = 0 */
 	}
 	*h = c;
 	return NG_OK;
@@ -141,6 +144,17 @@ ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_mill
  * 4.4.2 the lane of the window's first sample, so ng_health_ctx keeps the
  * two samples (prev, apt_a) and each stream only its B of each test. */
 
+/* A test's B reached lim = min(max + 1, C), the least B that is either a
+ * new largest B (max) or a failure (B >= C): notes the first, returns the
+ * second. (So a step compares B once.) */
+static bool ng_health_note(uint32_t *max, uint32_t *lim, uint32_t b, uint32_t c)
+{
+	if (b > *max)
+		*max = b;
+	*lim = *max + 1 < c ? *max + 1 : c;
+	return b >= c;
+}
+
 /* 4.4.1 step 2a on a stream where x equals A: B = B + 1, and B >= C is a
  * failure (true). `run` says that x's predecessor equalled its A too, so that the
  * field holds B of the run x continues; otherwise that run is the
@@ -151,9 +165,7 @@ NG_STEP bool ng_rct_same(ng_health_stream *t, bool run)
 {
 	const uint32_t b = run ? t->rct_b + 1 : 2;
 	t->rct_b = b;
-	if (b > t->rct_max)
-		t->rct_max = b;
-	return b >= t->rct_cutoff;
+	return NG_UNLIKELY(b >= t->rct_lim) && ng_health_note(&t->rct_max, &t->rct_lim, b, t->rct_cutoff);
 }
 
 /* 4.4.2 step 3 on a stream where x, not the window's first sample, equals
@@ -164,9 +176,7 @@ NG_STEP bool ng_rct_same(ng_health_stream *t, bool run)
 NG_STEP bool ng_apt_same(ng_health_stream *t)
 {
 	const uint32_t b = ++t->apt_b;
-	if (b > t->apt_max)
-		t->apt_max = b;
-	return b >= t->apt_cutoff;
+	return NG_UNLIKELY(b >= t->apt_lim) && ng_health_note(&t->apt_max, &t->apt_lim, b, t->apt_cutoff);
 }
 
 /* A firing of `test` on `stream` at the sample being tested, with count B.
@@ -236,38 +246,38 @@ static inline uint32_t ng_zero_lane(uint32_t u, uint32_t one, uint32_t high)
 	return (u - one) & ~u & high;
 }
 
-/* Stream t's tests at the sample at q, where r: its lane equals the
- * stream's A of 4.4.1, p: of 4.4.2; *end is just past the last sample at
- * which r held (`run` of ng_rct_same). True when a test failed. */
-NG_STEP bool ng_health_lane(ng_health_stream *t, const uint32_t **end, const uint32_t *q, bool r, bool p)
+/* Stream t's tests at the sample just before `next`, where r: its lane
+ * equals the stream's A of 4.4.1, p: of 4.4.2; *end is just past the last
+ * sample at which r held (`run` of ng_rct_same). True when a test failed. */
+NG_STEP bool ng_health_lane(ng_health_stream *t, const uint32_t **end, const uint32_t *next, bool r, bool p)
 {
 	bool f = false;
 	if (r) {
-		f = ng_rct_same(t, *end == q);
-		*end = q + 1;
+		f = ng_rct_same(t, *end == next - 1);
+		*end = next;
 	}
 	if (p)
 		f |= ng_apt_same(t);
 	return f;
 }
 
-/* The sample at q on ns streams, with d = x ^ prev and e = x ^ apt_a:
+/* The sample just before `next` on ns streams, with d = x ^ prev and e = x ^ apt_a:
  * stream k's value equals its A of 4.4.1 where d's lane is 0, its A of
  * 4.4.2 where e's lane is 0, and only those streams are stepped. True when
  * a test failed. */
-NG_STEP bool ng_health_sample(ng_health_stream *t, const uint32_t **end, const uint32_t *q,
+NG_STEP bool ng_health_sample(ng_health_stream *t, const uint32_t **end, const uint32_t *next,
 			      uint32_t d, uint32_t e, const uint32_t ns)
 {
 	if (ns == 1)
-		return ng_health_lane(&t[0], &end[0], q, d == 0, e == 0);
+		return ng_health_lane(&t[0], &end[0], next, d == 0, e == 0);
 	bool f = false;
 	if (!(d << 16) || !(e << 16)) {   /* (the word equals an A only where its low half does) */
-		f = ng_health_lane(&t[1], &end[1], q, !(d << 16), !(e << 16));
+		f = ng_health_lane(&t[1], &end[1], next, !(d << 16), !(e << 16));
 		if (d == 0 || e == 0)
-			f |= ng_health_lane(&t[0], &end[0], q, d == 0, e == 0);
+			f |= ng_health_lane(&t[0], &end[0], next, d == 0, e == 0);
 	}
 	if (d < 0x10000u || e < 0x10000u)
-		f |= ng_health_lane(&t[2], &end[2], q, d < 0x10000u, e < 0x10000u);
+		f |= ng_health_lane(&t[2], &end[2], next, d < 0x10000u, e < 0x10000u);
 	return f;
 }
 
@@ -305,9 +315,9 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 			if (!t[0].rct_b)   /* the very first sample: no A of 4.4.1 yet */
 				d = ~0u;
 		}
+		q++;
 		f |= ng_health_sample(t, run_end, q, d, e, ns);
 		prev = x;
-		q++;
 		if (++i == NG_APT_WINDOW)
 			i = 0;
 		if (f)
@@ -315,16 +325,12 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		/* the window's other samples (q[-1] is the previous one) */
 		const uint32_t *w = q, *wend = i == 0 ? q :
 			(size_t)(end - q) > NG_APT_WINDOW - i ? q + (NG_APT_WINDOW - i) : end;
-		for (;; q++) {
-			while (q < wend && !((((q[0] ^ q[-1]) - one) | ((q[0] ^ a) - one)) & high))
-				q++;   /* plain (the check above) */
-			if (q == wend)
+		while (q < wend) {
+			q++;   /* q[-1]: the sample, q[-2]: the previous one */
+			const uint32_t d = q[-1] ^ q[-2], e = q[-1] ^ a;
+			if ((((d - one) | (e - one)) & high) &&   /* not plain (the check above) */
+			    (f = ng_health_sample(t, run_end, q, d, e, ns)))
 				break;
-			f = ng_health_sample(t, run_end, q, q[0] ^ q[-1], q[0] ^ a, ns);
-			if (f) {
-				q++;
-				break;
-			}
 		}
 		i += (uint32_t)(q - w);
 		if (i == NG_APT_WINDOW)

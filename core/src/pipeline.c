@@ -67,22 +67,16 @@ static void ng_pipe_crc_unit(ng_pipeline *p, const uint32_t *w, size_t g, uint32
 
 /* ---- blocks and the queue ------------------------------------------------ */
 
-static void ng_pipe_reset_block(ng_pipeline *p)
-{
-	p->pend_n = 0;
-	p->grp = 0;
-	p->blk_fail = 0;
-	ng_wipe(p->pend, sizeof p->pend);
-	ng_wipe(p->mh, sizeof p->mh);
-	ng_wipe(p->msg, sizeof p->msg);
-	p->mfill = 0;
-	ng_wipe(p->blk, sizeof p->blk);
-}
-
-static void ng_pipe_flush_queue(ng_pipeline *p)
+/* Discards the queued blocks and the block in progress (with its pending
+ * samples), wiped. */
+static void ng_pipe_discard(ng_pipeline *p)
 {
 	ng_wipe(p->q, sizeof p->q);
 	p->q_head = p->q_count = 0;
+	p->pend_n = p->grp = p->blk_fail = p->mfill = 0;
+	ng_wipe(p->pend, sizeof p->pend);
+	ng_wipe(p->mh, sizeof p->mh);
+	ng_wipe(p->msg, sizeof p->msg);
 }
 
 ng_status ng_pipeline_config_h(ng_pipeline_config *cfg, uint32_t h_milli, uint32_t adc_h_milli)
@@ -121,13 +115,12 @@ ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 	return NG_OK;
 }
 
-/* A block is complete: queued, or dropped when a test fired during it
- * (modes 0 and 1), or lost when the queue is full. data may be NULL: then
- * make writes the block into the slot (mode 0's digest). */
-static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *dropped,
-			       void (*make)(ng_pipeline *, uint8_t *))
+/* A block is complete: the queue slot it goes into, or NULL when it is
+ * dropped (a test fired during it, modes 0 and 1) or lost (the queue is
+ * full). */
+static uint8_t *ng_pipe_block_done(ng_pipeline *p, bool *dropped)
 {
-	uint8_t tmp[NG_BLOCK_BYTES], *slot = NULL;
+	uint8_t *slot = NULL;
 	if (p->mode != NG_MODE_RAW && p->blk_fail) {
 		p->blocks_dropped++;
 		*dropped = true;
@@ -136,35 +129,49 @@ static void ng_pipe_block_done(ng_pipeline *p, const uint8_t *data, bool *droppe
 	} else {
 		slot = p->q[(p->q_head + p->q_count++) % NG_PIPELINE_QUEUE];
 	}
-	if (make)
-		make(p, slot ? slot : tmp);
-	else if (slot)
-		memcpy(slot, data, NG_BLOCK_BYTES);
-	if (!slot)
-		ng_wipe(tmp, sizeof tmp);
 	p->blk_fail = 0;
 	p->grp = 0;
+	return slot;
 }
 
-/* NeuG's tests on the bytes of a CRC value the block uses. */
-static void ng_pipe_neug(ng_pipeline *p, uint32_t v, bool whole)
+/* NeuG's tests fired on a CRC value the block uses: it is dropped. */
+static void ng_pipe_neug(ng_pipeline *p, bool fired)
 {
-	if (whole ? ng_neug_tests_words(&p->health.neug, &v, 1) : ng_neug_tests_byte(&p->health.neug, (uint8_t)v)) {
+	if (fired) {
 		p->blk_fail |= NG_HEALTH_NEUG;
 		p->health.status |= NG_HEALTH_NEUG;
 	}
 }
 
+/* g groups from w through the CRC, their values into v little endian (as
+ * the message and the CRC32 output hold them), and through NeuG's tests. */
+static void ng_pipe_crc_values(ng_pipeline *p, const uint32_t *w, size_t g, uint32_t *v)
+{
+	p->crc(p, w, g, v);
+	ng_pipe_neug(p, ng_neug_tests_words(&p->health.neug, v, g));
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	for (size_t k = 0; k < g; k++)
+		ng_put_le32((uint8_t *)&v[k], v[k]);
+#endif
+}
+
 /* ---- mode 0: the message -------------------------------------------------- */
 
-/* One 4-byte word of the message, compressed a 64-byte block at a time. */
+/* The ring's complete 64-byte blocks into the hash (NeuG's 161-byte
+ * message, padded: the three blocks in one call). */
+static void ng_pipe_compress(ng_pipeline *p)
+{
+	if (p->mfill >= 64)
+		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, p->mfill / 64);
+	p->mfill = 0;
+}
+
+/* One 4-byte word of the message; the ring is compressed when full. */
 static void ng_pipe_msg_word(ng_pipeline *p, uint32_t w)
 {
 	ng_put_le32((uint8_t *)p->msg + p->mfill, w);
-	if ((p->mfill += 4) == 64) {
-		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, 1);
-		p->mfill = 0;
-	}
+	if ((p->mfill += 4) == sizeof p->msg)
+		ng_pipe_compress(p);
 }
 
 /* The start of a block: H(0) and 01 00 00 01 | 00 v>>8 v>>16 v>>24. */
@@ -176,14 +183,19 @@ static void ng_pipe_m0_start(ng_pipeline *p)
 	ng_pipe_msg_word(p, p->crc_reg & 0xffffff00u);
 }
 
-/* The digest into out, and its first half for the next message. */
+/* The digest into out, and its first half for the next message. The
+ * ring's first block is wiped: without it the digest cannot be recomputed
+ * from what is left. */
 static void ng_pipe_m0_digest(ng_pipeline *p, uint8_t *out)
 {
-	for (int i = 0; i < 8; i++)   /* big endian (FIPS 180-4) */
-		ng_put_le32(out + 4 * i, __builtin_bswap32(p->mh[i]));
-	memcpy(p->prev, out, sizeof p->prev);
+	for (int i = 0; i < 8; i++) {   /* big endian (FIPS 180-4) */
+		const uint32_t w = __builtin_bswap32(p->mh[i]);
+		ng_put_le32(out + 4 * i, w);
+		if (i < 4)
+			ng_put_le32(p->prev + 4 * i, w);
+	}
 	ng_wipe(p->mh, sizeof p->mh);
-	ng_wipe(p->msg, sizeof p->msg);
+	ng_wipe(p->msg, 64);
 }
 
 /* The end of a block, v its last CRC value: v's low byte, the previous
@@ -194,25 +206,28 @@ static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 {
 	const uint8_t *h = p->prev;
 	uint64_t bits = 8 * ((uint64_t)p->spb + 21);
-	ng_pipe_neug(p, v, false);
+	ng_pipe_neug(p, ng_neug_tests_byte(&p->health.neug, (uint8_t)v));
 	ng_pipe_msg_word(p, (v & 0xffu) | ng_get_le32(h) << 8);
 	for (int i = 3; i < 15; i += 4)
 		ng_pipe_msg_word(p, ng_get_le32(h + i));
 	ng_pipe_msg_word(p, h[15] | 0x80u << 8);
-	while (p->mfill != 56)
+	while (p->mfill % 64 != 56)
 		ng_pipe_msg_word(p, 0);
 	ng_pipe_msg_word(p, __builtin_bswap32((uint32_t)(bits >> 32)));
 	ng_pipe_msg_word(p, __builtin_bswap32((uint32_t)bits));
-	ng_pipe_block_done(p, NULL, dropped, ng_pipe_m0_digest);
+	ng_pipe_compress(p);
+	uint8_t tmp[NG_BLOCK_BYTES], *slot = ng_pipe_block_done(p, dropped);
+	ng_pipe_m0_digest(p, slot ? slot : tmp);   /* (chained even when not output) */
+	if (!slot)
+		ng_wipe(tmp, sizeof tmp);
 }
 
 /* ---- groups ---------------------------------------------------------------- */
 
 /* Mode 0: up to g groups (1 <= g) from w into the block in progress: its
  * first group starts the message, its last ends it (that CRC value's low
- * byte only), and the others, as many as fit in the message block being
- * filled, go straight into it and through NeuG's tests together. Returns
- * the groups taken. */
+ * byte only), and the others, as many as fit in the ring, go straight into
+ * it and through NeuG's tests together. Returns the groups taken. */
 static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g, bool *dropped)
 {
 	const uint32_t left = p->spb / 4 - 1 - p->grp;
@@ -224,50 +239,37 @@ static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g, boo
 		ng_pipe_m0_end(p, v, dropped);
 		return 1;
 	}
-	uint32_t *v = p->msg + p->mfill / 4, room = (64 - p->mfill) / 4;
+	uint32_t *v = p->msg + p->mfill / 4, room = (uint32_t)(sizeof p->msg - p->mfill) / 4;
 	if (g > left)
 		g = left;
 	if (g > room)
 		g = room;
-	p->crc(p, w, g, v);
-	if (ng_neug_tests_words(&p->health.neug, v, g)) {
-		p->blk_fail |= NG_HEALTH_NEUG;
-		p->health.status |= NG_HEALTH_NEUG;
-	}
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-	for (size_t k = 0; k < g; k++)   /* the message holds them little endian */
-		ng_put_le32((uint8_t *)&v[k], v[k]);
-#endif
+	ng_pipe_crc_values(p, w, g, v);
 	p->grp += (uint32_t)g;
-	if ((p->mfill += 4 * (uint32_t)g) == 64) {
-		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, 1);
-		p->mfill = 0;
-	}
+	if ((p->mfill += 4 * (uint32_t)g) == sizeof p->msg)
+		ng_pipe_compress(p);
 	return g;
 }
 
-/* One group of 4 tested samples into the block in progress. */
-static void ng_pipe_group(ng_pipeline *p, const uint32_t w[4], bool *dropped)
+/* Up to g groups (1 <= g) from w into the block in progress; returns the
+ * groups taken. Modes 1 and 2 build their block in the ring too: 8 CRC
+ * values, or 2 groups of samples, little endian. */
+static size_t ng_pipe_groups(ng_pipeline *p, const uint32_t *w, size_t g, bool *dropped)
 {
-	uint32_t v;
-	switch (p->mode) {
-	case NG_MODE_CONDITIONED:
-		ng_pipe_m0_groups(p, w, 1, dropped);
-		break;
-	case NG_MODE_CRC32:
-		p->crc(p, w, 1, &v);
-		ng_pipe_neug(p, v, true);
-		ng_put_le32(p->blk + 4 * p->grp, v);
-		if (++p->grp == 8)
-			ng_pipe_block_done(p, p->blk, dropped, NULL);
-		break;
-	default:
-		for (int i = 0; i < 4; i++)
-			ng_put_le32(p->blk + 16 * p->grp + 4 * i, w[i]);
-		if (++p->grp == 2)
-			ng_pipe_block_done(p, p->blk, dropped, NULL);
-		break;
-	}
+	if (p->mode == NG_MODE_CONDITIONED)
+		return ng_pipe_m0_groups(p, w, g, dropped);
+	const uint32_t per = p->mode == NG_MODE_CRC32 ? 8u : 2u;   /* groups per block */
+	if (g > per - p->grp)
+		g = per - p->grp;
+	if (p->mode == NG_MODE_CRC32)
+		ng_pipe_crc_values(p, w, g, p->msg + p->grp);
+	else
+		for (size_t k = 0; k < 4 * g; k++)
+			ng_put_le32((uint8_t *)(p->msg + 4 * p->grp + k), w[k]);
+	uint8_t *slot;
+	if ((p->grp += (uint32_t)g) == per && (slot = ng_pipe_block_done(p, dropped)) != NULL)
+		memcpy(slot, p->msg, NG_BLOCK_BYTES);
+	return g;
 }
 
 /* m tested samples into the block in progress (never past its end). */
@@ -275,18 +277,16 @@ static void ng_pipe_build(ng_pipeline *p, const uint32_t *w, size_t m, bool *dro
 {
 	while (m) {
 		if (p->pend_n == 0 && m >= 4) {   /* whole groups straight from the input */
-			size_t g = p->mode == NG_MODE_CONDITIONED ? ng_pipe_m0_groups(p, w, m / 4, dropped) : 1;
-			if (p->mode != NG_MODE_CONDITIONED)
-				ng_pipe_group(p, w, dropped);
+			size_t g = ng_pipe_groups(p, w, m / 4, dropped);
 			w += 4 * g;
 			m -= 4 * g;
-			continue;
-		}
-		p->pend[p->pend_n++] = *w++;
-		m--;
-		if (p->pend_n == 4) {
-			p->pend_n = 0;
-			ng_pipe_group(p, p->pend, dropped);
+		} else {
+			p->pend[p->pend_n++] = *w++;
+			m--;
+			if (p->pend_n == 4) {
+				p->pend_n = 0;
+				ng_pipe_groups(p, p->pend, 1, dropped);
+			}
 		}
 	}
 }
@@ -325,8 +325,7 @@ ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n)
 		} else if (!stopped && ng_pipe_stopped(p)) {
 			ng_pipe_build(p, s, i, &dropped);
 			p->blocks_dropped += p->q_count;
-			ng_pipe_flush_queue(p);
-			ng_pipe_reset_block(p);
+			ng_pipe_discard(p);
 		} else if (!stopped) {
 			ng_pipe_build(p, s, used, &dropped);
 		}
@@ -377,8 +376,7 @@ void ng_pipeline_set_mode(ng_pipeline *p, uint32_t mode)
 {
 	if (mode > NG_MODE_RAW)
 		return;
-	ng_pipe_flush_queue(p);
-	ng_pipe_reset_block(p);
+	ng_pipe_discard(p);
 	p->mode = mode;
 	/* Raw blocks start at a sample index that is a multiple of 8, so that
 	 * each 32-byte raw block is a 32-byte-aligned block of the input (the

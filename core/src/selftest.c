@@ -94,38 +94,50 @@ static bool ng_st_crc(void)
 	return ng_st_ok("crc", ok && a == b);
 }
 
-#define NG_ST_SAMPLES 1304u
-
-/* SHA-256 of the whole output of the vector in `mode`. */
-static bool ng_st_pipe_run(uint32_t mode, uint8_t digest[32], uint32_t *blocks)
+/* The pipeline vector: xorshift32 from 0x6e657567, sample i of a run. */
+static uint32_t ng_st_xorshift(uint32_t i)
 {
-	ng_pipeline_config cfg = { .mode = mode, .uid = { 1, 2, 3 }, .health = NG_DEFAULT_LIMITS };
-	if (ng_pipeline_init(&ng_st_pipe, &cfg) != NG_OK)
-		return false;
-	uint32_t x = 0x6e657567u, buf[8];
-	ng_sha256_ctx sc;
-	uint8_t out[NG_BLOCK_BYTES];
-	ng_sha256_init(&sc);
-	*blocks = 0;
-	for (uint32_t i = 0; i < NG_ST_SAMPLES; i += 8) {
-		for (int j = 0; j < 8; j++) {
-			x ^= x << 13;
-			x ^= x >> 17;
-			x ^= x << 5;
-			buf[j] = x;
-		}
-		if (ng_pipeline_put_many(&ng_st_pipe, buf, 8) != NG_OK)
-			return false;
-		while (ng_pipeline_take(&ng_st_pipe, out)) {
-			ng_sha256_update(&sc, out, sizeof out);
-			(*blocks)++;
-		}
-	}
-	ng_sha256_final(&sc, digest);
-	return true;
+	static uint32_t x;
+	if (i == 0)
+		x = 0x6e657567u;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return x;
 }
 
-/* SHA-256 of the 9 blocks of mode 0 and the 40 blocks of mode 1. */
+/* n samples gen(0), gen(1), ... through the scratch pipeline in `mode`
+ * (uid 1 2 3, H = 3.7; dual-ADC words when adc), 8 at a time, taking the
+ * output as it comes: SHA-256 of it into digest, the blocks into *blocks.
+ * False when a put was not NG_OK. */
+static bool ng_st_run(uint32_t mode, bool adc, uint32_t (*gen)(uint32_t), uint32_t n,
+		      uint8_t digest[32], uint32_t *blocks)
+{
+	static const ng_health_limits adc_limits = NG_DEFAULT_ADC_LIMITS;
+	ng_pipeline_config cfg = { .mode = mode, .uid = { 1, 2, 3 }, .health = NG_DEFAULT_LIMITS };
+	uint32_t w[8];
+	uint8_t out[NG_BLOCK_BYTES];
+	ng_sha256_ctx sc;
+	bool ok = true;
+	if (adc)
+		cfg.adc_health = adc_limits;
+	if (ng_pipeline_init(&ng_st_pipe, &cfg) != NG_OK)
+		return false;
+	ng_sha256_init(&sc);
+	*blocks = 0;
+	for (uint32_t i = 0; i < n; i += 8) {
+		for (uint32_t j = 0; j < 8; j++)
+			w[j] = gen(i + j);
+		ok &= ng_pipeline_put_many(&ng_st_pipe, w, 8) == NG_OK;
+		for (; ng_pipeline_take(&ng_st_pipe, out); (*blocks)++)
+			ng_sha256_update(&sc, out, sizeof out);
+	}
+	ng_sha256_final(&sc, digest);
+	return ok;
+}
+
+/* SHA-256 of the 9 blocks of mode 0 and the 40 blocks of mode 1 of the
+ * 1304-sample vector. */
 static const uint8_t ng_st_m0[32] = {
 	0xfa, 0xa1, 0xcd, 0x59, 0xce, 0xdc, 0x15, 0x13, 0x30, 0x46, 0xb4, 0xe8, 0x27, 0xb0, 0xea, 0x6f,
 	0x60, 0x4b, 0x71, 0xba, 0x7d, 0xe3, 0x60, 0x23, 0x01, 0x33, 0xdf, 0x73, 0x80, 0x38, 0x05, 0x10 };
@@ -137,9 +149,10 @@ static bool ng_st_pipeline(void)
 {
 	uint8_t d[32];
 	uint32_t nb;
-	bool ok = ng_st_pipe_run(NG_MODE_CONDITIONED, d, &nb) && nb == 9 && !memcmp(d, ng_st_m0, 32);
-	ok = ok && ng_st_pipe_run(NG_MODE_CRC32, d, &nb) && nb == 40 && !memcmp(d, ng_st_m1, 32);
-	return ok;
+	bool ok = ng_st_run(NG_MODE_CONDITIONED, false, ng_st_xorshift, 1304, d, &nb) && nb == 9 &&
+		  !memcmp(d, ng_st_m0, 32);
+	return ok && ng_st_run(NG_MODE_CRC32, false, ng_st_xorshift, 1304, d, &nb) && nb == 40 &&
+	       !memcmp(d, ng_st_m1, 32);
 }
 
 static const char *ng_st_first;   /* the first test that failed */
@@ -165,30 +178,18 @@ void ng_selftest_inject(const char *name)
 }
 #endif
 
-/* n samples from gen(i) through a fresh pipeline in mode 0 (dual-ADC words
- * when adc); true when the first persistent failure latched at sample
- * `index` on `stream` by `test`, during the start-up test, and nothing came
- * out. */
+/* n samples from gen(i) in mode 0 (dual-ADC words when adc); true when the
+ * first persistent failure latched at sample `index` on `stream` by
+ * `test`, during the start-up test, and nothing came out. */
 static bool ng_st_latch(uint32_t (*gen)(uint32_t), uint32_t n, bool adc, uint32_t test,
 			uint32_t stream, uint64_t index)
 {
-	static const ng_health_limits adc_limits = NG_DEFAULT_ADC_LIMITS;
-	ng_pipeline_config cfg = { .mode = NG_MODE_CONDITIONED, .health = NG_DEFAULT_LIMITS };
-	if (adc)
-		cfg.adc_health = adc_limits;
-	uint32_t w[8];
-	uint8_t out[NG_BLOCK_BYTES];
-	if (ng_pipeline_init(&ng_st_pipe, &cfg) != NG_OK)
-		return false;
-	for (uint32_t i = 0; i < n; i += 8) {
-		for (uint32_t j = 0; j < 8; j++)
-			w[j] = gen(i + j);
-		ng_pipeline_put_many(&ng_st_pipe, w, 8);
-	}
+	uint8_t d[32];
+	uint32_t nb;
+	ng_st_run(NG_MODE_CONDITIONED, adc, gen, n, d, &nb);
 	const ng_health_ctx *h = ng_pipeline_health(&ng_st_pipe);
 	return (h->status & NG_HEALTH_PERSISTENT) && (h->status & NG_HEALTH_STARTUP_FAILED) &&
-	       h->fail_test == test && h->fail_stream == stream && h->fail_index == index &&
-	       !ng_pipeline_take(&ng_st_pipe, out);
+	       h->fail_test == test && h->fail_stream == stream && h->fail_index == index && nb == 0;
 }
 
 /* A stuck source: the RCT (C = 10 at H = 3.7) fires at its 10th sample. */

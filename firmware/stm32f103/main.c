@@ -151,7 +151,7 @@ static uint32_t ng_fw_app_info(void *user, uint16_t index)
 
 static bool ng_fw_running;
 static uint32_t ng_fw_mode;
-static uint64_t ng_fw_shown;
+static uint32_t ng_fw_groups; /* groups fed: one output each, in every mode */
 
 /* Power-up: clocks are set (startup.c); self-test, device, noise source. */
 void ng_fw_init(void)
@@ -226,11 +226,13 @@ void ng_fw_poll(void)
 		ng_neug_put_samples(&ng_dev, b, n);
 		ng_noise_release();
 		want = ng_neug_wants_samples(&ng_dev);
+		if (++ng_fw_groups % 32u == 0)
+			ng_led_activity();
 	}
 
-	ng_pipeline_stats st;
-	ng_neug_get_stats(&ng_dev, &st);
-	if (!ng_fw_selftest_ok || (st.status & NG_HEALTH_PERSISTENT))
+	/* the health status alone (not the whole statistics, on every pass) */
+	const uint32_t status = ng_pipeline_health(&ng_dev.pipe)->status;
+	if (!ng_fw_selftest_ok || (status & NG_HEALTH_PERSISTENT))
 		ng_led_set(NG_LED_FAILURE);
 	else if (ng_fw_noise_status)
 		ng_led_set(ng_fw_weak_led[ng_fw_noise_status & 3u]);
@@ -238,14 +240,10 @@ void ng_fw_poll(void)
 		ng_led_set(NG_LED_NO_HOST);
 	else if (!ng_neug_dtr(&ng_dev))
 		ng_led_set(NG_LED_IDLE);
-	else if (st.status & NG_HEALTH_STARTUP)
+	else if (status & NG_HEALTH_STARTUP)
 		ng_led_set(NG_LED_STARTING);
 	else
 		ng_led_set(NG_LED_RUNNING);
-	if (st.blocks_out - ng_fw_shown >= 32) {
-		ng_fw_shown = st.blocks_out;
-		ng_led_activity();
-	}
 	ng_led_poll(ng_millis());
 }
 

@@ -51,6 +51,7 @@ typedef struct {
 	uint32_t h_milli, rct_cutoff, apt_cutoff;  /* declared H and its cutoffs */
 	uint32_t rct_b, apt_b;          /* B of 4.4.1 and of 4.4.2 (A: ng_health_ctx) */
 	uint32_t rct_max, apt_max;      /* largest B seen (monotone) */
+	uint32_t rct_lim, apt_lim;      /* min(max + 1, C): the least B to note */
 	uint32_t rct_failures, apt_failures; /* firings (see doc/health.md) */
 } ng_health_stream;
 
