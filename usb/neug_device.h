@@ -108,8 +108,9 @@ _Static_assert(NG_NEUG_REQ_GET_INFO == NG_DFU_REQ_GET_INFO, "one GET_INFO in bot
 /* The configuration descriptor's length with the DFU run-time interface. */
 #define NG_NEUG_CONFIG_LEN 116u
 
-/* Bulk IN output buffer (multiple of 64 and of 32). */
-#define NG_NEUG_OUT_BUF 512u
+/* The bulk IN output ring (a power of 2, a multiple of 64 and of 32): a
+ * transfer in flight and as much again ready behind it. */
+#define NG_NEUG_OUT_BUF 1024u
 
 typedef struct {
 	uint32_t uid[3];      /* the 96-bit unique device ID (serial number, CRC seed) */
@@ -145,11 +146,12 @@ typedef struct {
 	char serial[25];
 	bool dtr, configured;
 	uint64_t bytes_sent;
-	/* output ring: out[out_tail..out_head) pending (indices mod 2 * size) */
-	uint16_t out_head, out_tail;
-	bool tx_busy;
+	/* output ring: out[out_tail..out_head) pending, of which the first
+	 * tx_len bytes are the bulk IN transfer in flight, sent from the ring
+	 * itself (indices mod 2 * size; whole blocks go in and a transfer
+	 * ends at the buffer's end, so blocks and transfers are contiguous) */
+	uint16_t out_head, out_tail, tx_len;
 	uint8_t out[NG_NEUG_OUT_BUF];
-	uint8_t tx[NG_NEUG_OUT_BUF];
 } ng_neug_dev;
 
 /* Initialises everything (pipeline in mode 0, stack, classes) and calls

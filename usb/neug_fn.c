@@ -102,43 +102,37 @@ static uint16_t ring_used(const ng_neug_dev *d)
 	return (uint16_t)((d->out_head - d->out_tail) & RING_MASK);
 }
 
-static void ring_clear(ng_neug_dev *d)
+/* The transfer in flight is over (sent, cut or dropped): its bytes leave
+ * the ring. */
+static void tx_release(ng_neug_dev *d)
 {
-	d->out_head = d->out_tail = 0;
+	d->out_tail = (uint16_t)((d->out_tail + d->tx_len) & RING_MASK);
+	d->tx_len = 0;
 }
 
-/* Moves released blocks from the pipeline into the ring while they fit;
+/* Moves released blocks from the pipeline into the ring while they fit
+ * (ng_pipeline_take writes each into its place and wipes its own copy);
  * the rest wait in the pipeline's own queue. */
 static void drain_pipeline(ng_neug_dev *d)
 {
-	uint8_t blk[NG_BLOCK_BYTES];
-	while (NG_NEUG_OUT_BUF - ring_used(d) >= NG_BLOCK_BYTES && ng_pipeline_take(&d->pipe, blk)) {
-		for (unsigned i = 0; i < NG_BLOCK_BYTES; i++) {
-			d->out[d->out_head & (NG_NEUG_OUT_BUF - 1u)] = blk[i];
-			d->out_head = (uint16_t)((d->out_head + 1u) & RING_MASK);
-		}
-	}
-	/* wipe the copy of output on the stack */
-	volatile uint8_t *v = blk;
-	for (unsigned i = 0; i < NG_BLOCK_BYTES; i++)
-		v[i] = 0;
+	while (NG_NEUG_OUT_BUF - ring_used(d) >= NG_BLOCK_BYTES &&
+	       ng_pipeline_take(&d->pipe, d->out + (d->out_head & (NG_NEUG_OUT_BUF - 1u))))
+		d->out_head = (uint16_t)((d->out_head + NG_BLOCK_BYTES) & RING_MASK);
 }
 
-/* Starts a bulk IN transfer of what is buffered, while DTR is set. */
+/* Starts a bulk IN transfer of what is buffered, up to the buffer's end,
+ * while DTR is set. */
 static void kick_tx(ng_neug_dev *d)
 {
-	if (d->tx_busy || !d->dtr || !d->configured || ng_cdc_acm_tx_busy(&d->cdc, &d->usbd))
+	if (d->tx_len || !d->dtr || !d->configured || ng_cdc_acm_tx_busy(&d->cdc, &d->usbd))
 		return;
+	const uint16_t at = d->out_tail & (NG_NEUG_OUT_BUF - 1u);
 	uint16_t n = ring_used(d);
-	if (n == 0)
-		return;
-	for (uint16_t i = 0; i < n; i++) {
-		d->tx[i] = d->out[d->out_tail & (NG_NEUG_OUT_BUF - 1u)];
-		d->out_tail = (uint16_t)((d->out_tail + 1u) & RING_MASK);
-	}
+	if (n > NG_NEUG_OUT_BUF - at)
+		n = (uint16_t)(NG_NEUG_OUT_BUF - at);
 	/* ng_cdc_acm_write ends a transfer that fills whole packets with a ZLP */
-	if (ng_cdc_acm_write(&d->cdc, &d->usbd, d->tx, n) == NG_OK)
-		d->tx_busy = true;
+	if (n && ng_cdc_acm_write(&d->cdc, &d->usbd, d->out + at, n) == NG_OK)
+		d->tx_len = n;
 }
 
 /* ------------------------------------------------------- CDC callbacks */
@@ -158,7 +152,8 @@ static void on_line_coding(void *user, const ng_cdc_line_coding *lc)
 	if (mode == ng_pipeline_mode(&d->pipe))
 		return;
 	ng_pipeline_set_mode(&d->pipe, mode); /* discards partial and queued blocks */
-	ring_clear(d);                        /* and what we buffered */
+	/* and what we buffered, but for the transfer in flight */
+	d->out_head = (uint16_t)((d->out_tail + d->tx_len) & RING_MASK);
 	/* and the rest of the transfer in flight: at most the one packet the
 	 * controller already holds is still sent in the old mode */
 	ng_cdc_acm_tx_cut(&d->cdc, &d->usbd);
@@ -174,8 +169,8 @@ static void on_line_state(void *user, uint8_t state)
 static void on_tx_done(void *user, uint16_t sent)
 {
 	ng_neug_dev *d = user;
-	d->tx_busy = false;
 	d->bytes_sent += sent;
+	tx_release(d);
 	kick_tx(d);
 }
 
@@ -183,7 +178,7 @@ static void on_configured(void *user, bool on)
 {
 	ng_neug_dev *d = user;
 	d->configured = on;
-	d->tx_busy = false;
+	tx_release(d); /* a transfer in flight ended with the configuration */
 	if (on) /* DCD and DSR up for good: a falling DCD would hang the tty up */
 		ng_cdc_acm_serial_state(&d->cdc, &d->usbd, 0x03);
 }
