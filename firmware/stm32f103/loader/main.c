@@ -76,6 +76,7 @@ int main(void)
 	}
 
 	rec->status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
+	ng_loader_vectors_ram();
 	ng_systick_init();
 	ng_board_init();
 	ng_led_set(NG_LED_DFU);
