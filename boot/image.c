@@ -22,6 +22,11 @@
 #define NG_T_SIG      124u
 #define NG_T_END      188u
 
+_Static_assert(offsetof(ng_image_info, board) == offsetof(ng_image_info, version_str) + NG_T_BOARD - NG_T_VERSTR &&
+	       offsetof(ng_image_info, digest) == offsetof(ng_image_info, version_str) + NG_T_DIGEST - NG_T_VERSTR &&
+	       offsetof(ng_image_info, key_id) == offsetof(ng_image_info, version_str) + NG_T_KEYID - NG_T_VERSTR,
+	       "version_str, board, digest and key_id lie in ng_image_info as in the trailer");
+
 static const uint8_t ng_image_magic[8] = { 'N', 'E', 'U', 'G', 'I', 'M', 'G', 0 };
 static const uint8_t ng_image_end[4] = { 'N', 'G', 'I', 'E' };
 
@@ -73,7 +78,6 @@ ng_status ng_image_check(const uint8_t *region, size_t region_len, const uint8_t
 {
 	ng_image_info info;
 	uint8_t w[32];
-	memset(&info, 0, sizeof info);
 	if (!out)
 		out = &info;
 	memset(out, 0, sizeof *out);
@@ -94,13 +98,11 @@ ng_status ng_image_check(const uint8_t *region, size_t region_len, const uint8_t
 	out->load_addr = ng_ld32(t + NG_T_LOAD);
 	out->version = ng_ld32(t + NG_T_VERSION);
 	out->flags = ng_ld32(t + NG_T_FLAGS);
-	memcpy(out->version_str, t + NG_T_VERSTR, NG_IMAGE_VERSION_MAX);
+	/* version_str, board, digest and key_id: one run of bytes in both */
+	memcpy(out->version_str, t + NG_T_VERSTR, NG_T_RESERVED - NG_T_VERSTR);
 	out->version_str[NG_IMAGE_VERSION_MAX - 1] = 0;
-	memcpy(out->board, t + NG_T_BOARD, NG_IMAGE_BOARD_MAX);
 	out->board[NG_IMAGE_BOARD_MAX - 1] = 0;
-	memcpy(out->digest, t + NG_T_DIGEST, 32);
-	memcpy(out->key_id, t + NG_T_KEYID, NG_IMAGE_KEY_ID_LEN);
-	ng_image_check_word(w, t);
+	ng_sha256(w, t, NG_T_CHECK); /* the check word: its first 4 bytes */
 	if (memcmp(w, t + NG_T_CHECK, 4))
 		return NG_ERR_IMAGE_TRAILER;
 	bool is_signed = out->flags & NG_IMAGE_SIGNED;
@@ -118,7 +120,7 @@ ng_status ng_image_check(const uint8_t *region, size_t region_len, const uint8_t
 		return NG_OK;
 	if (!is_signed)
 		return NG_ERR_IMAGE_UNSIGNED;
-	ng_image_key_id(w, owner_key);
+	ng_sha256(w, owner_key, 32); /* the key id: its first 8 bytes */
 	if (memcmp(w, out->key_id, NG_IMAGE_KEY_ID_LEN))
 		return NG_ERR_IMAGE_KEY;
 	if (!ng_ed25519_verify(t + NG_T_SIG, owner_key, region, out->image_len + NG_IMAGE_SIGNED_LEN))

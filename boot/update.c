@@ -20,9 +20,10 @@ ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info)
 		return st;
 	/* ARMv7-M B1.5.3: word 0 the initial SP, word 1 the reset vector (Thumb) */
 	uint32_t sp = rd32le(r), pc = rd32le(r + 4);
-	if (info->load_addr != NG_APP_BASE || info->image_len < 8 || sp < t->ram_base + NG_BOOTINFO_RAM ||
-	    sp > t->ram_base + t->ram_size || (sp & 3u) || !(pc & 1u) || pc < NG_APP_BASE + 8 ||
-	    pc >= NG_APP_BASE + info->image_len)
+	/* unsigned differences: one compare per range */
+	if (info->load_addr != NG_APP_BASE || info->image_len < 8 || (sp & 3u) || !(pc & 1u) ||
+	    sp - (t->ram_base + NG_BOOTINFO_RAM) > t->ram_size - NG_BOOTINFO_RAM ||
+	    pc - (NG_APP_BASE + 8) >= info->image_len - 8)
 		return NG_ERR_IMAGE_FORMAT;
 	return NG_OK;
 }
@@ -35,23 +36,23 @@ const uint8_t *ng_boot_keyslot(const uint8_t *mem)
 
 void ng_boot_info_fill(ng_boot_info *b, const ng_boot_target *t, ng_status st, const ng_image_info *info)
 {
+	uint32_t s = 0;
 	memset(b, 0, sizeof *b);
 	b->magic = NG_BOOTINFO_MAGIC;
 	b->loader_version = NG_LOADER_VERSION;
 	if (t->owner_key) {
-		b->status |= NG_BOOT_OWNER_KEY;
+		s = NG_BOOT_OWNER_KEY;
 		ng_sha256(b->key_fp, t->owner_key, 32);
 	}
 	if (st == NG_OK) {
-		b->status |= NG_BOOT_IMAGE_VALID;
-		if (t->owner_key)
-			b->status |= NG_BOOT_IMAGE_SIGNED;
+		s |= t->owner_key ? NG_BOOT_IMAGE_VALID | NG_BOOT_IMAGE_SIGNED : NG_BOOT_IMAGE_VALID;
 		b->image_version = info->version;
 		b->image_len = info->image_len + NG_IMAGE_TRAILER_LEN;
 		memcpy(b->digest, info->digest, sizeof b->digest);
 	}
 	if (t->bus && (ng_fpec_protected(t->bus) & NG_LOADER_WRP_MASK) == NG_LOADER_WRP_MASK)
-		b->status |= NG_BOOT_WRP;
+		s |= NG_BOOT_WRP;
+	b->status = s;
 }
 
 void ng_update_init(ng_update *up, const ng_boot_target *t)

@@ -100,11 +100,12 @@ FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 # loader, the owner key, and the 64 KiB boards"): endpoint 0 only in the USB stack and driver (the DFU-mode device
 # has no other endpoint), the DFU-mode interface without the run-time one,
 # the DFU LED pattern only, the flash driver on the chip's registers
-# directly (NG_FPEC_DIRECT), byte-loop mem* functions, and the portable
+# directly (NG_FPEC_DIRECT), no .data to copy at start (NG_CRT_NO_DATA:
+# loader.ld refuses any), byte-loop mem* functions, and the portable
 # SHA-256 (NG_SHA256_SMALL: one round per loop pass) whose round constants
 # are SHA-512's (FIPS 180-4 4.2.2: the high halves of 4.2.3's).
 FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_DFU_MODE_ONLY -DNG_LED_DFU_ONLY \
-	-DNG_FPEC_DIRECT -DNG_LIBC_SMALL -DNG_SHA256_SMALL
+	-DNG_FPEC_DIRECT -DNG_CRT_NO_DATA -DNG_LIBC_SMALL -DNG_SHA256_SMALL
 # LTO in one partition, and the GCC passes whose code growth outweighs its
 # gain here (each measured on the loader, one at a time against the rest:
 # jump threading 88 bytes, IPA scalar replacement 32, the stack-conserving

@@ -11,9 +11,11 @@ int main(void);
 
 void ng_crt_start(void)
 {
+#ifndef NG_CRT_NO_DATA /* the boot loader has none (loader.ld checks) */
 	const uint32_t *src = ng_ld_data_load;
 	for (uint32_t *dst = ng_ld_data_start; dst < ng_ld_data_end;)
 		*dst++ = *src++;
+#endif
 	for (uint32_t *dst = ng_ld_bss_start; dst < ng_ld_bss_end;)
 		*dst++ = 0;
 	ng_clock_init();

@@ -14,10 +14,15 @@
  * Driven by the main loop's clock; no timer interrupt of its own. */
 #include "fw.h"
 
+#ifdef NG_LED_DFU_ONLY
+#define NG_LED_EDGES 4         /* the boot loader's one pattern */
+#else
+#define NG_LED_EDGES (6 * 2)
+#endif
 typedef struct {
 	uint16_t period;       /* ms */
 	uint8_t n;             /* on/off edges */
-	uint16_t edge[6 * 2];  /* on at edge[2i], off at edge[2i+1] (ms into period) */
+	uint16_t edge[NG_LED_EDGES]; /* on at edge[2i], off at edge[2i+1] (ms into period) */
 } ng_led_shape;
 
 #define NG_LED_DFU_SHAPE { 1000, 4, { 0, 80, 200, 280 } }
