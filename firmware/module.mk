@@ -43,9 +43,9 @@ $(B)/firmware/$(1)/obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h
 	@mkdir -p $$(@D)
 	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -DNG_BOARD_HEADER='"boards/$(1).h"' -DNG_BOARD_ID='"$(1)"' -MMD -MP -c $$< -o $$@
 
-$(B)/firmware/$(1)/memory.ld: $(FW_DIR)/memory.ld.in $(FW_DIR)/boards/$(1).h
+$(B)/firmware/$(1)/memory.ld: $(FW_DIR)/memory.ld.in $(FW_DIR)/boards/$(1).h boot/layout.h
 	@mkdir -p $$(@D)
-	$(FW_CC) -E -P -x c -include $(FW_DIR)/boards/$(1).h $$< -o $$@
+	$(FW_CC) -E -P -x c -Iboot -include $(FW_DIR)/boards/$(1).h $$< -o $$@
 
 $(B)/firmware/$(1)/neug.elf: $(patsubst $(FW_DIR)/%.c,$(B)/firmware/$(1)/obj/%.o,$(FW_BOARD_SRC)) \
 		$(FW_COMMON_OBJ) $(B)/firmware/$(1)/memory.ld $(FW_DIR)/neug.ld
@@ -88,10 +88,13 @@ $(B)/firmware/%/neug.img: $(B)/firmware/%/neug.bin $(B)/firmware/%/neug.elf $(FW
 $(B)/firmware/%/neug.dfu: $(B)/firmware/%/neug.img ;
 
 # ---- the boot loader (firmware/stm32f103/loader/, doc/firmware.md
-# "Updates over USB"), on every board: pages 0..11, with the owner key slot
-# at 0x08002FC0 filled from OWNER_KEY's public key when it is given (else
-# left erased, for the first flash). loader.bin is padded to 12 KiB; neug-full.bin is the
-# loader and neug.img together, for the first flash by SWD or serial.
+# "Updates over USB"), on every board: the first FW_LOADER_KB KiB of flash
+# (boot/layout.h, the one place that sets it), with the owner key slot in
+# their last 64 bytes filled from OWNER_KEY's public key when it is given
+# (else left erased, for the first flash). loader.bin is padded to the whole
+# area; neug-full.bin is the loader and neug.img together, for the first
+# flash by SWD or serial.
+FW_LOADER_KB := $(shell sed -n 's/^\#define NG_LOADER_KB \([0-9]*\).*/\1/p' boot/layout.h)
 FW_LOADER_BOARD := loader/main.c loader/startup.c crt.c clock.c board.c led.c dcd_stm32f1.c
 LOADER_WRP ?= 1
 FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
@@ -141,9 +144,9 @@ $(B)/firmware/keyslot.o: $(B)/firmware/keyslot.bin
 		keyslot.bin keyslot.o
 
 define FW_LOADER_RULES
-$(B)/firmware/$(1)/loader.ld: $(FW_DIR)/loader/loader.ld.in $(FW_DIR)/boards/$(1).h
+$(B)/firmware/$(1)/loader.ld: $(FW_DIR)/loader/loader.ld.in $(FW_DIR)/boards/$(1).h boot/layout.h
 	@mkdir -p $$(@D)
-	$(FW_CC) -E -P -x c -include $(FW_DIR)/boards/$(1).h $$< -o $$@
+	$(FW_CC) -E -P -x c -Iboot -include $(FW_DIR)/boards/$(1).h $$< -o $$@
 
 $(B)/firmware/$(1)/loader-obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h $(FW_LOADER_FLAGS)
 	@mkdir -p $$(@D)
@@ -165,7 +168,7 @@ FW_LOADER_BOARDS := $(FW_BOARDS)
 $(foreach b,$(FW_LOADER_BOARDS),$(eval $(call FW_LOADER_RULES,$(b))))
 
 $(B)/firmware/%/loader.bin: $(B)/firmware/%/loader.elf
-	$(FW_OBJCOPY) -O binary -j .text -j .keyslot --gap-fill 0xFF --pad-to 0x08003000 $< $@
+	$(FW_OBJCOPY) -O binary -j .text -j .keyslot --gap-fill 0xFF --pad-to $$((0x08000000 + $(FW_LOADER_KB) * 1024)) $< $@
 
 $(B)/firmware/%/neug-full.bin: $(B)/firmware/%/loader.bin $(B)/firmware/%/neug.img
 	cat $^ > $@.tmp && mv $@.tmp $@
