@@ -57,8 +57,9 @@ void ng_boot_info_fill(ng_boot_info *b, const ng_boot_target *t, ng_status st, c
 
 void ng_update_init(ng_update *up, const ng_boot_target *t)
 {
-	memset(up, 0, sizeof *up);
+	/* the rest is set by the first block of a download, read only after it */
 	up->t = *t;
+	up->active = false;
 }
 
 static uint8_t status_of(ng_fpec_err e, uint8_t what)

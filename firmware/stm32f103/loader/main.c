@@ -42,7 +42,8 @@ static void __attribute__((noreturn)) ng_loader_jump(uint32_t base)
 {
 	const volatile uint32_t *v = (const volatile uint32_t *)base;
 	uint32_t sp = v[0], pc = v[1];
-	NG_WR(NG_SYST_CSR, 0);     /* SysTick off: the application sets its own */
+	/* SysTick and every interrupt are still off as reset left them:
+	 * only DFU mode starts them, and it leaves by a reset */
 	NG_WR(NG_SCB_VTOR, base);  /* ARMv7-M B3.2.5 */
 	__asm__ volatile("msr msp, %0\n\tbx %1" : : "r"(sp), "r"(pc) : "memory");
 	__builtin_unreachable();
