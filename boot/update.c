@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The update state machine and the boot check (update.h). */
 #include <string.h>
+#include "ng/bytes.h"
 #include "ng/sha256.h"
 #include "update.h"
 
@@ -10,7 +11,6 @@ enum { ST_OK = 0x00, ST_WRITE = 0x03, ST_ERASE = 0x04, ST_PROG = 0x06, ST_VERIFY
 
 static uint32_t region_len(const ng_boot_target *t) { return t->flash_size - NG_LOADER_SIZE; }
 
-static uint32_t rd32le(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
 ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info)
 {
@@ -19,7 +19,7 @@ ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info)
 	if (st != NG_OK)
 		return st;
 	/* ARMv7-M B1.5.3: word 0 the initial SP, word 1 the reset vector (Thumb) */
-	uint32_t sp = rd32le(r), pc = rd32le(r + 4);
+	uint32_t sp = ng_get_le32(r), pc = ng_get_le32(r + 4);
 	/* unsigned differences: one compare per range */
 	if (info->load_addr != NG_APP_BASE || info->image_len < 8 || (sp & 3u) || !(pc & 1u) ||
 	    sp - (t->ram_base + NG_BOOTINFO_RAM) > t->ram_size - NG_BOOTINFO_RAM ||
