@@ -77,26 +77,27 @@ static ng_fpec_err erase(ng_update *up, uint32_t page)
 	return ng_fpec_erase_page(up->t.bus, NG_APP_BASE + page * NG_FLASH_PAGE);
 }
 
-static uint8_t block(ng_update *up, const uint8_t *data, uint16_t len)
+/* A block's bytes, page by page: each page erased when the download first
+ * reaches it (page 0 too, step 1, before anything else is written), then
+ * the first page's bytes kept in page0 and the others programmed. */
+static uint8_t block(ng_update *up, const uint8_t *data, uint32_t len)
 {
-	for (uint16_t i = 0; i < len;) {
-		uint32_t off = up->received + i, page = off / NG_FLASH_PAGE;
-		uint32_t n = NG_FLASH_PAGE - off % NG_FLASH_PAGE;
-		if (n > (uint32_t)(len - i))
-			n = (uint32_t)(len - i);
-		if (page == 0) {
-			memcpy(up->page0 + off, data + i, n);
-		} else {
-			for (; up->erased_to <= page; up->erased_to++) {
-				ng_fpec_err e = erase(up, up->erased_to);
-				if (e != NG_FPEC_OK)
-					return status_of(e, ST_ERASE);
-			}
-			ng_fpec_err e = ng_fpec_program(up->t.bus, NG_APP_BASE + off, data + i, n);
-			if (e != NG_FPEC_OK)
-				return status_of(e, ST_WRITE);
+	for (uint32_t off = up->received, end = off + len; off < end;) {
+		uint32_t page = off / NG_FLASH_PAGE, n = NG_FLASH_PAGE - off % NG_FLASH_PAGE;
+		ng_fpec_err e;
+		if (up->erased_to <= page) {
+			if ((e = erase(up, up->erased_to++)) != NG_FPEC_OK)
+				return status_of(e, ST_ERASE);
+			continue;
 		}
-		i = (uint16_t)(i + n);
+		if (n > end - off)
+			n = end - off;
+		if (page == 0)
+			memcpy(up->page0 + off, data, n);
+		else if ((e = ng_fpec_program(up->t.bus, NG_APP_BASE + off, data, n)) != NG_FPEC_OK)
+			return status_of(e, ST_WRITE);
+		off += n;
+		data += n;
 	}
 	up->received += len;
 	return ST_OK;
@@ -108,7 +109,7 @@ uint8_t ng_update_block(ng_update *up, uint16_t blk, const uint8_t *data, uint16
 		up->active = true;
 		up->odd = false;
 		up->received = 0;
-		up->erased_to = 1;
+		up->erased_to = 0; /* page 0 first: block() erases it before anything else */
 		memset(up->page0, 0xFF, sizeof up->page0);
 	} else if (!up->active || blk != up->next_blk || up->odd) {
 		up->active = false; /* the download is over: start again from block 0 */
@@ -120,14 +121,7 @@ uint8_t ng_update_block(ng_update *up, uint16_t blk, const uint8_t *data, uint16
 	}
 	if (ng_fpec_unlock(up->t.bus) != NG_FPEC_OK)
 		return ST_WRITE;
-	uint8_t st = ST_OK;
-	if (first) { /* step 1: the old image is gone before anything is written */
-		ng_fpec_err e = erase(up, 0);
-		if (e != NG_FPEC_OK)
-			st = status_of(e, ST_ERASE);
-	}
-	if (st == ST_OK)
-		st = block(up, data, len);
+	uint8_t st = block(up, data, len);
 	ng_fpec_lock(up->t.bus);
 	up->next_blk = (uint16_t)(blk + 1u);
 	up->odd = (len & 1u) != 0;

@@ -54,7 +54,7 @@ typedef struct {
 	bool odd;            /* a block of odd length came: it must have been the last */
 	uint16_t next_blk;
 	uint32_t received;   /* bytes of the image received */
-	uint32_t erased_to;  /* application pages [1, erased_to) erased in this download */
+	uint32_t erased_to;  /* application pages [0, erased_to) erased in this download */
 	ng_image_info info;  /* of the image checked last */
 	uint8_t page0[NG_FLASH_PAGE];
 } ng_update;
