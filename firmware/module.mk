@@ -176,6 +176,18 @@ $(B)/firmware/%/loader.bin: $(B)/firmware/%/loader.elf
 $(B)/firmware/%/neug-full.bin: $(B)/firmware/%/loader.bin $(B)/firmware/%/neug.img
 	cat $^ > $@.tmp && mv $@.tmp $@
 
+# The FST-01 loader, the same objects relinked for QEMU's stm32vldiscovery
+# (an STM32F100 with 8 KiB of RAM): tests/firmware/loader.sh runs it.
+$(B)/firmware/qemu/loader-vl.ld: $(B)/firmware/fst-01/loader.ld
+	@mkdir -p $(@D)
+	sed 's/LENGTH = [0-9]* \* 1024 - 128/LENGTH = 8 * 1024 - 128/' $< > $@
+	grep -q 'LENGTH = 8 \* 1024 - 128' $@
+
+$(B)/firmware/qemu/loader-vl.elf: $(patsubst %.c,$(B)/firmware/fst-01/loader-obj/%.o,$(FW_LOADER_BOARD) libc.c) \
+		$(FW_LOADER_COMMON) $(B)/firmware/qemu/loader-vl.ld $(FW_DIR)/neug.ld
+	$(FW_CC) $(FW_LDFLAGS) $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO) -Wl,-e,ng_crt_start \
+		-T$(B)/firmware/qemu/loader-vl.ld -o $@ $(filter %.o,$^) $(FW_LIBS)
+
 
 FW_IMAGES := $(foreach b,$(FW_BOARDS),$(addprefix $(B)/firmware/$(b)/neug.,elf bin hex img dfu)) \
 	$(foreach b,$(FW_LOADER_BOARDS),$(addprefix $(B)/firmware/$(b)/,loader.elf loader.bin neug-full.bin))
