@@ -69,7 +69,11 @@ void ng_led_activity(void)
 
 void ng_led_poll(uint32_t now)
 {
+#ifdef NG_LED_DFU_ONLY
+	const ng_led_shape *s = &ng_led_shapes[0]; /* the only one ng_led_set takes */
+#else
 	const ng_led_shape *s = &ng_led_shapes[ng_led_pattern];
+#endif
 	uint32_t t = (now - ng_led_start) % s->period;
 	bool on = false;
 	for (uint32_t i = 0; i + 1 < s->n; i += 2)
