@@ -110,16 +110,16 @@ FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_DFU_MODE_ONLY -DNG_LED_DFU_ONLY \
 	-DNG_FPEC_DIRECT -DNG_CRT_NO_DATA -DNG_LIBC_SMALL -DNG_SHA256_SMALL
 # LTO in one partition, and the GCC passes whose code growth outweighs its
-# gain here (each measured on the loader, one at a time against the rest:
-# jump threading 88 bytes, IPA scalar replacement 32, the stack-conserving
-# inliner 12, priority colouring in the register allocator 24, PHI-node
-# if-conversion 24, tail merging 16; together 340 bytes fewer than -flto
-# alone on the FST-01). Measure again when the code changes: flags like
+# gain here (each measured on the FST-01 loader, one at a time against the
+# rest: jump threading 192 bytes, loop-invariant motion 24, inlining of
+# small functions 24, dominator optimisations 16, the stack-conserving
+# inliner 16, priority colouring in the register allocator 16, PHI-node
+# if-conversion 16, tail merging 8, one partition 4; together 308 bytes
+# fewer than -flto alone). Measure again when the code changes: flags like
 # these win or lose a few dozen bytes with it.
 FW_LOADER_LTO ?= -flto -flto-partition=none -fno-schedule-insns -fno-schedule-insns2 \
-	-fno-inline-small-functions -fno-tree-dominator-opts -fno-ipa-icf -fno-move-loop-invariants \
-	-fno-thread-jumps -fno-ipa-sra -fconserve-stack -fira-algorithm=priority -fno-ssa-phiopt \
-	-fno-tree-tail-merge
+	-fno-inline-small-functions -fno-tree-dominator-opts -fno-move-loop-invariants \
+	-fno-thread-jumps -fconserve-stack -fira-algorithm=priority -fno-ssa-phiopt -fno-tree-tail-merge
 FW_LOADER_CFLAGS = $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO)
 FW_LOADER_SRC := $(BOOT_SRC) core/src/sha256.c core/src/sha2k.c core/src/wipe.c usb/usbd.c usb/dfu.c usb/dfu_device.c
 FW_LOADER_COMMON = $(patsubst %.c,$(B)/firmware/loader-obj/%.o,$(FW_LOADER_SRC))
