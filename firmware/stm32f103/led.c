@@ -27,9 +27,11 @@ typedef struct {
 
 #define NG_LED_DFU_SHAPE { 1000, 4, { 0, 80, 200, 280 } }
 #ifdef NG_LED_DFU_ONLY
-/* The boot loader's build: its one pattern. */
+/* The boot loader's build: its one pattern, from reset on (ng_led_set has
+ * nothing to choose, and the phase is the reset's). */
 static const ng_led_shape ng_led_shapes[1] = { NG_LED_DFU_SHAPE };
-#define NG_LED_SLOT(p) ((p) == NG_LED_DFU ? 0u : 1u)
+#define ng_led_pattern 0u
+#define ng_led_start 0u
 #else
 static const ng_led_shape ng_led_shapes[] = {
 	[NG_LED_STARTING] = { 100, 2, { 0, 50 } },
@@ -44,23 +46,26 @@ static const ng_led_shape ng_led_shapes[] = {
 	[NG_LED_NOISE_WEAK12] = { 3000, 8, { 0, 600, 900, 1050, 1200, 1350, 1500, 1650 } },
 	[NG_LED_OFF]      = { 1000, 0, { 0 } },
 };
-#define NG_LED_SLOT(p) (p)
 #endif
 
-static uint32_t ng_led_pattern, ng_led_start;
 static bool ng_led_blip;
-#ifndef NG_LED_DFU_ONLY
+#ifdef NG_LED_DFU_ONLY
+void ng_led_set(uint32_t pattern)
+{
+	(void)pattern;
+}
+#else
+static uint32_t ng_led_pattern, ng_led_start;
 static uint32_t ng_led_dark_until;
-#endif
 
 void ng_led_set(uint32_t pattern)
 {
-	uint32_t slot = NG_LED_SLOT(pattern);
-	if (slot < sizeof ng_led_shapes / sizeof ng_led_shapes[0] && slot != ng_led_pattern) {
-		ng_led_pattern = slot;
+	if (pattern < sizeof ng_led_shapes / sizeof ng_led_shapes[0] && pattern != ng_led_pattern) {
+		ng_led_pattern = pattern;
 		ng_led_start = ng_millis();
 	}
 }
+#endif
 
 void ng_led_activity(void)
 {
@@ -69,11 +74,7 @@ void ng_led_activity(void)
 
 void ng_led_poll(uint32_t now)
 {
-#ifdef NG_LED_DFU_ONLY
-	const ng_led_shape *s = &ng_led_shapes[0]; /* the only one ng_led_set takes */
-#else
 	const ng_led_shape *s = &ng_led_shapes[ng_led_pattern];
-#endif
 	uint32_t t = (now - ng_led_start) % s->period;
 	bool on = false;
 	for (uint32_t i = 0; i + 1 < s->n; i += 2)
