@@ -122,10 +122,10 @@ CHECK_DEPS += $(B)/test-bin/neug
 # The DFU-mode device as the boot loader builds it: test_dfu.c over usbd.c,
 # dfu.c and dfu_device.c compiled with the loader's USB switches
 # (firmware/module.mk), linked ahead of the archive as above.
-LOADER_TEST_DEFS := $(filter -DNG_USBD_MAX_EP=% -DNG_DFU_MODE_ONLY,$(FW_LOADER_DEFS))
+LOADER_TEST_DEFS := $(filter -DNG_USBD_MAX_EP=% -DNG_USB_POLLED -DNG_DFU_MODE_ONLY -DNG_DFU_BACKEND_UPDATE,$(FW_LOADER_DEFS))
 LOADER_TEST_OBJ := $(patsubst %.c,$(B)/loader-test/obj/%.o,usb/usbd.c usb/dfu.c usb/dfu_device.c)
 
-$(B)/loader-test/obj/%.o: %.c
+$(B)/loader-test/obj/%.o: %.c $(FW_LOADER_FLAGS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(LOADER_TEST_DEFS) $(call inc_of,$<) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -136,11 +136,18 @@ $(B)/tests/test_dfu_loader: tests/unit/test_dfu.c $(LOADER_TEST_OBJ) $(B)/libneu
 CHECK_DEPS += $(B)/tests/test_dfu_loader
 
 # The STM32 USB driver as the boot loader builds it (endpoint 0 only).
-$(B)/tests/test_fw_usb_drv_ep0: tests/unit/test_fw_usb_drv.c $(B)/libneug.a tests/check.h tests/unit/fw_model.h
+$(B)/tests/test_fw_usb_drv_ep0: tests/unit/test_fw_usb_drv.c $(B)/libneug.a tests/check.h tests/unit/fw_model.h $(FW_LOADER_FLAGS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(filter -DNG_USB_NEP=%,$(FW_LOADER_DEFS)) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
+	$(CC) $(CPPFLAGS) $(filter -DNG_USB_NEP=% -DNG_USB_POLLED,$(FW_LOADER_DEFS)) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
 
 CHECK_DEPS += $(B)/tests/test_fw_usb_drv_ep0
+
+# The boot loader's USB device on the STM32 driver and the register model,
+# built with the loader's USB switches (the test compiles usb/ itself).
+LOADER_FW_TEST_DEFS := $(filter -DNG_USBD_MAX_EP=% -DNG_USB_NEP=% -DNG_USB_POLLED -DNG_USBD_DCD=% -DNG_DFU_MODE_ONLY \
+	-DNG_DFU_BACKEND_UPDATE,$(FW_LOADER_DEFS))
+$(B)/tests/test_fw_loader_usb $(B)/asan/tests/test_fw_loader_usb: private CPPFLAGS += $(LOADER_FW_TEST_DEFS)
+$(B)/tests/test_fw_loader_usb $(B)/asan/tests/test_fw_loader_usb: $(FW_LOADER_FLAGS) $(wildcard usb/*.c usb/*.h)
 
 tests: $(B)/neug $(UNIT_BIN) $(ASAN_BIN) $(CHECK_DEPS)
 

@@ -4,25 +4,25 @@
  * secret is involved (signing, on the host).
  *
  * The field GF(p), p = 2^255 - 19: an element is 16 signed 32-bit limbs of
- * 16 bits each, value = sum(l[i] * 2^(16 i)) mod p. Products are summed in
- * 64 bits (one SMLAL each on the Cortex-M3) and folded with
- * 2^256 = 38 (mod p). Bounds: after a multiplication every limb is in
- * [-38, 2^16 + 38); sums and differences of two such elements (at most one
- * addition deep before the next multiplication) stay below 2^17.6 in
- * magnitude, so a product limb is below 16 * 2^35.2 and the folded sums
- * below 39 * 2^39.2 < 2^45: no overflow.
+ * 16 bits each, value = sum(l[i] * 2^(16 i)) mod p. A product is summed
+ * column by column in 64 bits (limb k collects a[i] b[j] for i + j = k and
+ * 38 a[i] b[j] for i + j = k + 16, since 2^256 = 38 mod p) and carried as
+ * it goes. Bounds: a product's limbs are in [0, 2^16) (limb 15 in
+ * [-1, 2^15]); sums and differences of two or three such elements (at most
+ * one addition deep before the next multiplication) stay below 2^17.6 in
+ * magnitude, so a column is below 16 * 38 * 2^35.2 < 2^45: no overflow.
  *
  * Points: extended coordinates (X : Y : Z : T), x = X/Z, y = Y/Z,
  * x y = T/Z (RFC 8032 5.1.4), and one addition formula (a = -1, the one
  * the RFC gives), complete on this curve, so doubling is P + P.
  *
  * Scalars (mod L, L = 2^252 + 27742317777372353535851937790883648493):
- * eight 32-bit words, reduced one bit at a time with a masked subtraction
- * (r = 2 r + bit, minus L if that is not negative): slow but small and
- * branch-free; it runs once per verification and three times per signature.
+ * 32 bytes, reduced one bit at a time with a masked subtraction (r = 2 r +
+ * bit, minus L if that is not negative): slow but small and branch-free;
+ * it runs once per verification and three times per signature.
  *
- * Right shifts of negative 64-bit values are arithmetic (floor division
- * by a power of two) with GCC and Clang, which this code assumes. */
+ * Right shifts of negative values are arithmetic (floor division by a
+ * power of two) with GCC and Clang, which this code assumes. */
 #include <string.h>
 #include "ed25519.h"
 #include "ed25519_impl.h"
@@ -34,25 +34,14 @@ typedef struct {
 	ng_fe x, y, z, t;
 } ng_pt;
 
-/* Constants, little-endian: d = -121665/121666, sqrt(-1) = 2^((p-1)/4),
- * and the base point B (RFC 8032 5.1: y = 4/5, x positive). */
+/* Constants, little-endian: d = -121665/121666 and L. */
 static const uint8_t ng_ed_d[32] = {
 	0xa3, 0x78, 0x59, 0x13, 0xca, 0x4d, 0xeb, 0x75, 0xab, 0xd8, 0x41, 0x41, 0x4d, 0x0a, 0x70, 0x00,
 	0x98, 0xe8, 0x79, 0x77, 0x79, 0x40, 0xc7, 0x8c, 0x73, 0xfe, 0x6f, 0x2b, 0xee, 0x6c, 0x03, 0x52,
 };
-static const uint8_t ng_ed_sqrtm1[32] = {
-	0xb0, 0xa0, 0x0e, 0x4a, 0x27, 0x1b, 0xee, 0xc4, 0x78, 0xe4, 0x2f, 0xad, 0x06, 0x18, 0x43, 0x2f,
-	0xa7, 0xd7, 0xfb, 0x3d, 0x99, 0x00, 0x4d, 0x2b, 0x0b, 0xdf, 0xc1, 0x4f, 0x80, 0x24, 0x83, 0x2b,
-};
-static const uint8_t ng_ed_bx[32] = {
-	0x1a, 0xd5, 0x25, 0x8f, 0x60, 0x2d, 0x56, 0xc9, 0xb2, 0xa7, 0x25, 0x95, 0x60, 0xc7, 0x2c, 0x69,
-	0x5c, 0xdc, 0xd6, 0xfd, 0x31, 0xe2, 0xa4, 0xc0, 0xfe, 0x53, 0x6e, 0xcd, 0xd3, 0x36, 0x69, 0x21,
-};
-/* B's y: 0x58 then 31 bytes of 0x66 (built by ng_pt_base). */
-
-/* L, as words (least significant first). */
-static const uint32_t ng_ed_l[8] = {
-	0x5cf5d3ed, 0x5812631a, 0xa2f79cd6, 0x14def9de, 0, 0, 0, 0x10000000,
+static const uint8_t ng_ed_l[32] = {
+	0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
 };
 
 /* ---- the field ---------------------------------------------------------- */
@@ -64,15 +53,19 @@ static void ng_fe_unpack(ng_fe o, const uint8_t b[32])
 	o[15] &= 0x7fff;
 }
 
-/* One carry pass: every limb keeps its low 16 bits (0..65535) and passes
- * the rest on; what leaves limb 15 (weight 2^256 = 38) re-enters limb 0. */
-static void ng_fe_carry(int64_t t[16])
+/* o = t + c, carried (o may be t): what is above bit 255 (limb 15's bits
+ * from 15 up) comes back as 19 times it (2^255 = 19 mod p), then limbs
+ * 0..14 keep their low 16 bits (0..65535) and pass the rest up to limb 15. */
+static void ng_fe_carry(ng_fe o, const ng_fe t, int64_t c)
 {
-	for (int i = 0; i < 16; i++) {
-		int64_t c = t[i] >> 16;
-		t[i] -= c * 65536;
-		t[(i + 1) & 15] += i == 15 ? 38 * c : c;
+	int32_t top = t[15];
+	c += 19 * (top >> 15);
+	for (int i = 0; i < 15; i++) {
+		c += t[i];
+		o[i] = (int32_t)(c & 0xffff);
+		c >>= 16;
 	}
+	o[15] = (top & 0x7fff) + (int32_t)c;
 }
 
 static void ng_fe_add(ng_fe o, const ng_fe a, const ng_fe b)
@@ -87,43 +80,34 @@ static void ng_fe_sub(ng_fe o, const ng_fe a, const ng_fe b)
 		o[i] = a[i] - b[i];
 }
 
+/* o = a b (o may be a or b). The carry out of limb 15 has weight 2^256:
+ * 38 times it goes into limb 0 for the last pass. */
 static void ng_fe_mul(ng_fe o, const ng_fe a, const ng_fe b)
 {
-	int64_t t[31];
-	memset(t, 0, sizeof t);
-	for (int i = 0; i < 16; i++)
-		for (int j = 0; j < 16; j++)
-			t[i + j] += (int64_t)a[i] * b[j];
-	for (int i = 0; i < 15; i++)
-		t[i] += 38 * t[i + 16];
-	ng_fe_carry(t);
-	ng_fe_carry(t);
-	for (int i = 0; i < 16; i++)
-		o[i] = (int32_t)t[i];
+	ng_fe t;
+	int64_t c = 0;
+	for (int k = 0; k < 16; k++) {
+		for (int i = 0; i < 16; i++) {
+			int32_t x = i > k ? 38 * a[i] : a[i], y = b[(k - i) & 15];
+			c += (int64_t)x * y;
+		}
+		t[k] = (int32_t)(c & 0xffff);
+		c >>= 16;
+	}
+	ng_fe_carry(o, t, 38 * c);
 }
 
-/* The canonical encoding (value mod p, little-endian). Three carry passes
- * leave every limb in [0, 2^16), so the value is below 2^256 = 2p + 38;
- * then p is subtracted twice where that does not go negative, by masks. */
+/* The canonical encoding (value mod p, little-endian), in constant time.
+ * Two carries leave limbs 0..14 in [0, 2^16) and limb 15 in [0, 2^15): a
+ * value v below 2^255. The third adds 19, which sets bit 255 exactly when
+ * v >= p; the fourth folds that bit (as 19) and takes the 19 back: v mod p. */
 static void ng_fe_pack(uint8_t b[32], const ng_fe a)
 {
-	int64_t t[16], m[16];
-	for (int i = 0; i < 16; i++)
-		t[i] = a[i];
-	ng_fe_carry(t);
-	ng_fe_carry(t);
-	ng_fe_carry(t);
-	for (int k = 0; k < 2; k++) {
-		int64_t borrow = 0;
-		for (int i = 0; i < 16; i++) {
-			m[i] = t[i] - (i == 0 ? 0xffed : i == 15 ? 0x7fff : 0xffff) - borrow;
-			borrow = (m[i] >> 16) & 1;
-			m[i] &= 0xffff;
-		}
-		int64_t keep = -borrow; /* all ones: t < p, keep t */
-		for (int i = 0; i < 16; i++)
-			t[i] = (t[i] & keep) | (m[i] & ~keep);
-	}
+	ng_fe t;
+	ng_fe_carry(t, a, 0);
+	ng_fe_carry(t, t, 0);
+	ng_fe_carry(t, t, 19);
+	ng_fe_carry(t, t, -19);
 	for (int i = 0; i < 16; i++) {
 		b[2 * i] = (uint8_t)t[i];
 		b[2 * i + 1] = (uint8_t)(t[i] >> 8);
@@ -145,27 +129,14 @@ static void ng_fe_pow(ng_fe o, const ng_fe x, int top, uint32_t skip)
 	memcpy(o, c, sizeof c);
 }
 
-/* 1/x = x^(p-2), p - 2 = 2^255 - 21: bits 254..0 but 4 and 2. */
-static void ng_fe_inv(ng_fe o, const ng_fe x)
+/* Nonzero if a != 0 (mod p). */
+static int ng_fe_nonzero(const ng_fe a)
 {
-	ng_fe_pow(o, x, 253, (1u << 4) | (1u << 2));
-}
-
-/* x^((p-5)/8), (p-5)/8 = 2^252 - 3: bits 251..0 but 1. */
-static void ng_fe_pow2523(ng_fe o, const ng_fe x)
-{
-	ng_fe_pow(o, x, 250, 1u << 1);
-}
-
-/* Nonzero if a != b (mod p). */
-static int ng_fe_neq(const ng_fe a, const ng_fe b)
-{
-	uint8_t x[32], y[32];
+	uint8_t x[32];
 	unsigned d = 0;
 	ng_fe_pack(x, a);
-	ng_fe_pack(y, b);
 	for (int i = 0; i < 32; i++)
-		d |= x[i] ^ y[i];
+		d |= x[i];
 	return d != 0;
 }
 
@@ -214,77 +185,73 @@ static void ng_pt_add(ng_pt *o, const ng_pt *p, const ng_pt *q)
 	ng_fe_mul(o->z, a, d);
 }
 
-static void ng_pt_base(ng_pt *b)
-{
-	uint8_t y[32];
-	memset(y, 0x66, sizeof y);
-	y[0] = 0x58;
-	ng_fe_unpack(b->x, ng_ed_bx);
-	ng_fe_unpack(b->y, y);
-	memset(b->z, 0, sizeof b->z);
-	b->z[0] = 1;
-	ng_fe_mul(b->t, b->x, b->y);
-}
-
-/* RFC 8032 5.1.2: y with the sign of x in the top bit. */
+/* RFC 8032 5.1.2: y with the sign of x in the top bit. 1/Z = Z^(p-2),
+ * p - 2 = 2^255 - 21: bits 254..0 but 4 and 2. */
 static void ng_pt_encode(uint8_t out[32], const ng_pt *p)
 {
 	ng_fe zi, x, y;
-	ng_fe_inv(zi, p->z);
+	ng_fe_pow(zi, p->z, 253, (1u << 4) | (1u << 2));
 	ng_fe_mul(x, p->x, zi);
 	ng_fe_mul(y, p->y, zi);
 	ng_fe_pack(out, y);
 	out[31] = (uint8_t)(out[31] | ng_fe_parity(x) << 7);
 }
 
-/* RFC 8032 5.1.3. Public input only (variable time). False if it does not
- * decode: y >= p, u/v not a square, or x = 0 with the sign bit set. */
-static bool ng_pt_decode(ng_pt *p, const uint8_t in[32])
+/* RFC 8032 5.1.3, negated when neg is 1 (the verification wants -A).
+ * Public input only (variable time). False if it does not decode: y >= p,
+ * u/v not a square, or x = 0 with the sign bit set. */
+static bool ng_pt_decode(ng_pt *p, const uint8_t in[32], int neg)
 {
-	/* y < p: p's bytes are ed ff .. ff 7f. */
-	int i = 30;
-	while (i > 0 && in[i] == 0xff)
-		i--;
-	if ((in[31] & 0x7f) == 0x7f && i == 0 && in[0] >= 0xed)
-		return false;
-	ng_fe u, v, t, one, zero;
-	memset(zero, 0, sizeof zero);
-	memcpy(one, zero, sizeof one);
-	one[0] = 1;
+	ng_fe u, v, t;
+	uint8_t c[32];
 	ng_fe_unpack(p->y, in);
+	ng_fe_pack(c, p->y); /* y mod p, equal to in (but the sign) if y < p */
+	c[31] = (uint8_t)(c[31] | (in[31] & 0x80));
+	if (memcmp(c, in, 32))
+		return false;
 	ng_fe_mul(u, p->y, p->y);
 	ng_fe_unpack(v, ng_ed_d);
 	ng_fe_mul(v, v, u);
-	ng_fe_sub(u, u, one);    /* u = y^2 - 1 */
-	ng_fe_add(v, v, one);    /* v = d y^2 + 1 */
-	/* x = u v^3 (u v^7)^((p-5)/8) */
-	ng_fe_mul(t, v, v);
-	ng_fe_mul(t, t, v);      /* v^3 */
-	ng_fe_mul(p->x, t, t);
-	ng_fe_mul(p->x, p->x, v);
-	ng_fe_mul(p->x, p->x, u); /* u v^7 */
-	ng_fe_pow2523(p->x, p->x);
-	ng_fe_mul(p->x, p->x, t);
-	ng_fe_mul(p->x, p->x, u);
-	/* v x^2 = u: x; = -u: x sqrt(-1); else no root. */
+	u[0] -= 1;               /* u = y^2 - 1 */
+	v[0] += 1;               /* v = d y^2 + 1 (never 0) */
+	/* x = (u/v)^((p+3)/8): 1/v = v^(p-2), p - 2 = 2^255 - 21 (bits 254..0
+	 * but 4 and 2), then (p+3)/8 = 2^252 - 2 (bits 251..1) */
+	ng_fe_pow(v, v, 253, (1u << 4) | (1u << 2));
+	ng_fe_mul(u, u, v);      /* u = u/v from here on */
+	ng_fe_pow(p->x, u, 250, 1u << 0);
+	/* x^2 = u: x; = -u: x sqrt(-1); else no root. */
 	ng_fe_mul(t, p->x, p->x);
-	ng_fe_mul(t, t, v);
-	if (ng_fe_neq(t, u)) {
+	ng_fe_sub(v, t, u);
+	if (ng_fe_nonzero(v)) {
 		ng_fe_add(t, t, u);
-		if (ng_fe_neq(t, zero))
+		if (ng_fe_nonzero(t))
 			return false;
-		ng_fe_unpack(t, ng_ed_sqrtm1);
+		/* sqrt(-1) = 2^((p-1)/4), (p-1)/4 = 2^253 - 5: bits 252..0 but 2 */
+		memset(t, 0, sizeof t);
+		t[0] = 2;
+		ng_fe_pow(t, t, 251, 1u << 2);
 		ng_fe_mul(p->x, p->x, t);
 	}
 	int sign = in[31] >> 7;
-	if (sign && !ng_fe_neq(p->x, zero))
+	if (sign && !ng_fe_nonzero(p->x))
 		return false;
-	if (ng_fe_parity(p->x) != sign)
-		ng_fe_sub(p->x, zero, p->x);
+	if (ng_fe_parity(p->x) != (sign ^ neg))
+		for (int i = 0; i < 16; i++)
+			p->x[i] = -p->x[i];
 	memset(p->z, 0, sizeof p->z);
 	p->z[0] = 1;
 	ng_fe_mul(p->t, p->x, p->y);
 	return true;
+}
+
+/* B, from its encoding (RFC 8032 5.1: y = 4/5, x positive): 0x58 then
+ * 31 bytes of 0x66. */
+static void ng_pt_base(ng_pt *b)
+{
+	uint8_t e[32];
+	memset(e, 0x66, sizeof e);
+	e[0] = 0x58;
+	ng_pt_decode(b, e, 0);
 }
 
 /* Swaps p and q when bit is 1, in constant time. */
@@ -299,6 +266,11 @@ static void ng_pt_cswap(ng_pt *p, ng_pt *q, unsigned bit)
 	}
 }
 
+static unsigned ng_bit(const uint8_t *s, int i)
+{
+	return (s[i >> 3] >> (i & 7)) & 1u;
+}
+
 /* o = [s]B for a secret 256-bit scalar s (little-endian), in constant time:
  * for each bit from the top, (P, Q) becomes (2P, P+Q) or (P+Q, 2Q), with
  * Q - P = B throughout; the swaps are masked, the operations always the same. */
@@ -308,7 +280,7 @@ static void ng_pt_mul_base(ng_pt *o, const uint8_t s[32])
 	ng_pt_zero(o);
 	ng_pt_base(&q);
 	for (int i = 255; i >= 0; i--) {
-		unsigned bit = (s[i >> 3] >> (i & 7)) & 1u;
+		unsigned bit = ng_bit(s, i);
 		ng_pt_cswap(o, &q, bit);
 		ng_pt_add(&q, &q, o);
 		ng_pt_add(o, o, o);
@@ -319,95 +291,59 @@ static void ng_pt_mul_base(ng_pt *o, const uint8_t s[32])
 
 /* ---- scalars mod L ------------------------------------------------------ */
 
-static void ng_sc_load(uint32_t *w, const uint8_t *b, int nwords)
+/* r = x mod L for a 512-bit x (r and x apart), in constant time: r stays
+ * below L; each step doubles it, adds the next bit of x (from the top),
+ * notes whether that is below L (a borrow out of r - L) and subtracts L
+ * masked by it. */
+void ng_ed25519_sc_reduce(uint8_t r[32], const uint8_t x[64])
 {
-	for (int i = 0; i < nwords; i++)
-		w[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
-		       (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
-}
-
-static void ng_sc_store(uint8_t b[32], const uint32_t w[8])
-{
-	for (int i = 0; i < 32; i++)
-		b[i] = (uint8_t)(w[i >> 2] >> (8 * (i & 3)));
-}
-
-/* r = x mod L for a 512-bit x (16 words), in constant time: r stays below
- * L; each step doubles it, adds the next bit of x (from the top) and
- * subtracts L unless that borrows. */
-static void ng_sc_reduce_words(uint32_t r[8], const uint32_t x[16])
-{
-	uint32_t s[8];
-	memset(r, 0, 8 * sizeof r[0]);
+	memset(r, 0, 32);
 	for (int i = 511; i >= 0; i--) {
-		uint32_t in = (x[i >> 5] >> (i & 31)) & 1u;
-		for (int j = 0; j < 8; j++) {
-			uint32_t out = r[j] >> 31;
-			r[j] = r[j] << 1 | in;
-			in = out;
+		unsigned c = ng_bit(x, i), b = 0;
+		for (int j = 0; j < 32; j++) {
+			unsigned v = (unsigned)r[j] << 1 | c; /* r < 2^253: nothing leaves byte 31 */
+			c = v >> 8;
+			r[j] = (uint8_t)v;
+			b = (((unsigned)r[j] - ng_ed_l[j] - b) >> 8) & 1;
 		}
-		uint64_t borrow = 0;
-		for (int j = 0; j < 8; j++) {
-			uint64_t d = (uint64_t)r[j] - ng_ed_l[j] - borrow;
-			s[j] = (uint32_t)d;
-			borrow = d >> 63;
+		unsigned m = b - 1u; /* all ones: r >= L */
+		b = 0;
+		for (int j = 0; j < 32; j++) {
+			unsigned v = (unsigned)r[j] - (ng_ed_l[j] & m) - b;
+			r[j] = (uint8_t)v;
+			b = (v >> 8) & 1;
 		}
-		uint32_t take = (uint32_t)borrow - 1u; /* all ones: r >= L */
-		for (int j = 0; j < 8; j++)
-			r[j] = (r[j] & ~take) | (s[j] & take);
 	}
-	ng_wipe(s, sizeof s);
-}
-
-void ng_ed25519_sc_reduce(uint8_t out[32], const uint8_t in[64])
-{
-	uint32_t x[16], r[8];
-	ng_sc_load(x, in, 16);
-	ng_sc_reduce_words(r, x);
-	ng_sc_store(out, r);
-	ng_wipe(x, sizeof x);
-	ng_wipe(r, sizeof r);
 }
 
 /* out = (a + b c) mod L; a, b below L, c below 2^256. Constant time. */
 static void ng_sc_muladd(uint8_t out[32], const uint8_t a[32], const uint8_t b[32], const uint8_t c[32])
 {
-	uint32_t x[16], y[8], z[8], r[8];
-	ng_sc_load(y, b, 8);
-	ng_sc_load(z, c, 8);
-	ng_sc_load(r, a, 8);
-	memset(x, 0, sizeof x);
-	for (int i = 0; i < 8; i++) {
-		uint64_t carry = 0;
-		for (int j = 0; j < 8; j++) {
-			uint64_t t = (uint64_t)y[i] * z[j] + x[i + j] + carry;
-			x[i + j] = (uint32_t)t;
-			carry = t >> 32;
-		}
-		x[i + 8] = (uint32_t)carry;
+	uint32_t t[64]; /* column sums: below 32 * 255^2 + 2^8 < 2^21 */
+	uint8_t x[64];
+	memset(t, 0, sizeof t);
+	for (int i = 0; i < 32; i++) {
+		t[i] += a[i];
+		for (int j = 0; j < 32; j++)
+			t[i + j] += (uint32_t)b[i] * c[j];
 	}
-	uint64_t carry = 0; /* b c < 2^509, + a < 2^253: no carry out of x[15] */
-	for (int i = 0; i < 16; i++) {
-		carry += (uint64_t)x[i] + (i < 8 ? r[i] : 0);
-		x[i] = (uint32_t)carry;
-		carry >>= 32;
+	uint32_t carry = 0; /* a + b c < 2^510: nothing leaves byte 63 */
+	for (int i = 0; i < 64; i++) {
+		carry += t[i];
+		x[i] = (uint8_t)carry;
+		carry >>= 8;
 	}
-	ng_sc_reduce_words(r, x);
-	ng_sc_store(out, r);
+	ng_ed25519_sc_reduce(out, x);
+	ng_wipe(t, sizeof t);
 	ng_wipe(x, sizeof x);
-	ng_wipe(y, sizeof y);
-	ng_wipe(z, sizeof z);
-	ng_wipe(r, sizeof r);
 }
 
 /* S < L (RFC 8032 5.1.7 step 1), public input: compared from the top. */
 static bool ng_sc_canonical(const uint8_t s[32])
 {
-	uint32_t w[8];
-	ng_sc_load(w, s, 8);
-	for (int i = 7; i >= 0; i--)
-		if (w[i] != ng_ed_l[i])
-			return w[i] < ng_ed_l[i];
+	for (int i = 31; i >= 0; i--)
+		if (s[i] != ng_ed_l[i])
+			return s[i] < ng_ed_l[i];
 	return false;
 }
 
@@ -450,7 +386,7 @@ void ng_ed25519_public_key(uint8_t pub[32], const uint8_t secret[32])
 
 void ng_ed25519_sign(uint8_t sig[64], const uint8_t secret[32], const uint8_t *msg, size_t len)
 {
-	uint8_t h[64], pub[32], r[64], k[32];
+	uint8_t h[64], pub[32], rh[64], r[32], k[32];
 	ng_pt p;
 	ng_sha512_ctx c;
 	ng_ed_expand(h, secret);
@@ -460,14 +396,15 @@ void ng_ed25519_sign(uint8_t sig[64], const uint8_t secret[32], const uint8_t *m
 	ng_sha512_init(&c);
 	ng_sha512_update(&c, h + 32, 32);
 	ng_sha512_update(&c, msg, len);
-	ng_sha512_final(&c, r);
-	ng_ed25519_sc_reduce(r, r);
+	ng_sha512_final(&c, rh);
+	ng_ed25519_sc_reduce(r, rh);
 	ng_pt_mul_base(&p, r);
 	ng_pt_encode(sig, &p);
 	/* S = (r + k s) mod L */
 	ng_ed_challenge(k, sig, pub, msg, len);
 	ng_sc_muladd(sig + 32, r, k, h);
 	ng_wipe(h, sizeof h);
+	ng_wipe(rh, sizeof rh);
 	ng_wipe(r, sizeof r);
 	ng_wipe(&p, sizeof p);
 }
@@ -476,12 +413,8 @@ bool ng_ed25519_verify(const uint8_t sig[64], const uint8_t pub[32], const uint8
 {
 	ng_pt t[4], p; /* t[1] = B, t[2] = -A, t[3] = B - A (t[0] unused) */
 	uint8_t k[32], r[32];
-	if (!ng_sc_canonical(sig + 32) || !ng_pt_decode(&t[2], pub))
+	if (!ng_sc_canonical(sig + 32) || !ng_pt_decode(&t[2], pub, 1))
 		return false;
-	ng_fe zero;
-	memset(zero, 0, sizeof zero);
-	ng_fe_sub(t[2].x, zero, t[2].x);
-	ng_fe_sub(t[2].t, zero, t[2].t);
 	ng_pt_base(&t[1]);
 	ng_pt_add(&t[3], &t[1], &t[2]);
 	ng_ed_challenge(k, sig, pub, msg, len);
@@ -489,7 +422,7 @@ bool ng_ed25519_verify(const uint8_t sig[64], const uint8_t pub[32], const uint8
 	ng_pt_zero(&p);
 	for (int i = 252; i >= 0; i--) {
 		ng_pt_add(&p, &p, &p);
-		unsigned sel = ((sig[32 + (i >> 3)] >> (i & 7)) & 1u) | ((k[i >> 3] >> (i & 7)) & 1u) << 1;
+		unsigned sel = ng_bit(sig + 32, i) | ng_bit(k, i) << 1;
 		if (sel)
 			ng_pt_add(&p, &p, &t[sel]);
 	}
@@ -526,16 +459,13 @@ int ng_ed25519_selftest(void)
 	if (ng_ed25519_verify(s, pub, &msg, 1))
 		return 3;
 	/* S + L: the same point equation, but S is not canonical. */
-	uint32_t w[8];
-	uint64_t carry = 0;
-	ng_sc_load(w, sig + 32, 8);
-	for (int i = 0; i < 8; i++) {
-		carry += (uint64_t)w[i] + ng_ed_l[i];
-		w[i] = (uint32_t)carry;
-		carry >>= 32;
+	unsigned carry = 0;
+	for (int i = 0; i < 32; i++) {
+		carry += (unsigned)sig[32 + i] + ng_ed_l[i];
+		s[32 + i] = (uint8_t)carry;
+		carry >>= 8;
 	}
 	memcpy(s, sig, 32);
-	ng_sc_store(s + 32, w);
 	if (ng_ed25519_verify(s, pub, &msg, 1))
 		return 4;
 	return 0;

@@ -5,7 +5,8 @@
 #define NG_ED25519_IMPL_H
 #include <stdint.h>
 
-/* out = in mod L (in: 64 bytes little-endian, out: 32), constant time. */
+/* out = in mod L (in: 64 bytes little-endian, out: 32, not overlapping
+ * in), constant time. */
 void ng_ed25519_sc_reduce(uint8_t out[32], const uint8_t in[64]);
 
 #endif

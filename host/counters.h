@@ -9,7 +9,8 @@
 #include "neug_counters.h"
 
 typedef struct {
-	const char *name;  /* the ng_pipeline_stats field: JSON key, metric neug_NAME */
+	const char *name;  /* the ng_pipeline_stats field and JSON key */
+	const char *metric; /* the Prometheus metric is neug_METRIC (_total for a counter) */
 	const char *label; /* in words */
 	uint8_t info;      /* GET_INFO index */
 	uint8_t width;     /* bytes on the wire */

@@ -8,6 +8,7 @@
 #include "counters.h"
 #include "device.h"
 #include "gen.h"
+#include "json.h"
 
 #define NG_GEN_CHUNK 4096u   /* samples read from the source at a time */
 #define NG_GEN_PIECE 8u      /* samples per put: at most one block completes */
@@ -272,21 +273,6 @@ void ng_gen_get_stats(const ng_gen *g, ng_pipeline_stats *st)
 		ng_pipeline_get_stats(g->pipe, st);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 void ng_gen_stats_json(const ng_gen *g, uint64_t bytes, FILE *f)
 {
 	static const char *const modes[] = {"conditioned", "crc32", "raw"};
@@ -298,7 +284,7 @@ void ng_gen_stats_json(const ng_gen *g, uint64_t bytes, FILE *f)
 	ng_pipeline_stats st;
 	ng_gen_get_stats(g, &st);
 	fprintf(f, "{\"source\": ");
-	json_str(f, ng_gen_source_desc(g));
+	ng_json_str(f, ng_gen_source_desc(g));
 	fprintf(f, ", \"mode\": \"%s\", \"bytes\": %" PRIu64, g->mode <= 2 ? modes[g->mode] : "?", bytes);
 	fprintf(f, ", \"counters\": {");
 	ng_counters_json(f, &st, ": ", NULL, NULL); /* every row of the counter table */
@@ -325,9 +311,9 @@ void ng_gen_stats_json(const ng_gen *g, uint64_t bytes, FILE *f)
 		status = "warning";
 	fprintf(f, ", \"status\": \"%s\", \"reason\": ", status);
 	if (g->failed)
-		json_str(f, g->err);
+		ng_json_str(f, g->err);
 	else if (*status == 'w')
-		json_str(f, g->mode == NG_MODE_RAW ? "raw mode: health tests fired (counted, output not blocked)"
+		ng_json_str(f, g->mode == NG_MODE_RAW ? "raw mode: health tests fired (counted, output not blocked)"
 			 : "health tests fired; the affected blocks were dropped");
 	else
 		fprintf(f, "null");

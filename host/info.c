@@ -9,6 +9,7 @@
 #include "dfu.h"
 #include "counters.h"
 #include "dfu_host.h"
+#include "json.h"
 #include "neug_device.h"
 
 static uint64_t le(const uint8_t *d, int n)
@@ -292,19 +293,11 @@ void ng_info_print(const ng_info *inf, FILE *f)
 		inf->st.neug_rc_max, inf->st.neug_p64_max, inf->st.neug_p4k_max);
 }
 
+/* "k":v, v a JSON string */
 static void json_str(FILE *f, const char *k, const char *v)
 {
-	fprintf(f, "\"%s\":\"", k);
-	for (const char *p = v; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	fprintf(f, "\"%s\":", k);
+	ng_json_str(f, v);
 }
 
 static bool answered(const ng_counter *c, void *user)

@@ -58,18 +58,6 @@ static void sample(FILE *f, const ng_metrics *m, const char *name, bool counter,
 	fprintf(f, "} %" PRIu64 "\n", v);
 }
 
-/* A row's metric: neug_NAME, but for the names Prometheus' conventions
- * (promtool check metrics) reject: "h" reads as hours, "_count" is a
- * histogram's suffix. */
-static const struct {
-	const char *field, *metric, *help;
-} renamed[] = {
-	{"h_milli", "neug_min_entropy_milli", "declared min-entropy per sample (thousandths of a bit)"},
-	{"adc_h_milli", "neug_adc_min_entropy_milli",
-	 "declared min-entropy per ADC half-word (thousandths of a bit)"},
-	{"fail_count", "neug_fail_count_value", NULL},
-};
-
 void ng_metrics_from_gen(ng_metrics *m, const ng_gen *g)
 {
 	snprintf(m->serial, sizeof m->serial, "%s", ng_gen_serial(g));
@@ -116,15 +104,8 @@ void ng_metrics_print(const ng_metrics *m, FILE *f)
 		if (m->have && !m->have[c->info])
 			continue;
 		char name[64];
-		const char *help = c->label;
-		snprintf(name, sizeof name, "neug_%s", c->name);
-		for (size_t k = 0; k < sizeof renamed / sizeof renamed[0]; k++)
-			if (!strcmp(c->name, renamed[k].field)) {
-				snprintf(name, sizeof name, "%s", renamed[k].metric);
-				if (renamed[k].help)
-					help = renamed[k].help;
-			}
-		sample(f, m, name, c->kind == NG_CTR_C, help, ng_counter_get(c, &m->st));
+		snprintf(name, sizeof name, "neug_%s", c->metric);
+		sample(f, m, name, c->kind == NG_CTR_C, c->label, ng_counter_get(c, &m->st));
 	}
 	if (m->feed) {
 		sample(f, m, "neug_feed_bytes_written", true, "bytes written to the kernel pool",

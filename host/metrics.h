@@ -11,11 +11,9 @@
  *   neug_running                 1 while the daemon runs, 0 in its last write
  *   neug_device_present          1/0 (a jitter or file source: 1)
  *   neug_persistent_failure      1 once a persistent health failure latched
- *   neug_NAME[_total]            each row of the counter table
- *                                (usb/neug_counters.h; _total for counters;
- *                                h_milli, adc_h_milli and fail_count are
- *                                neug_min_entropy_milli, neug_adc_min_entropy_milli
- *                                and neug_fail_count_value)
+ *   neug_METRIC[_total]          each row of the counter table
+ *                                (usb/neug_counters.h: its metric column;
+ *                                _total for counters)
  *   neug_feed_bytes_written_total, neug_feed_entropy_credited_total (feed)
  *   neug_egd_bytes_served_total, neug_egd_clients_total,
  *   neug_egd_requests_total                                         (egd)

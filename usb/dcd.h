@@ -77,6 +77,12 @@
  * the task after reporting events (its main loop does). At most one
  * completion per ep_xfer, so the queue cannot fill in normal operation; a
  * full queue drops the event and counts it (evq_lost).
+ * POLLED BUILD (NG_USB_POLLED, the boot loader's: firmware/module.mk): there
+ * is no queue and no interrupt. ng_usbd_task calls the driver's poll op, the
+ * driver reports what the hardware has (in_isr = false) from there, and the
+ * stack handles each event inside the event call; so in this build a driver
+ * reports events only from poll (or, for a test's fake, from outside the
+ * stack), never from another op. Other builds never call poll (NULL).
  * All dcd ops are called from the main loop (ng_usbd_task or an ng_usbd_* /
  * ng_neug_* call), never from an ISR.
  * Bus reset: the driver resets itself first (address 0, every endpoint but 0
@@ -137,6 +143,9 @@ typedef struct {
 	 * CLEAR_FEATURE(ENDPOINT_HALT) always resets the toggle). Nothing is
 	 * pending on the endpoint afterwards until the next ep_xfer. */
 	void (*ep_clear_stall)(void *drv, uint8_t ep_addr);
+	/* NG_USB_POLLED builds only (see POLLED BUILD above): report the
+	 * events the hardware holds. May be NULL (nothing to poll). */
+	void (*poll)(void *drv);
 } ng_dcd_ops;
 
 /* ---- Events: the driver calls these; see EVENTS above. ---- */

@@ -4,9 +4,30 @@
  * §6.1.2 (download) and §7 (manifestation); a request that is not valid in
  * the current state STALLs and, in DFU mode, moves to dfuERROR with
  * errSTALLEDPKT, as §6.1.2 says ("the device stalls ... and enters dfuERROR").
- * The flash work runs in ng_dfu_task (the main loop), never in a request. */
+ * The flash work runs in ng_dfu_task (the main loop) after the request that
+ * brought it; a GETSTATUS that comes first does it before it answers, so
+ * the device never reports dfuDNBUSY or dfuMANIFEST (bwPollTimeout 0): the
+ * answer is the block's (the manifestation's) outcome (§6.1.2, "block
+ * complete"; §7, manifestation tolerant). */
+#include <stddef.h>
 #include <string.h>
 #include "dfu.h"
+
+/* The back end's calls: through its functions, or, in a build whose only
+ * back end is the update state machine (NG_DFU_BACKEND_UPDATE: the boot
+ * loader's, firmware/module.mk), straight to boot/update.h. */
+#ifdef NG_DFU_BACKEND_UPDATE
+#include "update.h"
+#define BE_DNLOAD(be, ...)   ng_update_block((be)->user, __VA_ARGS__)
+#define BE_MANIFEST(be)      ng_update_manifest((be)->user)
+#define BE_ABORT(be)         ng_update_abort((be)->user)
+#define BE_ANSWER(be, ...)   ng_update_answer((be)->user, __VA_ARGS__)
+#else
+#define BE_DNLOAD(be, ...)   (be)->dnload((be)->user, __VA_ARGS__)
+#define BE_MANIFEST(be)      (be)->manifest((be)->user)
+#define BE_ABORT(be)         (be)->abort((be)->user)
+#define BE_ANSWER(be, ...)   (be)->answer((be)->user, __VA_ARGS__)
+#endif
 
 #define RT_CLASS_OUT 0x21u /* class, interface, host-to-device */
 #define RT_CLASS_IN  0xA1u
@@ -25,28 +46,33 @@ void ng_dfu_functional_desc(uint8_t out[NG_DFU_FUNC_LEN])
 
 bool ng_dfu_boot_info_reply(ng_usbd_ctx *u, const ng_boot_info *bi, uint16_t index)
 {
-	uint8_t b[4];
-	uint32_t v;
-	if (!bi || bi->magic != NG_BOOTINFO_MAGIC)
+	/* where each index's value is, from NG_INFO_LOADER_VERSION on */
+	static const uint8_t field[NG_INFO_IMAGE_LENGTH - NG_INFO_LOADER_VERSION + 1] = {
+		offsetof(ng_boot_info, loader_version), offsetof(ng_boot_info, status),
+		offsetof(ng_boot_info, digest), offsetof(ng_boot_info, key_fp),
+		offsetof(ng_boot_info, image_version), offsetof(ng_boot_info, image_len),
+	};
+	if (!bi || bi->magic != NG_BOOTINFO_MAGIC || index < NG_INFO_LOADER_VERSION || index > NG_INFO_IMAGE_LENGTH)
 		return false;
-	switch (index) {
-	case NG_INFO_IMAGE_DIGEST: ng_usbd_control_reply(u, bi->digest, sizeof bi->digest); return true;
-	case NG_INFO_KEY_FINGERPRINT: ng_usbd_control_reply(u, bi->key_fp, sizeof bi->key_fp); return true;
-	case NG_INFO_LOADER_VERSION: v = bi->loader_version; break;
-	case NG_INFO_BOOT_STATUS: v = bi->status; break;
-	case NG_INFO_IMAGE_VERSION: v = bi->image_version; break;
-	case NG_INFO_IMAGE_LENGTH: v = bi->image_len; break;
-	default: return false;
+	const uint8_t *p = (const uint8_t *)bi + field[index - NG_INFO_LOADER_VERSION];
+	uint16_t n = index == NG_INFO_IMAGE_DIGEST || index == NG_INFO_KEY_FINGERPRINT ? 32u : 4u;
+#if !(defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+	uint8_t b[4];
+	if (n == 4) { /* a uint32_t, little-endian on the wire */
+		uint32_t v;
+		memcpy(&v, p, sizeof v);
+		ng_put_le32(b, v);
+		p = b;
 	}
-	ng_put_le32(b, v);
-	ng_usbd_control_reply(u, b, sizeof b);
+#endif /* (on a little-endian target the field's bytes are the wire's) */
+	ng_usbd_control_reply(u, p, n);
 	return true;
 }
 
-/* GETSTATUS reply (§6.1.2): bStatus, bwPollTimeout (3 bytes), bState, iString. */
-static void reply_status(ng_dfu_ctx *d, ng_usbd_ctx *u, uint32_t poll_ms)
+/* GETSTATUS reply (§6.1.2): bStatus, bwPollTimeout (3 bytes, 0), bState, iString. */
+static void reply_status(ng_dfu_ctx *d, ng_usbd_ctx *u)
 {
-	uint8_t r[6] = {d->status, (uint8_t)poll_ms, (uint8_t)(poll_ms >> 8), (uint8_t)(poll_ms >> 16), d->state, 0};
+	uint8_t r[6] = {d->status, 0, 0, 0, d->state, 0};
 	ng_usbd_control_reply(u, r, sizeof r);
 }
 
@@ -69,7 +95,7 @@ static bool runtime_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s
 		return true;
 	}
 	if (s->bmRequestType == RT_CLASS_IN && s->bRequest == NG_DFU_GETSTATUS) {
-		reply_status(d, u, 0);
+		reply_status(d, u);
 		return true;
 	}
 	if (s->bmRequestType == RT_CLASS_IN && s->bRequest == NG_DFU_GETSTATE) {
@@ -81,42 +107,47 @@ static bool runtime_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s
 
 #endif
 
-/* The vendor requests of DFU mode: the challenge and its answer. */
-static bool vendor_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage,
-			   const uint8_t *data, uint16_t len)
-{
-	if (d->state != NG_DFU_IDLE || s->wValue != 0)
-		return false;
-	if (s->bmRequestType == RT_VENDOR_OUT && s->bRequest == NG_DFU_REQ_CHALLENGE &&
-	    s->wLength == NG_DFU_NONCE_LEN) {
-		if (stage == NG_CTRL_DATA) {
-			if (len != NG_DFU_NONCE_LEN)
-				return false;
-			memcpy(d->nonce, data, NG_DFU_NONCE_LEN);
-			d->have_nonce = true;
-		}
-		return true;
-	}
-	if (s->bmRequestType == RT_VENDOR_IN && s->bRequest == NG_DFU_REQ_ANSWER && stage == NG_CTRL_SETUP) {
-		uint8_t out[32];
-		if (!d->have_nonce || !d->be->answer(d->be->user, d->nonce, NG_DFU_NONCE_LEN, out))
-			return false;
-		d->have_nonce = false; /* one answer per nonce */
-		ng_usbd_control_reply(u, out, sizeof out);
-		return true;
-	}
-	return false;
-}
+#define KEY(rt, req) ((uint16_t)((rt) << 8 | (req)))
+#define IN_STATE(x) (1u << NG_DFU_##x)
+
+/* The DFU-mode requests (DFU 1.1 §3 table 3.2, and the challenge and
+ * GET_INFO of dfu.h), as bmRequestType << 8 | bRequest, and the states each
+ * is valid in (§6.1.2; bit n: state n). M_CLRSTATUS ... M_DETACH have no
+ * data stage, M_CHALLENGE on a wValue of 0; UPLOAD is not offered
+ * (bitCanUpload 0). */
+enum { M_DNLOAD, M_CLRSTATUS, M_ABORT, M_DETACH, M_GETSTATUS, M_GETSTATE, M_CHALLENGE, M_ANSWER, M_INFO, M_N };
+static const uint16_t mode_keys[M_N] = {
+	KEY(RT_CLASS_OUT, NG_DFU_DNLOAD), KEY(RT_CLASS_OUT, NG_DFU_CLRSTATUS), KEY(RT_CLASS_OUT, NG_DFU_ABORT),
+	KEY(RT_CLASS_OUT, NG_DFU_DETACH), KEY(RT_CLASS_IN, NG_DFU_GETSTATUS), KEY(RT_CLASS_IN, NG_DFU_GETSTATE),
+	KEY(RT_VENDOR_OUT, NG_DFU_REQ_CHALLENGE), KEY(RT_VENDOR_IN, NG_DFU_REQ_ANSWER),
+	KEY(0xC0u, NG_DFU_REQ_GET_INFO), /* vendor, device */
+};
+static const uint16_t mode_states[M_N] = {
+	IN_STATE(IDLE) | IN_STATE(DNLOAD_IDLE),
+	IN_STATE(ERROR),
+	IN_STATE(IDLE) | IN_STATE(DNLOAD_SYNC) | IN_STATE(DNLOAD_IDLE) | IN_STATE(MANIFEST_SYNC) | IN_STATE(UPLOAD_IDLE),
+	IN_STATE(IDLE), /* ours: leave DFU mode, start the image if it is valid */
+	0x7FFu,
+	0x7FFu,
+	IN_STATE(IDLE),
+	IN_STATE(IDLE),
+	0x7FFu,
+};
 
 static bool mode_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage,
 			 const uint8_t *data, uint16_t len)
 {
-	if ((s->bmRequestType & NG_REQ_TYPE_MASK) == NG_REQ_TYPE_VENDOR)
-		return vendor_control(d, u, s, stage, data, len);
-	if (s->bmRequestType == RT_CLASS_OUT && s->bRequest == NG_DFU_DNLOAD) {
+	uint8_t r = 0, st = d->state;
+	while (r < M_N && mode_keys[r] != KEY(s->bmRequestType, s->bRequest))
+		r++;
+	if (r == M_N || !((mode_states[r] >> st) & 1u) || (r >= M_CLRSTATUS && r <= M_DETACH && s->wLength != 0) ||
+	    (r >= M_CHALLENGE && s->wValue != 0))
+		r = M_N;
+	switch (r) {
+	case M_DNLOAD:
 		if (stage == NG_CTRL_DATA) {
 			if (len != s->wLength)
-				return fail(d, NG_DFU_ERR_STALLEDPKT);
+				break;
 			memcpy(d->block, data, len);
 			d->blk = s->wValue;
 			d->len = len;
@@ -125,81 +156,70 @@ static bool mode_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, u
 			return true;
 		}
 		if (s->wLength > NG_DFU_TRANSFER_SIZE)
-			return fail(d, NG_DFU_ERR_STALLEDPKT);
-		if (d->state == NG_DFU_IDLE && s->wLength > 0) {
-			d->first = true;
+			break;
+		d->first = st == NG_DFU_IDLE;
+		if (d->first) {
+			if (s->wLength == 0)
+				break;
 			d->manifested = false;
 			d->have_nonce = false;
-			return true;
-		}
-		if (d->state == NG_DFU_DNLOAD_IDLE) {
-			d->first = false;
-			if (s->wLength > 0)
-				return true;
+		} else if (s->wLength == 0) {
 			d->state = NG_DFU_MANIFEST_SYNC; /* end of the download (§7) */
-			d->len = 0;
 			d->work = true;
-			return true;
 		}
-		return fail(d, NG_DFU_ERR_STALLEDPKT);
-	}
-	if (stage != NG_CTRL_SETUP)
-		return false;
-	if (s->bmRequestType == RT_CLASS_IN && s->bRequest == NG_DFU_GETSTATUS) {
-		if (d->state == NG_DFU_DNBUSY || d->state == NG_DFU_MANIFEST)
-			ng_dfu_task(d); /* the host did not wait: finish first */
-		uint32_t poll = 0;
-		if (d->state == NG_DFU_DNLOAD_SYNC) {
-			if (d->work) {
-				d->state = NG_DFU_DNBUSY;
-				poll = d->be->poll_dnload_ms;
-			} else {
-				d->state = NG_DFU_DNLOAD_IDLE;
-			}
-		} else if (d->state == NG_DFU_MANIFEST_SYNC) {
-			if (d->work) {
-				d->state = NG_DFU_MANIFEST;
-				poll = d->be->poll_manifest_ms;
-			} else {
-				d->state = NG_DFU_IDLE; /* manifestation tolerant */
-			}
-		}
-		reply_status(d, u, poll);
 		return true;
-	}
-	if (s->bmRequestType == RT_CLASS_IN && s->bRequest == NG_DFU_GETSTATE) {
-		ng_usbd_control_reply(u, &d->state, 1);
-		return true;
-	}
-	if (s->bmRequestType == RT_CLASS_OUT && s->bRequest == NG_DFU_CLRSTATUS && s->wLength == 0) {
-		if (d->state != NG_DFU_ERROR)
-			return fail(d, NG_DFU_ERR_STALLEDPKT);
+	case M_CLRSTATUS:
 		d->state = NG_DFU_IDLE;
 		d->status = NG_DFU_OK;
 		return true;
-	}
-	if (s->bmRequestType == RT_CLASS_OUT && s->bRequest == NG_DFU_ABORT && s->wLength == 0) {
-		switch (d->state) {
-		case NG_DFU_IDLE:
-		case NG_DFU_DNLOAD_SYNC:
-		case NG_DFU_DNLOAD_IDLE:
-		case NG_DFU_MANIFEST_SYNC:
-		case NG_DFU_UPLOAD_IDLE:
-			if (d->state != NG_DFU_IDLE && !d->manifested)
-				d->be->abort(d->be->user);
-			d->work = false;
-			d->state = NG_DFU_IDLE;
-			d->status = NG_DFU_OK;
-			return true;
-		default:
-			return fail(d, NG_DFU_ERR_STALLEDPKT);
+	case M_ABORT:
+		if (st != NG_DFU_IDLE && !d->manifested)
+			BE_ABORT(d->be);
+		d->work = false;
+		d->state = NG_DFU_IDLE;
+		d->status = NG_DFU_OK;
+		return true;
+	case M_DETACH:
+		d->leave = NG_DFU_LEAVE_DETACH;
+		return true;
+	case M_GETSTATUS:
+		ng_dfu_task(d); /* a block or the manifestation still waiting: done first */
+		if (d->state == NG_DFU_DNLOAD_SYNC)
+			d->state = NG_DFU_DNLOAD_IDLE;
+		if (d->state == NG_DFU_MANIFEST_SYNC)
+			d->state = NG_DFU_IDLE; /* manifestation tolerant */
+		reply_status(d, u);
+		return true;
+	case M_GETSTATE:
+		ng_usbd_control_reply(u, &d->state, 1);
+		return true;
+	case M_CHALLENGE:
+		if (s->wLength != NG_DFU_NONCE_LEN)
+			break;
+		if (stage == NG_CTRL_DATA) {
+			if (len != NG_DFU_NONCE_LEN)
+				break;
+			memcpy(d->nonce, data, NG_DFU_NONCE_LEN);
+			d->have_nonce = true;
 		}
-	}
-	if (s->bmRequestType == RT_CLASS_OUT && s->bRequest == NG_DFU_DETACH && s->wLength == 0 &&
-	    d->state == NG_DFU_IDLE) {
-		d->leave = NG_DFU_LEAVE_DETACH; /* ours: leave DFU mode, start the image if it is valid */
+		return true;
+	case M_ANSWER: {
+		uint8_t out[32];
+		if (!d->have_nonce || !BE_ANSWER(d->be, d->nonce, NG_DFU_NONCE_LEN, out))
+			break;
+		d->have_nonce = false; /* one answer per nonce */
+		ng_usbd_control_reply(u, out, sizeof out);
 		return true;
 	}
+	case M_INFO:
+		if (ng_dfu_boot_info_reply(u, d->boot, s->wIndex))
+			return true;
+		break;
+	default:
+		break;
+	}
+	if ((s->bmRequestType & NG_REQ_TYPE_MASK) == NG_REQ_TYPE_VENDOR)
+		return false; /* a refused vendor request leaves the DFU state alone */
 	return fail(d, NG_DFU_ERR_STALLEDPKT);
 }
 
@@ -207,14 +227,12 @@ static bool dfu_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_
 			const uint8_t *data, uint16_t len)
 {
 	ng_dfu_ctx *d = ctx;
-	if ((s->bmRequestType & NG_REQ_RCPT_MASK) != NG_REQ_RCPT_IFACE)
-		return false; /* vendor requests to the device belong to others */
 #ifdef NG_DFU_MODE_ONLY
 	if (!d->be)
 		return false; /* the boot loader's build: no run-time interface */
 #else
-	if (!d->be)
-		return runtime_control(d, u, s, stage);
+	if (!d->be) /* vendor requests to the device belong to others */
+		return (s->bmRequestType & NG_REQ_RCPT_MASK) == NG_REQ_RCPT_IFACE && runtime_control(d, u, s, stage);
 #endif
 	return mode_control(d, u, s, stage, data, len);
 }
@@ -226,7 +244,7 @@ static void dfu_configured(void *ctx, ng_usbd_ctx *u, bool on)
 {
 	ng_dfu_ctx *d = ctx;
 	(void)u;
-	if (!on && d->be && d->manifested && (d->state == NG_DFU_IDLE || d->state == NG_DFU_MANIFEST_SYNC))
+	if (!on && d->manifested && (d->state == NG_DFU_IDLE || d->state == NG_DFU_MANIFEST_SYNC)) /* (DFU mode) */
 		d->leave = NG_DFU_LEAVE_DETACH;
 }
 
@@ -246,24 +264,25 @@ void ng_dfu_init_runtime(ng_dfu_ctx *d, uint8_t iface)
 	d->state = NG_DFU_APP_IDLE;
 }
 
-void ng_dfu_init_mode(ng_dfu_ctx *d, const ng_dfu_backend *be)
+void ng_dfu_init_mode(ng_dfu_ctx *d, const ng_dfu_backend *be, const ng_boot_info *boot)
 {
 	init_common(d, 0);
 	d->be = be;
+	d->boot = boot;
 	d->state = NG_DFU_IDLE;
 }
 
 void ng_dfu_task(ng_dfu_ctx *d)
 {
-	if (!d->be || !d->work)
+	if (!d->work) /* (only DFU mode has work) */
 		return;
 	d->work = false;
 	uint8_t st;
-	bool manifest = d->state == NG_DFU_MANIFEST_SYNC || d->state == NG_DFU_MANIFEST;
+	bool manifest = d->state == NG_DFU_MANIFEST_SYNC;
 	if (manifest)
-		st = d->be->manifest(d->be->user);
+		st = BE_MANIFEST(d->be);
 	else
-		st = d->be->dnload(d->be->user, d->blk, d->block, d->len, d->first);
+		st = BE_DNLOAD(d->be, d->blk, d->block, d->len, d->first);
 	if (st != NG_DFU_OK) {
 		fail(d, st);
 		return;

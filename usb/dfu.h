@@ -59,6 +59,8 @@
 #define NG_DFU_GETSTATE  5u
 #define NG_DFU_ABORT     6u
 
+/* GET_INFO (neug_device.h: NG_NEUG_REQ_GET_INFO), vendor, to the device. */
+#define NG_DFU_REQ_GET_INFO  254u
 /* Vendor requests of the DFU-mode interface (ours). */
 #define NG_DFU_REQ_CHALLENGE 0x80u
 #define NG_DFU_REQ_ANSWER    0x81u
@@ -140,8 +142,6 @@ typedef struct {
 	/* The answer to a challenge: SHA-256(nonce || image) into out; false
 	 * when there is no valid image. */
 	bool (*answer)(void *user, const uint8_t *nonce, uint16_t len, uint8_t out[32]);
-	/* Milliseconds a block write / the manifestation may take (bwPollTimeout). */
-	uint32_t poll_dnload_ms, poll_manifest_ms;
 	void *user;
 } ng_dfu_backend;
 
@@ -154,6 +154,7 @@ typedef struct {
 typedef struct {
 	ng_usbd_class cls;
 	const ng_dfu_backend *be; /* NULL: run-time interface */
+	const ng_boot_info *boot; /* DFU mode: GET_INFO 40..45; NULL: they STALL */
 	uint8_t state, status;
 	bool work;                /* a block or the manifestation waits for ng_dfu_task */
 	bool manifested;          /* a manifestation succeeded since the last reset */
@@ -167,10 +168,12 @@ typedef struct {
 
 /* The run-time interface (the application). */
 void ng_dfu_init_runtime(ng_dfu_ctx *d, uint8_t iface);
-/* The DFU-mode interface 0 (the loader) over an update back end. */
-void ng_dfu_init_mode(ng_dfu_ctx *d, const ng_dfu_backend *be);
-/* Does the work a GETSTATUS announced (a block write, the manifestation);
- * call from the main loop after ng_usbd_task. */
+/* The DFU-mode interface 0 (the loader) over an update back end; it also
+ * answers GET_INFO 40..45 (to the device) from boot. */
+void ng_dfu_init_mode(ng_dfu_ctx *d, const ng_dfu_backend *be, const ng_boot_info *boot);
+/* Does the work a DNLOAD left (a block write, the manifestation); call
+ * from the main loop after ng_usbd_task (a GETSTATUS that finds it still
+ * waiting does it first). */
 void ng_dfu_task(ng_dfu_ctx *d);
 /* NG_DFU_LEAVE_* once the host's request has completed (its status stage
  * done: the device may then drop off the bus), then cleared. In DFU mode a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The boot loader's DFU-mode device (dfu_device.h). */
-#include <string.h>
+#include <stddef.h>
 #include "dfu_device.h"
 #include "neug_device.h"
 
@@ -24,34 +24,23 @@ static const uint8_t dfu_config_desc[DFU_CFG_LEN] = {
 	(uint8_t)NG_DFU_VERSION, (uint8_t)(NG_DFU_VERSION >> 8),
 };
 
-static uint16_t dfu_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
+static const char *dfu_string(const ng_usbd_ctx *u, uint8_t index)
 {
-	ng_dfu_dev *d = ctx;
-	(void)langid;
+	const ng_dfu_dev *d = (const ng_dfu_dev *)(const void *)u; /* its first member */
 	switch (index) {
-	case 0: return ng_usbd_string_langid(out);
-	case NG_NEUG_STR_MANUFACTURER: return ng_usbd_string_ascii("Free Software Initiative of Japan", out, cap);
-	case NG_NEUG_STR_PRODUCT: return ng_usbd_string_ascii("NeuG boot loader (DFU)", out, cap);
-	case NG_NEUG_STR_SERIAL: return ng_usbd_string_ascii(d->serial, out, cap);
-	case NG_DFU_STR_LOADER: return ng_usbd_string_ascii(d->cfg.loader, out, cap);
-	case NG_DFU_STR_ALT0: return ng_usbd_string_ascii("NeuG application", out, cap);
-	default: return 0;
+	case NG_NEUG_STR_MANUFACTURER: return "Free Software Initiative of Japan";
+	case NG_NEUG_STR_PRODUCT: return "NeuG boot loader (DFU)";
+	case NG_NEUG_STR_SERIAL: return d->serial;
+	case NG_DFU_STR_LOADER: return d->loader;
+	case NG_DFU_STR_ALT0: return "NeuG application";
+	default: return NULL;
 	}
 }
 
-/* GET_INFO (vendor, device): only the boot information in DFU mode. */
-static bool info_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8_t stage,
-			 const uint8_t *data, uint16_t len)
-{
-	ng_dfu_dev *d = ctx;
-	(void)data;
-	(void)len;
-	if (s->bmRequestType != 0xC0 || s->bRequest != NG_NEUG_REQ_GET_INFO || stage != NG_CTRL_SETUP ||
-	    s->wValue != 0)
-		return false;
-	return ng_dfu_boot_info_reply(u, d->cfg.boot, s->wIndex);
-}
+static const ng_usbd_desc dfu_desc = { dfu_device_desc, dfu_config_desc, dfu_string };
+_Static_assert(offsetof(ng_dfu_dev, usbd) == 0, "the stack's context is the device's first member");
 
+#ifndef NG_DFU_BACKEND_UPDATE
 static uint8_t be_dnload(void *u, uint16_t blk, const uint8_t *data, uint16_t len, bool first)
 {
 	return ng_update_block(u, blk, data, len, first);
@@ -62,17 +51,22 @@ static bool be_answer(void *u, const uint8_t *nonce, uint16_t len, uint8_t out[3
 {
 	return ng_update_answer(u, nonce, len, out);
 }
+#endif
 
 void ng_dfu_backend_update(ng_dfu_backend *be, ng_update *up)
 {
-	memset(be, 0, sizeof *be);
+	/* (every member is set: no memset) */
+#ifdef NG_DFU_BACKEND_UPDATE
+	be->dnload = NULL; /* dfu.c calls boot/update.h itself */
+	be->manifest = NULL;
+	be->abort = NULL;
+	be->answer = NULL;
+#else
 	be->dnload = be_dnload;
 	be->manifest = be_manifest;
 	be->abort = be_abort;
 	be->answer = be_answer;
-	/* PM0075 / the F103 datasheet: page erase <= 40 ms, half-word <= 70 us */
-	be->poll_dnload_ms = 50;
-	be->poll_manifest_ms = 500;
+#endif
 	be->user = up;
 }
 
@@ -80,22 +74,12 @@ ng_status ng_dfu_dev_init(ng_dfu_dev *d, const ng_dfu_dev_config *cfg, const ng_
 {
 	if (!d || !cfg || !cfg->be || !ops)
 		return NG_ERR_ARG;
-	memset(d, 0, sizeof *d);
-	d->cfg = *cfg;
-	for (int i = 0; i < 24; i++) { /* upper-case hex digits, computed (no table: the loader's size) */
-		uint32_t x = (cfg->uid[i / 8] >> (28 - 4 * (i % 8))) & 0xFu;
-		d->serial[i] = (char)(x < 10 ? '0' + x : 'A' - 10 + x);
-	}
-	ng_dfu_init_mode(&d->dfu, cfg->be);
-	d->info_cls.first_iface = 0xFF;
-	d->info_cls.ctx = d;
-	d->info_cls.control = info_control;
-	d->desc.device = dfu_device_desc;
-	d->desc.config = dfu_config_desc;
-	d->desc.string = dfu_string;
-	d->desc.string_ctx = d;
-	const ng_usbd_class *cl[2] = {&d->dfu.cls, &d->info_cls};
-	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 2);
+	/* (every member is set below: no memset) */
+	d->loader = cfg->loader;
+	ng_usbd_serial(d->serial, cfg->uid);
+	ng_dfu_init_mode(&d->dfu, cfg->be, cfg->boot);
+	const ng_usbd_class *cl[1] = {&d->dfu.cls};
+	return ng_usbd_init(&d->usbd, ops, drv, &dfu_desc, cl, 1);
 }
 
 void ng_dfu_dev_connect(ng_dfu_dev *d, bool on) { ng_usbd_connect(&d->usbd, on); }

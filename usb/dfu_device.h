@@ -35,9 +35,7 @@ typedef struct {
 typedef struct {
 	ng_usbd_ctx usbd;
 	ng_dfu_ctx dfu;
-	ng_usbd_class info_cls;
-	ng_usbd_desc desc;
-	ng_dfu_dev_config cfg;
+	const char *loader;
 	char serial[25];
 } ng_dfu_dev;
 

@@ -65,6 +65,7 @@
  * shorter wLength truncates, USB 2.0 §9.3.5). Little-endian. Unknown index:
  * STALL. Indices 0..7 are NeuG 1.0.x's (its CRC-level tests). */
 #define NG_NEUG_REQ_GET_INFO 254u
+_Static_assert(NG_NEUG_REQ_GET_INFO == NG_DFU_REQ_GET_INFO, "one GET_INFO in both modes");
 #define NG_INFO_MODE           0u  /* u8  NG_MODE_* */
 #define NG_INFO_NEUG_ERR       1u  /* u16 NeuG: total error count */
 #define NG_INFO_NEUG_ERR_RC    2u  /* u16 NeuG: repetition count errors */

@@ -73,21 +73,24 @@ _Static_assert(NG_NEUG_OUT_BUF <= 0x8000u, "ring indices are mod 2*size in 16 bi
 static const char neug_manufacturer[] = "Free Software Initiative of Japan";
 static const char neug_product[] = "NeuG True RNG";
 
-static uint16_t neug_string(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
+_Static_assert(offsetof(ng_neug_dev, usbd) == 0, "the stack's context is the device's first member");
+
+/* One language (string 0, the stack's): answered whatever LANGID is asked. */
+static const char *neug_string(const ng_usbd_ctx *u, uint8_t index)
 {
-	ng_neug_dev *d = ctx;
-	(void)langid; /* one language: answered whatever LANGID is asked */
+	const ng_neug_dev *d = (const ng_neug_dev *)(const void *)u; /* its first member */
+	const char *s;
 	switch (index) {
-	case 0: return ng_usbd_string_langid(out);
-	case NG_NEUG_STR_MANUFACTURER: return ng_usbd_string_ascii(neug_manufacturer, out, cap);
-	case NG_NEUG_STR_PRODUCT: return ng_usbd_string_ascii(neug_product, out, cap);
-	case NG_NEUG_STR_SERIAL: return ng_usbd_string_ascii(d->serial, out, cap);
-	case NG_NEUG_STR_REVISION: return ng_usbd_string_ascii(d->cfg.revision ? d->cfg.revision : "unknown", out, cap);
-	case NG_NEUG_STR_CONFIG: return ng_usbd_string_ascii(d->cfg.config ? d->cfg.config : "unknown", out, cap);
-	case NG_NEUG_STR_SYSTEM: return ng_usbd_string_ascii(d->cfg.system ? d->cfg.system : "unknown", out, cap);
-	case NG_NEUG_STR_BOARD: return ng_usbd_string_ascii(d->cfg.board ? d->cfg.board : "unknown", out, cap);
-	default: return 0;
+	case NG_NEUG_STR_MANUFACTURER: return neug_manufacturer;
+	case NG_NEUG_STR_PRODUCT: return neug_product;
+	case NG_NEUG_STR_SERIAL: return d->serial;
+	case NG_NEUG_STR_REVISION: s = d->cfg.revision; break;
+	case NG_NEUG_STR_CONFIG: s = d->cfg.config; break;
+	case NG_NEUG_STR_SYSTEM: s = d->cfg.system; break;
+	case NG_NEUG_STR_BOARD: s = d->cfg.board; break;
+	default: return NULL;
 	}
+	return s ? s : "unknown";
 }
 
 /* --------------------------------------------------------------- output */
@@ -193,7 +196,7 @@ static const struct {
 	uint8_t index, width, size, who;
 	uint16_t offset;
 } info_rows[] = {
-#define X(f, i, w, who, kind, label) {i, w, NG_COUNTER_SIZE(f), NG_CTR_##who, offsetof(ng_pipeline_stats, f)},
+#define X(f, i, w, who, kind, metric, label) {i, w, NG_COUNTER_SIZE(f), NG_CTR_##who, offsetof(ng_pipeline_stats, f)},
 	NG_COUNTERS(X)
 #undef X
 };
@@ -232,13 +235,6 @@ static bool neug_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8
 
 /* -------------------------------------------------------------- the API */
 
-static void hex8(char *out, uint32_t w)
-{
-	static const char hx[] = "0123456789ABCDEF";
-	for (int i = 0; i < 8; i++)
-		out[i] = hx[(w >> (28 - 4 * i)) & 0xFu];
-}
-
 ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_ops *ops, void *drv)
 {
 	if (!d || !cfg || !ops)
@@ -255,9 +251,7 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	ng_status st = ng_pipeline_init(&d->pipe, &pc);
 	if (st != NG_OK)
 		return st;
-	for (int i = 0; i < 3; i++)
-		hex8(d->serial + 8 * i, cfg->uid[i]);
-	d->serial[24] = 0;
+	ng_usbd_serial(d->serial, cfg->uid);
 
 	ng_cdc_acm_callbacks cb = {on_line_coding, on_line_state, on_tx_done, on_configured, d};
 	ng_cdc_acm_init(&d->cdc, NG_NEUG_IF_CDC_COMM, NG_NEUG_EP_NOTIFY, NG_NEUG_EP_DATA_IN,
@@ -285,7 +279,6 @@ ng_status ng_neug_init(ng_neug_dev *d, const ng_neug_config *cfg, const ng_dcd_o
 	}
 	d->desc.config = d->config;
 	d->desc.string = neug_string;
-	d->desc.string_ctx = d;
 	ng_dfu_init_runtime(&d->dfu, NG_DFU_RT_IFACE);
 	const ng_usbd_class *cl[4] = {&d->cdc.cls, &d->msc.cls, &d->neug_cls, &d->dfu.cls};
 	return ng_usbd_init(&d->usbd, ops, drv, &d->desc, cl, 4);

@@ -5,13 +5,18 @@
  * drivers use (usbd.h). Full speed only, one configuration, alternate
  * setting 0 only. Assumes a single main loop; never runs in an ISR. */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <string.h>
 #include "usbd.h"
 
 enum { EV_RESET = 1, EV_SETUP, EV_XFER, EV_SUSPEND, EV_RESUME };
 
-/* Control transfer states. */
-enum { CTRL_IDLE = 0, CTRL_DATA_IN, CTRL_DATA_OUT, CTRL_STATUS_IN, CTRL_STATUS_OUT };
+/* Control transfer stages; bit 7 (CTRL_IN) is endpoint 0's direction in
+ * the stage, as in an endpoint address. */
+#define CTRL_IN     0x80u
+#define CTRL_STATUS 0x02u
+enum { CTRL_IDLE = 0, CTRL_DATA_OUT = 1, CTRL_STATUS_OUT = CTRL_STATUS,
+       CTRL_DATA_IN = CTRL_IN | 1, CTRL_STATUS_IN = CTRL_IN | CTRL_STATUS };
 
 /* USB 2.0 Table 9-4 standard request codes. */
 #define REQ_GET_STATUS        0u
@@ -33,13 +38,33 @@ enum { CTRL_IDLE = 0, CTRL_DATA_IN, CTRL_DATA_OUT, CTRL_STATUS_IN, CTRL_STATUS_O
 /* Table 9-6 feature selectors. */
 #define FEAT_ENDPOINT_HALT    0u
 
-/* What a request handler decided. */
-enum { R_STALL = 0, R_IN, R_OUT, R_ACK };
+
+_Static_assert(sizeof(ng_usb_setup) == 8 && offsetof(ng_usb_setup, wValue) == 2 &&
+		       offsetof(ng_usb_setup, wIndex) == 4 && offsetof(ng_usb_setup, wLength) == 6,
+	       "ng_usb_setup has the setup packet's layout");
 
 #define DIR(ep) (NG_EP_IS_IN(ep) ? 1 : 0)
+/* Endpoint number n is one of the data endpoints this build has (none in
+ * the boot loader's, where NG_USBD_MAX_EP is 1). */
+#define DATA_EP(n) ((n) != 0 && (n) < NG_USBD_MAX_EP)
+
+/* The driver's ops: the context's, or in a build for one driver (the boot
+ * loader's: NG_USBD_DCD names that driver's ops) those directly, so that
+ * the calls are plain calls the compiler may inline. */
+#ifdef NG_USBD_DCD
+extern const ng_dcd_ops NG_USBD_DCD;
+#define DCD(u) (&NG_USBD_DCD)
+#else
+#define DCD(u) ((u)->ops)
+#endif
 
 /* ---------------------------------------------------------------- events */
 
+#ifdef NG_USB_POLLED
+static void dispatch(ng_usbd_ctx *u, uint8_t type, uint8_t ep, uint16_t len, const uint8_t *setup);
+/* The driver reports from its poll op, inside ng_usbd_task: at once. */
+#define push dispatch
+#else
 static void push(ng_usbd_ctx *u, uint8_t type, uint8_t ep, uint16_t len, const uint8_t *setup)
 {
 	uint8_t h = u->evq_head;
@@ -57,6 +82,7 @@ static void push(ng_usbd_ctx *u, uint8_t type, uint8_t ep, uint16_t len, const u
 	atomic_signal_fence(memory_order_release);
 	u->evq_head = next;
 }
+#endif
 
 void ng_usbd_event_bus_reset(ng_usbd_ctx *u, bool in_isr)
 {
@@ -90,16 +116,6 @@ void ng_usbd_event_resume(ng_usbd_ctx *u, bool in_isr)
 
 /* ------------------------------------------------------------- helpers */
 
-static const ng_usbd_class *iface_class(const ng_usbd_ctx *u, uint16_t iface)
-{
-	for (uint8_t i = 0; i < u->n_cls; i++) {
-		const ng_usbd_class *c = u->cls[i];
-		if (iface >= c->first_iface && iface < (uint16_t)(c->first_iface + c->n_iface))
-			return c;
-	}
-	return NULL;
-}
-
 static uint8_t class_index(const ng_usbd_ctx *u, const ng_usbd_class *c)
 {
 	for (uint8_t i = 0; i < u->n_cls; i++)
@@ -108,16 +124,21 @@ static uint8_t class_index(const ng_usbd_ctx *u, const ng_usbd_class *c)
 	return 0;
 }
 
-static uint8_t num_interfaces(const ng_usbd_ctx *u)
-{
-	return u->desc->config[4]; /* bNumInterfaces */
-}
-
+/* Every data endpoint closed (the entries of endpoint 0 are never used:
+ * the control pipe has its own state; none is ever set in a build without
+ * data endpoints). */
 static void ep_forget_all(ng_usbd_ctx *u)
 {
-	memset(u->ep, 0, sizeof u->ep);
-	u->ep[0][0].open = u->ep[1][0].open = true;
-	u->ep[0][0].mps = u->ep[1][0].mps = NG_EP0_SIZE;
+	if (NG_USBD_MAX_EP > 1)
+		memset(u->ep, 0, sizeof u->ep);
+}
+
+/* Tells every class that the configuration was set (on) or dropped. */
+static void tell_configured(ng_usbd_ctx *u, bool on)
+{
+	for (uint8_t i = 0; i < u->n_cls; i++)
+		if (u->cls[i]->configured)
+			u->cls[i]->configured(u->cls[i]->ctx, u, on);
 }
 
 /* Drops the configuration: the driver closes the endpoints, classes forget. */
@@ -126,12 +147,24 @@ static void deconfigure(ng_usbd_ctx *u, bool tell_driver)
 	if (u->config == 0)
 		return;
 	if (tell_driver)
-		u->ops->ep_close_all(u->drv);
+		DCD(u)->ep_close_all(u->drv);
 	ep_forget_all(u);
 	u->config = 0;
-	for (uint8_t i = 0; i < u->n_cls; i++)
-		if (u->cls[i]->configured)
-			u->cls[i]->configured(u->cls[i]->ctx, u, false);
+	tell_configured(u, false);
+}
+
+/* The host cleared a halt (or re-selected alternate setting 0): DATA0,
+ * nothing pending, the owner told. */
+static void ep_restart(ng_usbd_ctx *u, uint8_t d, uint8_t n)
+{
+	uint8_t ep = (uint8_t)(n | (d ? 0x80u : 0u));
+	ng_usbd_ep *e = &u->ep[d][n];
+	DCD(u)->ep_clear_stall(u->drv, ep);
+	e->halted = false;
+	e->busy = false;
+	const ng_usbd_class *c = u->cls[e->owner - 1u];
+	if (c->halt_cleared)
+		c->halt_cleared(c->ctx, u, ep);
 }
 
 /* ------------------------------------------------- control (endpoint 0) */
@@ -139,16 +172,23 @@ static void deconfigure(ng_usbd_ctx *u, bool tell_driver)
 static void ctrl_stall(ng_usbd_ctx *u)
 {
 	u->ctrl_state = CTRL_IDLE;
-	u->ops->ep_stall(u->drv, 0x80); /* both directions until the next SETUP */
+	DCD(u)->ep_stall(u->drv, 0x80); /* both directions until the next SETUP */
 }
 
-static void ctrl_send_next(ng_usbd_ctx *u)
+/* Enters control stage st and arms endpoint 0 for its next packet, straight
+ * from or into ctrl_buf (USB 2.0 §8.5.3): IN data from ctrl_off (a ZLP once
+ * all is sent), OUT data at ctrl_off (a full packet always fits: ctrl_off
+ * is a multiple of 64 below wLength <= NG_USBD_CTRL_BUF), the status
+ * stages zero-length. */
+static void ctrl_go(ng_usbd_ctx *u, uint8_t st)
 {
+	u->ctrl_state = st;
+	if (st & CTRL_STATUS)
+		u->ctrl_len = u->ctrl_off = 0;
 	uint16_t n = (uint16_t)(u->ctrl_len - u->ctrl_off);
-	if (n > NG_EP0_SIZE)
+	if (n > NG_EP0_SIZE || !(st & CTRL_IN))
 		n = NG_EP0_SIZE;
-	memcpy(u->ep0_pkt, u->ctrl_buf + u->ctrl_off, n);
-	u->ops->ep_xfer(u->drv, 0x80, u->ep0_pkt, n);
+	DCD(u)->ep_xfer(u->drv, (uint8_t)(st & CTRL_IN), u->ctrl_buf + u->ctrl_off, n); /* (CTRL_IN is 0x80) */
 }
 
 void ng_usbd_control_reply(ng_usbd_ctx *u, const void *data, uint16_t len)
@@ -161,315 +201,234 @@ void ng_usbd_control_reply(ng_usbd_ctx *u, const void *data, uint16_t len)
 	u->ctrl_len = len;
 }
 
-/* Standard requests, USB 2.0 §9.4. Returns R_*; an IN reply is in ctrl_buf. */
-static int std_device(ng_usbd_ctx *u, const ng_usb_setup *s)
+/* String descriptor index (§9.6.7) into ctrl_buf: 0 is the LANGID list
+ * (0x0409, English (US)), the others the ASCII string as UTF-16LE (at most
+ * 126 characters). Returns its length, 0 = no such string. */
+static uint16_t string_desc(ng_usbd_ctx *u, uint8_t index)
 {
-	uint8_t tmp[2];
-	switch (s->bRequest) {
-	case REQ_GET_STATUS: /* §9.4.5: bus powered, no remote wakeup */
-		if (!(s->bmRequestType & NG_REQ_DIR_IN) || s->wValue != 0 || s->wIndex != 0)
-			return R_STALL;
-		tmp[0] = tmp[1] = 0;
-		ng_usbd_control_reply(u, tmp, 2);
-		return R_IN;
-	case REQ_CLEAR_FEATURE:
-	case REQ_SET_FEATURE:
-		/* DEVICE_REMOTE_WAKEUP is not offered (bmAttributes), TEST_MODE is
-		 * high speed only: both STALL (§9.4.1, §9.4.9). */
-		return R_STALL;
-	case REQ_SET_ADDRESS: /* §9.4.6: applied after the status stage */
-		if ((s->bmRequestType & NG_REQ_DIR_IN) || s->wValue > 127 || s->wIndex != 0 ||
-		    s->wLength != 0 || u->config != 0)
-			return R_STALL;
-		u->pending_address = (uint8_t)(s->wValue | 0x80u); /* bit 7: pending */
-		return R_ACK;
-	case REQ_GET_DESCRIPTOR: { /* §9.4.3 */
-		if (!(s->bmRequestType & NG_REQ_DIR_IN))
-			return R_STALL;
+	uint8_t *out = u->ctrl_buf;
+	const char *s = index == 0 ? "\x09" : u->desc->string ? u->desc->string(u, index) : NULL;
+	uint16_t n;
+	if (!s)
+		return 0;
+	for (n = 0; n < 126 && s[n]; n++) {
+		out[2 + 2 * n] = (uint8_t)s[n];
+		out[3 + 2 * n] = 0;
+	}
+	if (index == 0)
+		out[3] = 0x04; /* LANGID 0x0409 */
+	out[0] = (uint8_t)(2 + 2 * n);
+	out[1] = DESC_STRING;
+	return out[0];
+}
+
+#define KEY(rt, req) ((uint16_t)((rt) << 8 | (req)))
+
+/* The standard requests a device answers (§9.4), as bmRequestType << 8 |
+ * bRequest. In this order: only S_GET_DESCRIPTOR ... S_SET_CONFIGURATION
+ * take a wValue (CLEAR/SET_FEATURE's one selector, ENDPOINT_HALT, is 0),
+ * only S_GET_DESCRIPTOR a wIndex among those to the device. Anything
+ * else STALLs: CLEAR/SET_FEATURE of the device (DEVICE_REMOTE_WAKEUP is not
+ * offered, TEST_MODE is high speed only: §9.4.1, §9.4.9) or an interface
+ * (none has features), SET_DESCRIPTOR, SYNCH_FRAME (no isochronous
+ * endpoints), requests in the wrong direction, unknown ones. */
+enum { S_GET_STATUS_DEV, S_GET_STATUS_IF, S_GET_STATUS_EP, S_GET_CONFIGURATION, S_GET_INTERFACE,
+       S_GET_DESCRIPTOR, S_SET_ADDRESS, S_SET_CONFIGURATION, S_SET_INTERFACE, S_CLEAR_HALT, S_SET_HALT, S_N };
+static const uint16_t std_keys[S_N] = {
+	KEY(0x80, REQ_GET_STATUS), KEY(0x81, REQ_GET_STATUS), KEY(0x82, REQ_GET_STATUS),
+	KEY(0x80, REQ_GET_CONFIGURATION), KEY(0x81, REQ_GET_INTERFACE), KEY(0x80, REQ_GET_DESCRIPTOR),
+	KEY(0x00, REQ_SET_ADDRESS), KEY(0x00, REQ_SET_CONFIGURATION), KEY(0x01, REQ_SET_INTERFACE),
+	KEY(0x02, REQ_CLEAR_FEATURE), KEY(0x02, REQ_SET_FEATURE),
+};
+
+/* Standard requests, USB 2.0 §9.4. Returns the control stage to enter
+ * (CTRL_IDLE: STALL); an IN reply is in ctrl_buf. */
+static uint8_t std_request(ng_usbd_ctx *u, const ng_usb_setup *s)
+{
+	uint8_t tmp[2] = {0, 0};
+	const void *reply = tmp;
+	uint16_t n = 2;
+	uint8_t r = 0, rcpt = s->bmRequestType & NG_REQ_RCPT_MASK;
+	uint8_t ep = (uint8_t)s->wIndex, en = NG_EP_NUM(ep), ed = (uint8_t)DIR(ep);
+	while (r < S_N && std_keys[r] != KEY(s->bmRequestType, s->bRequest))
+		r++;
+	/* No host-to-device one has a data stage. */
+	if (r == S_N || (!(s->bmRequestType & NG_REQ_DIR_IN) && s->wLength != 0) ||
+	    (s->wValue != 0 && (r < S_GET_DESCRIPTOR || r > S_SET_CONFIGURATION)) ||
+	    (rcpt == NG_REQ_RCPT_DEVICE && s->wIndex != 0 && r != S_GET_DESCRIPTOR))
+		return CTRL_IDLE;
+	/* §9.4: interface requests only in the Configured state; endpoint
+	 * requests there too, but for endpoint 0 */
+	if (rcpt == NG_REQ_RCPT_IFACE && (u->config == 0 || s->wIndex >= u->desc->config[4] /* bNumInterfaces */))
+		return CTRL_IDLE;
+	if (rcpt == NG_REQ_RCPT_EP && ((s->wIndex & 0xFF70u) != 0 || en >= NG_USBD_MAX_EP ||
+				       (DATA_EP(en) && (u->config == 0 || !u->ep[ed][en].open))))
+		return CTRL_IDLE;
+	switch (r) {
+	case S_GET_STATUS_DEV: /* §9.4.5: bus powered, no remote wakeup */
+	case S_GET_STATUS_IF: /* reserved zero */
+		break;
+	case S_GET_STATUS_EP: /* Figure 9-6: bit 0 = Halt */
+		tmp[0] = (uint8_t)(DATA_EP(en) && u->ep[ed][en].halted);
+		break;
+	case S_GET_CONFIGURATION: /* §9.4.2 */
+		reply = &u->config;
+		n = 1;
+		break;
+	case S_GET_INTERFACE: /* §9.4.4: alternate setting 0 only */
+		n = 1;
+		break;
+	case S_GET_DESCRIPTOR: { /* §9.4.3 */
 		uint8_t type = (uint8_t)(s->wValue >> 8), index = (uint8_t)s->wValue;
 		const ng_usbd_desc *d = u->desc;
 		if (type == DESC_DEVICE && index == 0) {
-			ng_usbd_control_reply(u, d->device, d->device[0]);
-			return R_IN;
+			reply = d->device;
+			n = d->device[0];
+		} else if (type == DESC_CONFIGURATION && index == 0) {
+			reply = d->config;
+			n = ng_get_le16(d->config + 2);
+		} else if (type == DESC_STRING && (n = string_desc(u, index)) != 0) {
+			reply = u->ctrl_buf;
+		} else {
+			/* DEVICE_QUALIFIER and OTHER_SPEED_CONFIGURATION: a
+			 * full-speed-only device STALLs them (§9.6.2); anything
+			 * else is unknown. */
+			return CTRL_IDLE;
 		}
-		if (type == DESC_CONFIGURATION && index == 0) {
-			ng_usbd_control_reply(u, d->config, ng_get_le16(d->config + 2));
-			return R_IN;
-		}
-		if (type == DESC_STRING && d->string) {
-			uint16_t n = d->string(d->string_ctx, index, s->wIndex, u->ctrl_buf + 0,
-					       (uint16_t)NG_USBD_CTRL_BUF);
-			if (n == 0)
-				return R_STALL;
-			if (n > s->wLength)
-				n = s->wLength;
-			u->ctrl_len = n;
-			return R_IN;
-		}
-		/* DEVICE_QUALIFIER and OTHER_SPEED_CONFIGURATION: a full-speed-only
-		 * device STALLs them (§9.6.2); anything else is unknown. */
-		return R_STALL;
+		break;
 	}
-	case REQ_GET_CONFIGURATION: /* §9.4.2 */
-		if (!(s->bmRequestType & NG_REQ_DIR_IN) || s->wValue != 0 || s->wIndex != 0)
-			return R_STALL;
-		ng_usbd_control_reply(u, &u->config, 1);
-		return R_IN;
-	case REQ_SET_CONFIGURATION: { /* §9.4.7 */
+	case S_SET_ADDRESS: /* §9.4.6: applied after the status stage */
+		if (s->wValue > 127 || u->config != 0)
+			return CTRL_IDLE;
+		u->pending_address = (uint8_t)(s->wValue | 0x80u); /* bit 7: pending */
+		return CTRL_STATUS_IN;
+	case S_SET_CONFIGURATION: { /* §9.4.7 */
 		/* Accepted at address 0 too: Linux's vhci-hcd answers SET_ADDRESS
 		 * itself, so over USB/IP the device never sees one. */
 		uint8_t value = u->desc->config[5]; /* bConfigurationValue */
-		if ((s->bmRequestType & NG_REQ_DIR_IN) || s->wIndex != 0 || s->wLength != 0 ||
-		    (s->wValue != 0 && s->wValue != value))
-			return R_STALL;
+		if (s->wValue != 0 && s->wValue != value)
+			return CTRL_IDLE;
 		deconfigure(u, true);
 		if (s->wValue != 0) {
 			u->config = value;
-			for (uint8_t i = 0; i < u->n_cls; i++)
-				if (u->cls[i]->configured)
-					u->cls[i]->configured(u->cls[i]->ctx, u, true);
+			tell_configured(u, true);
 		}
-		return R_ACK;
+		return CTRL_STATUS_IN;
 	}
-	default: /* SET_DESCRIPTOR, SYNCH_FRAME (no isochronous), unknown */
-		return R_STALL;
-	}
-}
-
-static int std_interface(ng_usbd_ctx *u, const ng_usb_setup *s)
-{
-	uint8_t tmp[2] = {0, 0};
-	/* §9.4: interface requests are valid only in the Configured state */
-	if (u->config == 0 || s->wIndex >= num_interfaces(u))
-		return R_STALL;
-	switch (s->bRequest) {
-	case REQ_GET_STATUS: /* §9.4.5: all reserved zero */
-		if (!(s->bmRequestType & NG_REQ_DIR_IN) || s->wValue != 0)
-			return R_STALL;
-		ng_usbd_control_reply(u, tmp, 2);
-		return R_IN;
-	case REQ_GET_INTERFACE: /* §9.4.4: alternate setting 0 only */
-		if (!(s->bmRequestType & NG_REQ_DIR_IN) || s->wValue != 0)
-			return R_STALL;
-		ng_usbd_control_reply(u, tmp, 1);
-		return R_IN;
-	case REQ_SET_INTERFACE: { /* §9.4.10 */
-		if ((s->bmRequestType & NG_REQ_DIR_IN) || s->wValue != 0 || s->wLength != 0)
-			return R_STALL;
+	case S_SET_INTERFACE: /* §9.4.10 */
 		/* Re-selecting setting 0 restarts the interface's endpoints with
 		 * DATA0, as the host resets its toggles too. */
 		for (uint8_t d = 0; d < 2; d++)
-			for (uint8_t n = 1; n < NG_USBD_MAX_EP; n++) {
-				if (!u->ep[d][n].open || u->ep[d][n].iface != s->wIndex)
-					continue;
-				uint8_t ep = (uint8_t)(n | (d ? 0x80u : 0u));
-				u->ops->ep_clear_stall(u->drv, ep);
-				u->ep[d][n].halted = false;
-				u->ep[d][n].busy = false;
-				const ng_usbd_class *c = u->cls[u->ep[d][n].owner - 1u];
-				if (c->halt_cleared)
-					c->halt_cleared(c->ctx, u, ep);
-			}
-		return R_ACK;
-	}
-	default: /* CLEAR/SET_FEATURE: no interface features; unknown */
-		return R_STALL;
-	}
-}
-
-static int std_endpoint(ng_usbd_ctx *u, const ng_usb_setup *s)
-{
-	uint8_t ep = (uint8_t)s->wIndex, n = NG_EP_NUM(ep), d = (uint8_t)DIR(ep);
-	uint8_t tmp[2] = {0, 0};
-	if ((s->wIndex & 0xFF70u) != 0 || n >= NG_USBD_MAX_EP)
-		return R_STALL;
-	/* §9.4: only endpoint 0 in the Address state */
-	if (n != 0 && (u->config == 0 || !u->ep[d][n].open))
-		return R_STALL;
-	switch (s->bRequest) {
-	case REQ_GET_STATUS: /* §9.4.5 Figure 9-6: bit 0 = Halt */
-		if (!(s->bmRequestType & NG_REQ_DIR_IN) || s->wValue != 0)
-			return R_STALL;
-		tmp[0] = (n != 0 && u->ep[d][n].halted) ? 1 : 0;
-		ng_usbd_control_reply(u, tmp, 2);
-		return R_IN;
-	case REQ_CLEAR_FEATURE:
-		if ((s->bmRequestType & NG_REQ_DIR_IN) || s->wValue != FEAT_ENDPOINT_HALT || s->wLength != 0)
-			return R_STALL;
-		if (n == 0)
-			return R_ACK; /* endpoint 0 has no halt to clear */
-		/* The toggle is reset whether or not the endpoint was halted. */
-		u->ops->ep_clear_stall(u->drv, ep);
-		u->ep[d][n].halted = false;
-		u->ep[d][n].busy = false;
-		{
-			const ng_usbd_class *c = u->cls[u->ep[d][n].owner - 1u];
-			if (c->halt_cleared)
-				c->halt_cleared(c->ctx, u, ep);
-		}
-		return R_ACK;
-	case REQ_SET_FEATURE:
-		/* The Halt feature is not implemented for the default control pipe
-		 * ("neither required nor recommended", §9.4.5): STALL. */
-		if ((s->bmRequestType & NG_REQ_DIR_IN) || s->wValue != FEAT_ENDPOINT_HALT || s->wLength != 0 ||
-		    n == 0)
-			return R_STALL;
+			for (uint8_t i = 1; i < NG_USBD_MAX_EP; i++)
+				if (u->ep[d][i].open && u->ep[d][i].iface == s->wIndex)
+					ep_restart(u, d, i);
+		return CTRL_STATUS_IN;
+	case S_CLEAR_HALT:
+		/* The toggle is reset whether or not the endpoint was halted;
+		 * endpoint 0 has no halt to clear. */
+		if (DATA_EP(en))
+			ep_restart(u, ed, en);
+		return CTRL_STATUS_IN;
+	default: /* S_SET_HALT */
+		/* Not implemented for the default control pipe ("neither
+		 * required nor recommended", §9.4.5): STALL. */
+		if (en == 0)
+			return CTRL_IDLE;
 		ng_usbd_stall(u, ep);
-		return R_ACK;
-	default: /* SYNCH_FRAME: no isochronous endpoints; unknown */
-		return R_STALL;
+		return CTRL_STATUS_IN;
 	}
+	ng_usbd_control_reply(u, reply, n);
+	return CTRL_DATA_IN;
 }
 
-static int class_request(ng_usbd_ctx *u, const ng_usb_setup *s)
+/* A class or vendor request: to the class owning the interface (wIndex),
+ * or a vendor request to the device, offered to each class in turn. */
+static uint8_t class_request(ng_usbd_ctx *u, const ng_usb_setup *s)
 {
 	uint8_t rcpt = s->bmRequestType & NG_REQ_RCPT_MASK;
 	uint8_t type = s->bmRequestType & NG_REQ_TYPE_MASK;
-	const ng_usbd_class *c = NULL;
-	if (type != NG_REQ_TYPE_CLASS && type != NG_REQ_TYPE_VENDOR)
-		return R_STALL;
-	u->ctrl_len = 0;
-	if (rcpt == NG_REQ_RCPT_IFACE) {
-		if (u->config == 0)
-			return R_STALL;
-		c = iface_class(u, (uint8_t)s->wIndex);
-		if (!c || (s->wIndex >> 8) != 0 || !c->control ||
-		    !c->control(c->ctx, u, s, NG_CTRL_SETUP, NULL, 0))
-			return R_STALL;
-	} else if (rcpt == NG_REQ_RCPT_DEVICE && type == NG_REQ_TYPE_VENDOR) {
-		for (uint8_t i = 0; i < u->n_cls && !c; i++)
-			if (u->cls[i]->control &&
-			    u->cls[i]->control(u->cls[i]->ctx, u, s, NG_CTRL_SETUP, NULL, 0))
-				c = u->cls[i];
-		if (!c)
-			return R_STALL;
-	} else {
-		return R_STALL;
+	bool iface = rcpt == NG_REQ_RCPT_IFACE;
+	if (type == NG_REQ_TYPE_MASK || /* (type 3 is reserved) */
+	    (iface ? u->config == 0 || (s->wIndex >> 8) != 0 : rcpt != NG_REQ_RCPT_DEVICE || type != NG_REQ_TYPE_VENDOR))
+		return CTRL_IDLE;
+	for (uint8_t i = 0; i < u->n_cls; i++) {
+		const ng_usbd_class *c = u->cls[i];
+		if (iface && (uint8_t)(s->wIndex - c->first_iface) >= c->n_iface)
+			continue; /* not one of its interfaces */
+		if (c->control && c->control(c->ctx, u, s, NG_CTRL_SETUP, NULL, 0)) {
+			u->ctrl_cls = c;
+			if (s->bmRequestType & NG_REQ_DIR_IN)
+				return CTRL_DATA_IN;
+			return s->wLength ? CTRL_DATA_OUT : CTRL_STATUS_IN;
+		}
+		if (iface)
+			break; /* its owner said no */
 	}
-	u->ctrl_cls = c;
-	if (s->bmRequestType & NG_REQ_DIR_IN)
-		return R_IN;
-	return s->wLength ? R_OUT : R_ACK;
+	return CTRL_IDLE;
 }
 
 static void handle_setup(ng_usbd_ctx *u, const uint8_t raw[8])
 {
 	ng_usb_setup *s = &u->setup;
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(s, raw, 8); /* the wire's layout (USB 2.0 table 9-2, little-endian) */
+#else
 	s->bmRequestType = raw[0];
 	s->bRequest = raw[1];
 	s->wValue = ng_get_le16(raw + 2);
 	s->wIndex = ng_get_le16(raw + 4);
 	s->wLength = ng_get_le16(raw + 6);
+#endif
 	/* A SETUP aborts whatever control transfer was going on (§8.5.3). */
-	u->ctrl_state = CTRL_IDLE;
-	u->ctrl_cls = NULL;
 	u->ctrl_len = u->ctrl_off = 0;
 	u->pending_address = 0;
-	int r = R_STALL;
-	if ((s->bmRequestType & NG_REQ_TYPE_MASK) == NG_REQ_TYPE_STD) {
-		switch (s->bmRequestType & NG_REQ_RCPT_MASK) {
-		case NG_REQ_RCPT_DEVICE: r = std_device(u, s); break;
-		case NG_REQ_RCPT_IFACE: r = std_interface(u, s); break;
-		case NG_REQ_RCPT_EP: r = std_endpoint(u, s); break;
-		default: r = R_STALL; break;
-		}
-		/* A device-to-host request must have asked for data, a
-		 * host-to-device standard request never carries any here. */
-		if (r == R_IN && s->wLength == 0)
-			r = R_STALL;
-	} else {
-		r = class_request(u, s);
-		if (r == R_OUT && s->wLength > NG_USBD_CTRL_BUF)
-			r = R_STALL;
-		if (r == R_IN && s->wLength == 0)
-			r = R_STALL;
-	}
-	switch (r) {
-	case R_IN:
-		/* A data stage shorter than wLength that ends on a full packet is
-		 * closed with a ZLP (§5.5.3, §8.5.3.2). */
-		u->ctrl_zlp = u->ctrl_len < s->wLength && (u->ctrl_len % NG_EP0_SIZE) == 0;
-		u->ctrl_state = CTRL_DATA_IN;
-		ctrl_send_next(u);
-		break;
-	case R_OUT:
-		u->ctrl_state = CTRL_DATA_OUT;
-		u->ops->ep_xfer(u->drv, 0x00, u->ep0_pkt, NG_EP0_SIZE);
-		break;
-	case R_ACK:
-		u->ctrl_state = CTRL_STATUS_IN;
-		u->ops->ep_xfer(u->drv, 0x80, NULL, 0);
-		break;
-	default:
-		u->pending_address = 0;
+	uint8_t st = (s->bmRequestType & NG_REQ_TYPE_MASK) == NG_REQ_TYPE_STD ? std_request(u, s)
+									     : class_request(u, s);
+	/* A device-to-host request must have asked for data; an OUT data
+	 * stage must fit ctrl_buf. */
+	if ((st == CTRL_DATA_IN && s->wLength == 0) || (st == CTRL_DATA_OUT && s->wLength > NG_USBD_CTRL_BUF))
+		st = CTRL_IDLE;
+	if (st == CTRL_IDLE) /* (pending_address is only set by a SET_ADDRESS it acknowledges) */
 		ctrl_stall(u);
-		break;
-	}
+	else
+		ctrl_go(u, st);
 }
 
 static void ctrl_xfer_done(ng_usbd_ctx *u, uint8_t ep, uint16_t len)
 {
-	switch (u->ctrl_state) {
-	case CTRL_DATA_IN:
-		if (ep != 0x80)
-			break;
-		if (len == 0 && u->ctrl_off >= u->ctrl_len) { /* the closing ZLP went */
-			u->ctrl_zlp = false;
-		} else {
-			u->ctrl_off = (uint16_t)(u->ctrl_off + len);
-			if (u->ctrl_off < u->ctrl_len) {
-				ctrl_send_next(u);
-				break;
-			}
-			if (u->ctrl_zlp) {
-				u->ctrl_zlp = false;
-				u->ops->ep_xfer(u->drv, 0x80, NULL, 0);
-				break;
-			}
-		}
-		u->ctrl_state = CTRL_STATUS_OUT; /* host sends a zero-length OUT */
-		u->ops->ep_xfer(u->drv, 0x00, u->ep0_pkt, NG_EP0_SIZE);
-		break;
-	case CTRL_DATA_OUT: {
-		if (ep != 0x00)
-			break;
-		uint16_t room = (uint16_t)(u->setup.wLength - u->ctrl_off);
-		if (len > room) { /* the host sent more than wLength: protocol error */
+	uint8_t st = u->ctrl_state;
+	bool in = (st & CTRL_IN) != 0;
+	if (st == CTRL_IDLE || in != ((ep & CTRL_IN) != 0))
+		return; /* stale, or not the direction this stage expects */
+	if (!(st & CTRL_STATUS)) { /* a data stage */
+		if (!in && len > u->setup.wLength - u->ctrl_off) { /* more than wLength: protocol error */
 			ctrl_stall(u);
-			break;
+			return;
 		}
-		memcpy(u->ctrl_buf + u->ctrl_off, u->ep0_pkt, len);
 		u->ctrl_off = (uint16_t)(u->ctrl_off + len);
-		if (u->ctrl_off < u->setup.wLength && len == NG_EP0_SIZE) {
-			u->ops->ep_xfer(u->drv, 0x00, u->ep0_pkt, NG_EP0_SIZE);
-			break;
+		/* On while full packets come short of wLength; IN, while there is
+		 * data left, and then a ZLP when the data, shorter than wLength,
+		 * ended on a full packet (§5.5.3, §8.5.3.2). */
+		if ((len == NG_EP0_SIZE && u->ctrl_off < u->setup.wLength) || (in && u->ctrl_off < u->ctrl_len)) {
+			ctrl_go(u, st);
+			return;
+		}
+		if (in) { /* the host's zero-length OUT is the status stage */
+			ctrl_go(u, CTRL_STATUS_OUT);
+			return;
 		}
 		const ng_usbd_class *c = u->ctrl_cls;
-		if (!c || !c->control(c->ctx, u, &u->setup, NG_CTRL_DATA, u->ctrl_buf, u->ctrl_off)) {
+		if (!c->control(c->ctx, u, &u->setup, NG_CTRL_DATA, u->ctrl_buf, u->ctrl_off))
 			ctrl_stall(u); /* STALL in the status stage */
-			break;
-		}
-		u->ctrl_state = CTRL_STATUS_IN;
-		u->ops->ep_xfer(u->drv, 0x80, NULL, 0);
-		break;
+		else
+			ctrl_go(u, CTRL_STATUS_IN);
+		return;
 	}
-	case CTRL_STATUS_IN:
-		if (ep != 0x80)
-			break;
-		u->ctrl_state = CTRL_IDLE;
-		if (u->pending_address & 0x80u) { /* §9.4.6: after the status stage */
-			u->address = u->pending_address & 0x7Fu;
-			u->pending_address = 0;
-			u->ops->set_address(u->drv, u->address);
-		}
-		break;
-	case CTRL_STATUS_OUT:
-		if (ep == 0x00)
-			u->ctrl_state = CTRL_IDLE;
-		break;
-	default:
-		break;
+	if (st == CTRL_STATUS_IN && (u->pending_address & 0x80u)) { /* §9.4.6: after the status stage */
+		DCD(u)->set_address(u->drv, u->pending_address & 0x7Fu);
+		u->pending_address = 0;
 	}
+	u->ctrl_state = CTRL_IDLE;
 }
 
 /* ------------------------------------------------------ data endpoints */
@@ -486,7 +445,7 @@ static void ep_start_packet(ng_usbd_ctx *u, uint8_t ep)
 	} else {
 		chunk = e->mps;
 	}
-	if (u->ops->ep_xfer(u->drv, ep, e->buf ? e->buf + e->off : NULL, chunk) != NG_OK)
+	if (DCD(u)->ep_xfer(u->drv, ep, e->buf ? e->buf + e->off : NULL, chunk) != NG_OK)
 		e->busy = false; /* the driver refused (closed meanwhile) */
 }
 
@@ -508,7 +467,7 @@ static void ep_xfer_done(ng_usbd_ctx *u, uint8_t ep, uint16_t len)
 				return;
 			}
 			if (e->zlp_pending) {
-				u->ops->ep_xfer(u->drv, ep, NULL, 0);
+				DCD(u)->ep_xfer(u->drv, ep, NULL, 0);
 				return;
 			}
 		}
@@ -535,7 +494,7 @@ ng_status ng_usbd_ep_open(ng_usbd_ctx *u, const ng_usbd_class *c, uint8_t iface,
 	if (n == 0 || n >= NG_USBD_MAX_EP || (ep_addr & 0x70u) || !owner || max_packet == 0 ||
 	    max_packet > 64u || type == NG_EP_CONTROL)
 		return NG_ERR_ARG;
-	ng_status st = u->ops->ep_open(u->drv, ep_addr, type, max_packet);
+	ng_status st = DCD(u)->ep_open(u->drv, ep_addr, type, max_packet);
 	if (st != NG_OK)
 		return st;
 	ng_usbd_ep *e = &u->ep[d][n];
@@ -596,7 +555,7 @@ void ng_usbd_stall(ng_usbd_ctx *u, uint8_t ep_addr)
 	uint8_t d = (uint8_t)DIR(ep_addr), n = NG_EP_NUM(ep_addr);
 	if (n == 0 || n >= NG_USBD_MAX_EP || !u->ep[d][n].open)
 		return;
-	u->ops->ep_stall(u->drv, ep_addr);
+	DCD(u)->ep_stall(u->drv, ep_addr);
 	u->ep[d][n].halted = true;
 	u->ep[d][n].busy = false;
 	u->ep[d][n].zlp_pending = false;
@@ -614,12 +573,29 @@ static void bus_reset(ng_usbd_ctx *u)
 {
 	deconfigure(u, false); /* the driver already closed everything */
 	ep_forget_all(u);
-	u->address = 0;
 	u->pending_address = 0;
 	u->ctrl_state = CTRL_IDLE;
 	u->suspended = false;
 }
 
+static void dispatch(ng_usbd_ctx *u, uint8_t type, uint8_t ep, uint16_t len, const uint8_t *setup)
+{
+	switch (type) {
+	case EV_RESET: bus_reset(u); break;
+	case EV_SETUP: handle_setup(u, setup); break;
+	case EV_XFER:
+		if (NG_EP_NUM(ep) == 0)
+			ctrl_xfer_done(u, ep, len);
+		else
+			ep_xfer_done(u, ep, len);
+		break;
+	case EV_SUSPEND: u->suspended = true; break;
+	case EV_RESUME: u->suspended = false; break;
+	default: break;
+	}
+}
+
+#ifndef NG_USB_POLLED
 /* True when a SETUP is queued after position t (endpoint-0 completions
  * before it belong to the aborted request). */
 static bool setup_queued_after(const ng_usbd_ctx *u, uint8_t t)
@@ -630,12 +606,17 @@ static bool setup_queued_after(const ng_usbd_ctx *u, uint8_t t)
 			return true;
 	return false;
 }
+#endif
 
 void ng_usbd_task(ng_usbd_ctx *u)
 {
 	if (u->running)
 		return;
 	u->running = true;
+#ifdef NG_USB_POLLED
+	if (DCD(u)->poll)
+		DCD(u)->poll(u->drv); /* its events are handled as it reports them */
+#else
 	while (u->evq_tail != u->evq_head) {
 		uint8_t t = u->evq_tail;
 		atomic_signal_fence(memory_order_acquire);
@@ -645,22 +626,10 @@ void ng_usbd_task(ng_usbd_ctx *u)
 		bool superseded = type == EV_XFER && NG_EP_NUM(ep) == 0 && setup_queued_after(u, t);
 		atomic_signal_fence(memory_order_release);
 		u->evq_tail = (uint8_t)((t + 1u) % NG_USBD_EVENT_QUEUE);
-		switch (type) {
-		case EV_RESET: bus_reset(u); break;
-		case EV_SETUP: handle_setup(u, setup); break;
-		case EV_XFER:
-			if (superseded)
-				break;
-			if (NG_EP_NUM(ep) == 0)
-				ctrl_xfer_done(u, ep, len);
-			else
-				ep_xfer_done(u, ep, len);
-			break;
-		case EV_SUSPEND: u->suspended = true; break;
-		case EV_RESUME: u->suspended = false; break;
-		default: break;
-		}
+		if (!superseded)
+			dispatch(u, type, ep, len, setup);
 	}
+#endif
 	u->running = false;
 }
 
@@ -670,21 +639,27 @@ ng_status ng_usbd_init(ng_usbd_ctx *u, const ng_dcd_ops *ops, void *drv,
 	if (!ops || !desc || !desc->device || !desc->config || n > NG_USBD_MAX_CLASSES ||
 	    (n && !classes))
 		return NG_ERR_ARG;
+#ifdef NG_USBD_DCD
+	if (ops != &NG_USBD_DCD)
+		return NG_ERR_ARG; /* built for that driver only */
+#endif
 	memset(u, 0, sizeof *u);
+#ifndef NG_USBD_DCD
 	u->ops = ops;
+#endif
 	u->drv = drv;
 	u->desc = desc;
 	for (size_t i = 0; i < n; i++)
 		u->cls[i] = classes[i];
 	u->n_cls = (uint8_t)n;
 	ep_forget_all(u);
-	ops->init(drv, u);
+	DCD(u)->init(drv, u);
 	return NG_OK;
 }
 
 void ng_usbd_connect(ng_usbd_ctx *u, bool on)
 {
-	u->ops->connect(u->drv, on);
+	DCD(u)->connect(u->drv, on);
 	if (!on)
 		bus_reset(u);
 }
@@ -695,29 +670,14 @@ bool ng_usbd_suspended(const ng_usbd_ctx *u) { return u->suspended; }
 
 bool ng_usbd_control_idle(const ng_usbd_ctx *u) { return u->ctrl_state == CTRL_IDLE; }
 
-uint16_t ng_usbd_string_ascii(const char *s, uint8_t *out, uint16_t cap)
+void ng_usbd_serial(char out[25], const uint32_t uid[3])
 {
-	size_t n = 0;
-	while (s && s[n])
-		n++;
-	if (n > 126)
-		n = 126;
-	if (2 + 2 * n > cap)
-		n = (size_t)(cap - 2) / 2;
-	out[0] = (uint8_t)(2 + 2 * n);
-	out[1] = DESC_STRING;
-	for (size_t i = 0; i < n; i++) {
-		out[2 + 2 * i] = (uint8_t)s[i];
-		out[3 + 2 * i] = 0;
+	uint32_t v = 0;
+	for (unsigned i = 0; i < 24; i++, v <<= 4) {
+		if (i % 8 == 0)
+			v = *uid++;
+		uint32_t x = v >> 28;
+		*out++ = (char)(x + (x < 10 ? '0' : 'A' - 10));
 	}
-	return out[0];
-}
-
-uint16_t ng_usbd_string_langid(uint8_t *out)
-{
-	out[0] = 4;
-	out[1] = DESC_STRING;
-	out[2] = 0x09;
-	out[3] = 0x04;
-	return 4;
+	*out = 0;
 }

@@ -26,6 +26,8 @@
 #endif
 #define NG_USBD_MAX_CLASSES 4u
 #define NG_USBD_CTRL_BUF    256u /* longest control data stage (either way) */
+_Static_assert(NG_USBD_CTRL_BUF % NG_EP0_SIZE == 0 && NG_USBD_CTRL_BUF >= 2u + 2u * 126u,
+	       "whole endpoint-0 packets and the longest string descriptor fit the control buffer");
 
 /* USB 2.0 §9.3: the setup packet, decoded (little-endian fields). */
 typedef struct {
@@ -80,13 +82,15 @@ typedef struct {
 } ng_usbd_class;
 
 /* Descriptors. device: 18 bytes; config: the whole configuration
- * (wTotalLength bytes); string(index, langid) writes the string descriptor
- * into out (at most cap bytes) and returns its length, 0 = no such string. */
+ * (wTotalLength bytes); string(u, index) returns string index (1..255) of
+ * the device whose stack u is, in ASCII, which the stack sends as UTF-16LE
+ * (at most 126 characters), NULL = no such string (string may be NULL: no
+ * strings). String 0, the LANGID list, is the stack's: 0x0409, English
+ * (US), the one language every string is given in. */
 typedef struct {
 	const uint8_t *device;
 	const uint8_t *config;
-	uint16_t (*string)(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap);
-	void *string_ctx;
+	const char *(*string)(const ng_usbd_ctx *u, uint8_t index);
 } ng_usbd_desc;
 
 /* One endpoint's transfer state (part of ng_usbd_ctx). */
@@ -101,11 +105,14 @@ typedef struct {
 
 /* Do not rely on the layout of this type; the caller owns it. */
 struct ng_usbd_ctx {
-	const ng_dcd_ops *ops;
+#ifndef NG_USBD_DCD
+	const ng_dcd_ops *ops; /* (a build for one driver calls it directly) */
+#endif
 	void *drv;
 	const ng_usbd_desc *desc;
 	const ng_usbd_class *cls[NG_USBD_MAX_CLASSES];
 	uint8_t n_cls;
+#ifndef NG_USB_POLLED
 	/* event queue: written by the driver (maybe in an ISR), read by task */
 	struct {
 		uint8_t type, ep;
@@ -114,17 +121,16 @@ struct ng_usbd_ctx {
 	} evq[NG_USBD_EVENT_QUEUE];
 	volatile uint8_t evq_head, evq_tail;
 	volatile uint32_t evq_lost;
+#endif
 	bool running;
 	bool suspended;
-	uint8_t address, pending_address, config;
+	uint8_t pending_address, config; /* pending: 0x80 | address of an acknowledged SET_ADDRESS */
 	/* control transfer state */
 	ng_usb_setup setup;
 	uint8_t ctrl_state;
 	const ng_usbd_class *ctrl_cls;
 	uint16_t ctrl_len, ctrl_off;
-	bool ctrl_zlp;
-	uint8_t ctrl_buf[NG_USBD_CTRL_BUF];
-	uint8_t ep0_pkt[NG_EP0_SIZE];
+	uint8_t ctrl_buf[NG_USBD_CTRL_BUF]; /* endpoint 0 packets go from and to here */
 	/* endpoints [dir][num]: dir 0 = OUT, 1 = IN */
 	ng_usbd_ep ep[2][NG_USBD_MAX_EP];
 };
@@ -169,10 +175,8 @@ bool ng_usbd_halted(const ng_usbd_ctx *u, uint8_t ep_addr);
  * and to NG_USBD_CTRL_BUF). Only inside control() at NG_CTRL_SETUP. */
 void ng_usbd_control_reply(ng_usbd_ctx *u, const void *data, uint16_t len);
 
-/* String descriptors (§9.6.7) for ng_usbd_desc.string: ASCII s as UTF-16LE
- * (at most 126 characters, cut to cap); index 0's LANGID list, 0x0409
- * English (US). Both return the descriptor's length. */
-uint16_t ng_usbd_string_ascii(const char *s, uint8_t *out, uint16_t cap);
-uint16_t ng_usbd_string_langid(uint8_t *out);
+/* The serial number string of a device with the 96-bit unique ID uid: 24
+ * upper-case hex digits, uid[0] first, most significant digit first. */
+void ng_usbd_serial(char out[25], const uint32_t uid[3]);
 
 #endif

@@ -9,7 +9,8 @@
 
 #ifdef NG_SHA256_SMALL
 #include "ng/sha2k.h"
-/* The boot loader's build: SHA-512's constants, high halves (ng/sha2k.h). */
+/* The boot loader's build: SHA-512's constants, high halves (ng/sha2k.h),
+ * which ng_sha256_init computes on its first call. */
 #define NG_K256(t) ((uint32_t)(ng_sha512_k[t] >> 32))
 #define NG_H256(i) ((uint32_t)(ng_sha512_h0[i] >> 32))
 #else
@@ -32,27 +33,10 @@ const uint32_t ng_sha256_h0[8] = {
 };
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
-#define NG_SHA_INLINE static inline __attribute__((always_inline))
-#else
-#define NG_SHA_INLINE static inline
-#endif
-
-NG_SHA_INLINE uint32_t ng_ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
-/* (-Os would otherwise call it: 16 calls per block.) */
-NG_SHA_INLINE uint32_t ng_load_be32(const uint8_t *p)
+/* (A function, not a macro: GCC turns it into one load and a byte swap.) */
+static inline uint32_t ng_load_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* (GCC merges the four byte stores into a byte swap and one store where
- * unaligned stores are allowed, as on the Cortex-M3.) */
-NG_SHA_INLINE void ng_store_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
 }
 
 /* FIPS 180-4 4.1.2 functions. Ch and Maj in equivalent forms with one
@@ -60,58 +44,29 @@ NG_SHA_INLINE void ng_store_be32(uint8_t *p, uint32_t v)
  * Maj(x,y,z) = (x & y) ^ (x & z) ^ (y & z) = (x & y) | (z & (x | y)). */
 #define NG_CH(x, y, z)  ((z) ^ ((x) & ((y) ^ (z))))
 #define NG_MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
-#define NG_BSIG0(x) (ng_ror(x, 2) ^ ng_ror(x, 13) ^ ng_ror(x, 22))
-#define NG_BSIG1(x) (ng_ror(x, 6) ^ ng_ror(x, 11) ^ ng_ror(x, 25))
-#define NG_SSIG0(x) (ng_ror(x, 7) ^ ng_ror(x, 18) ^ ((x) >> 3))
-#define NG_SSIG1(x) (ng_ror(x, 17) ^ ng_ror(x, 19) ^ ((x) >> 10))
-
-/* FIPS 180-4 6.2.2. Instead of moving a..h down one place per round, each
- * round's macro call names them rotated by one (the variable that would
- * become `a` is the one that held `h`), so a round costs only its
- * arithmetic; after eight rounds the names are back in place. The 16-word
- * schedule ring is split into two halves, `cur` holding W[t & 15] for the
- * pass's eight rounds and `oth` the other half, so every schedule index is
- * a constant offset from one of the two. */
-#define NG_ROUND(a, b, c, d, e, f, g, h, k, w) do { \
-		uint32_t t1_ = (h) + NG_BSIG1(e) + NG_CH(e, f, g) + (k) + (w); \
-		(d) += t1_; \
-		(h) = t1_ + NG_BSIG0(a) + NG_MAJ(a, b, c); \
-	} while (0)
-#define NG_EIGHT(W, j) do { \
-		NG_ROUND(a, b, c, d, e, f, g, h, k[(j) + 0], W((j) + 0)); \
-		NG_ROUND(h, a, b, c, d, e, f, g, k[(j) + 1], W((j) + 1)); \
-		NG_ROUND(g, h, a, b, c, d, e, f, k[(j) + 2], W((j) + 2)); \
-		NG_ROUND(f, g, h, a, b, c, d, e, k[(j) + 3], W((j) + 3)); \
-		NG_ROUND(e, f, g, h, a, b, c, d, k[(j) + 4], W((j) + 4)); \
-		NG_ROUND(d, e, f, g, h, a, b, c, k[(j) + 5], W((j) + 5)); \
-		NG_ROUND(c, d, e, f, g, h, a, b, k[(j) + 6], W((j) + 6)); \
-		NG_ROUND(b, c, d, e, f, g, h, a, k[(j) + 7], W((j) + 7)); \
-	} while (0)
-/* FIPS 180-4 6.2.2 step 1: W[t] for t <= 15 from the block, and for
- * t >= 16 into the ring slot of W[t - 16]: W[t] = SSIG1(W[t-2]) + W[t-7] +
- * SSIG0(W[t-15]) + W[t-16]. */
-/* W[(t - back) & 15] and W[(t + fwd) & 15] for t = 8q + j, cur = W + 8 * (q & 1). */
-#define NG_W_AT(j, back) ((j) >= (back) ? cur[(j) - (back)] : oth[(j) + 8 - (back)])
-#define NG_W_AHEAD(j, fwd) ((j) + (fwd) < 8 ? cur[(j) + (fwd)] : oth[(j) + (fwd) - 8])
-#define NG_W_LOAD(j) (cur[j] = ng_load_be32(blocks + 4 * (8 * q + (j))))
-#define NG_SCHED(j) (cur[j] += NG_SSIG1(NG_W_AT(j, 2)) + NG_W_AT(j, 7) + NG_SSIG0(NG_W_AHEAD(j, 1)))
+#define NG_ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+#define NG_BSIG0(x) (NG_ROR(x, 2) ^ NG_ROR(x, 13) ^ NG_ROR(x, 22))
+#define NG_BSIG1(x) (NG_ROR(x, 6) ^ NG_ROR(x, 11) ^ NG_ROR(x, 25))
+#define NG_SSIG0(x) (NG_ROR(x, 7) ^ NG_ROR(x, 18) ^ ((x) >> 3))
+#define NG_SSIG1(x) (NG_ROR(x, 17) ^ NG_ROR(x, 19) ^ ((x) >> 10))
 
 #if defined(NG_SHA256_SMALL) || NG_SHA256_HAVE_ARMV7M
 /* The boot loader's build, and the Cortex-M3's portable code (its known
  * answers only: the Thumb-2 code does the work): FIPS 180-4 6.2.2 as
- * written, one round per loop pass and a..h in an array (a few hundred
- * bytes of code). */
+ * written, one round per loop pass, the schedule W[0..63] in w, a..h in v
+ * moved down one place per round (a few hundred bytes of code). */
 void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
-	uint32_t w[16], v[8];
+	uint32_t w[64], v[8];
 	while (n--) {
-		for (unsigned i = 0; i < 8; i++)
-			v[i] = h0[i];
+		memcpy(v, h0, sizeof v);
 		for (unsigned t = 0; t < 64; t++) {
-			uint32_t wt = t < 16 ? (w[t] = ng_load_be32(blocks + 4 * t))
-					     : (w[t & 15] += NG_SSIG1(w[(t + 14) & 15]) + w[(t + 9) & 15] +
-							     NG_SSIG0(w[(t + 1) & 15]));
-			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + wt;
+			uint32_t *x = &w[t];
+			if (t < 16)
+				*x = ng_load_be32(blocks + 4 * t);
+			else
+				*x = NG_SSIG1(x[-2]) + x[-7] + NG_SSIG0(x[-15]) + x[-16];
+			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + *x;
 			uint32_t t2 = NG_BSIG0(v[0]) + NG_MAJ(v[0], v[1], v[2]);
 			for (unsigned i = 7; i > 0; i--)
 				v[i] = v[i - 1];
@@ -126,24 +81,37 @@ void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n
 	ng_wipe(v, sizeof v);
 }
 #else
+/* Steps 2 to 4 unrolled by eight: instead of moving a..h down one place
+ * per round, each round's macro call names them rotated by one (the
+ * variable that would become `a` is the one that held `h`), so a round
+ * costs only its arithmetic; after eight rounds the names are back. */
+#define NG_ROUND(a, b, c, d, e, f, g, h, t) do { \
+		uint32_t t1_ = (h) + NG_BSIG1(e) + NG_CH(e, f, g) + ng_sha256_k[t] + w[t]; \
+		(d) += t1_; \
+		(h) = t1_ + NG_BSIG0(a) + NG_MAJ(a, b, c); \
+	} while (0)
 void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
-	uint32_t w[16];
-	while (n--) {
+	uint32_t w[64];
+	for (; n--; blocks += 64) {
+		for (unsigned t = 0; t < 16; t++)
+			w[t] = ng_load_be32(blocks + 4 * t);
+		for (unsigned t = 16; t < 64; t++)
+			w[t] = NG_SSIG1(w[t - 2]) + w[t - 7] + NG_SSIG0(w[t - 15]) + w[t - 16];
 		uint32_t a = h0[0], b = h0[1], c = h0[2], d = h0[3];
 		uint32_t e = h0[4], f = h0[5], g = h0[6], h = h0[7];
-		const uint32_t *k = ng_sha256_k;
-		for (unsigned q = 0; q < 2; q++, k += 8) {          /* t = 0 .. 15 */
-			uint32_t *cur = w + 8 * q;
-			NG_EIGHT(NG_W_LOAD, 0);
+		for (unsigned t = 0; t < 64; t += 8) {
+			NG_ROUND(a, b, c, d, e, f, g, h, t);
+			NG_ROUND(h, a, b, c, d, e, f, g, t + 1);
+			NG_ROUND(g, h, a, b, c, d, e, f, t + 2);
+			NG_ROUND(f, g, h, a, b, c, d, e, t + 3);
+			NG_ROUND(e, f, g, h, a, b, c, d, t + 4);
+			NG_ROUND(d, e, f, g, h, a, b, c, t + 5);
+			NG_ROUND(c, d, e, f, g, h, a, b, t + 6);
+			NG_ROUND(b, c, d, e, f, g, h, a, t + 7);
 		}
-		for (unsigned q = 2; q < 8; q++, k += 8) {          /* t = 16 .. 63 */
-			uint32_t *cur = w + 8 * (q & 1), *oth = w + 8 * (~q & 1);
-			NG_EIGHT(NG_SCHED, 0);
-		}
-		h0[0] += a; h0[1] += b; h0[2] += c; h0[3] += d;    /* step 4 */
+		h0[0] += a; h0[1] += b; h0[2] += c; h0[3] += d;
 		h0[4] += e; h0[5] += f; h0[6] += g; h0[7] += h;
-		blocks += 64;
 	}
 	ng_wipe(w, sizeof w);
 }
@@ -205,6 +173,7 @@ void ng_sha256_force_portable(bool on) { (void)on; }
 void ng_sha256_init(ng_sha256_ctx *ctx)
 {
 #ifdef NG_SHA256_SMALL
+	ng_sha2k_init();
 	for (unsigned i = 0; i < 8; i++)
 		ctx->h[i] = NG_H256(i);
 #else
@@ -218,53 +187,46 @@ void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 	ctx->len += len;
-	if (ctx->fill) {
-		size_t k = 64 - ctx->fill;
-		if (k > len)
-			k = len;
-		memcpy(ctx->buf + ctx->fill, p, k);
-		ctx->fill += (uint32_t)k;
-		p += k;
-		len -= k;
-		if (ctx->fill < 64)
-			return;
-		ng_sha256_compress(ctx->h, ctx->buf, 1);
-		ctx->fill = 0;
-	}
-	if (len >= 64) {
-		ng_sha256_compress(ctx->h, p, len / 64);
-		p += len & ~(size_t)63;
-		len &= 63;
-	}
-	if (len) {
-		memcpy(ctx->buf, p, len);
-		ctx->fill = (uint32_t)len;
+	while (len) {
+		size_t n = 64 - ctx->fill;
+		if (ctx->fill == 0 && len >= 64) { /* whole blocks straight from the input */
+			n = len & ~(size_t)63;
+			ng_sha256_compress(ctx->h, p, n / 64);
+		} else {
+			if (n > len)
+				n = len;
+			memcpy(ctx->buf + ctx->fill, p, n);
+			ctx->fill += (uint32_t)n;
+			if (ctx->fill == 64) {
+				ng_sha256_compress(ctx->h, ctx->buf, 1);
+				ctx->fill = 0;
+			}
+		}
+		p += n;
+		len -= n;
 	}
 }
 
-/* FIPS 180-4 5.1.1 padding: 0x80, zeros, the bit length as 64-bit big endian. */
+/* FIPS 180-4 5.1.1 padding: 0x80, zeros to 56 bytes into a block, the bit
+ * length as 64-bit big endian. */
 void ng_sha256_final(ng_sha256_ctx *ctx, uint8_t digest[32])
 {
 	uint64_t bits = ctx->len * 8;
 	uint32_t f = ctx->fill;
 	ctx->buf[f++] = 0x80;
-	if (f > 56) {
-		memset(ctx->buf + f, 0, 64 - f);
-		ng_sha256_compress(ctx->h, ctx->buf, 1);
-		f = 0;
+	while (f != 56) {
+		if (f == 64) {
+			ng_sha256_compress(ctx->h, ctx->buf, 1);
+			f = 0;
+		} else {
+			ctx->buf[f++] = 0;
+		}
 	}
-	/* zeros to 56: bytes to a word boundary, then words (buf is 4-aligned;
-	 * this is every output's padding, and the firmware's memset call costs
-	 * about 50 instructions for it) */
-	for (; f % 4u; f++)
-		ctx->buf[f] = 0;
-	for (; f < 56; f += 4)
-		ng_store_be32(ctx->buf + f, 0);
-	ng_store_be32(ctx->buf + 56, (uint32_t)(bits >> 32));
-	ng_store_be32(ctx->buf + 60, (uint32_t)bits);
+	for (f = 64; f-- > 56; bits >>= 8)
+		ctx->buf[f] = (uint8_t)bits;
 	ng_sha256_compress(ctx->h, ctx->buf, 1);
-	for (int i = 0; i < 8; i++)
-		ng_store_be32(digest + 4 * i, ctx->h[i]);
+	for (f = 0; f < 32; f++)
+		digest[f] = (uint8_t)(ctx->h[f / 4] >> (24 - 8 * (f % 4)));
 	ng_wipe(ctx, sizeof *ctx);
 }
 

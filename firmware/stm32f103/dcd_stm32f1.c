@@ -36,7 +36,15 @@
  * Every op that reads, modifies and writes an EPnR, DADDR or the packet
  * memory runs with interrupts masked (a few microseconds), so a bus reset
  * taken between the read and the write cannot be undone by a write computed
- * from the state before it. */
+ * from the state before it.
+ *
+ * Polled (NG_USB_POLLED, the boot loader's build; usb/dcd.h POLLED BUILD):
+ * the interrupt stays masked and the handler runs from the poll op, in the
+ * main loop, one CTR a call; the events it reports are handled at once.
+ * The stack's set_address then writes DADDR (called from the poll that
+ * sees the status stage), nothing needs masking, and suspend is left
+ * alone (the loader's main loop runs at full speed whatever the bus does;
+ * the peripheral works on through a suspended bus). */
 #include <string.h>
 #include "fw.h"
 #include "board.h"
@@ -54,6 +62,23 @@ _Static_assert(NG_NEUG_EP_NOTIFY == 0x82u && NG_NEUG_EP_DATA_IN == 0x81u && NG_N
 _Static_assert(NG_BTABLE_BYTES + 2u * NG_MPS0 + NG_DCD_PMA_RESERVE <= NG_PMA_BYTES,
 	       "buffer table, EP0 and the composite device's endpoints fit the 512-byte packet memory");
 
+/* Polled (the boot loader's build, usb/dcd.h POLLED BUILD): the handler
+ * runs from the poll op in the main loop, so nothing needs masking and
+ * the events are reported as from the main loop. */
+#ifdef NG_USB_POLLED
+#define NG_FS_IN_ISR false
+#define NG_FS_CTR_ROUNDS 1u
+#define NG_FS_OUTLINE __attribute__((noinline)) /* (one copy: smaller) */
+#define ng_fs_mask()   ((void)0)
+#define ng_fs_unmask() ((void)0)
+#else
+#define NG_FS_IN_ISR true
+#define NG_FS_CTR_ROUNDS (2u * NG_USB_NEP)
+#define NG_FS_OUTLINE /* (the interrupt's per-packet path: inlined as it was) */
+#define ng_fs_mask()   ng_irq_disable()
+#define ng_fs_unmask() ng_irq_enable()
+#endif
+
 typedef struct {
 	uint8_t *buf;      /* OUT: where the packet goes */
 	uint16_t len;      /* IN: bytes in flight; OUT: capacity */
@@ -65,27 +90,32 @@ static struct {
 	ng_usbd_ctx *u;
 	ng_fs_ep ep[NG_USB_NEP][2]; /* [n][0] OUT, [n][1] IN */
 	uint16_t pma_next;
+#ifndef NG_USB_POLLED
 	volatile uint8_t addr_pending; /* 0x80 | address of a SET_ADDRESS in progress */
+#endif
 } ng_fs;
 
 /* ---- EPnR writes that keep the semantics straight ---------------------- */
 
-/* Sets STAT_TX (in) or STAT_RX to stat; with reset_dtog, also DATA0. Writes
- * 1 to both CTR bits (no change), 0 to every toggle bit it does not mean to
- * flip, and the read-write fields as read. */
-static void ng_epr_stat(uint32_t n, bool in, uint32_t stat, bool reset_dtog)
+/* Sets the fields in which (NG_EPR_STAT_RX/TX, NG_EPR_DTOG_RX/TX) to stat
+ * (STATs) and DATA0 (DTOGs). Writes 1 to both CTR bits (no change), to a
+ * toggle bit 1 where it must flip, and the read-write fields as read. */
+__attribute__((noinline)) static void ng_epr_set(uint32_t n, uint32_t which, uint32_t stat)
 {
 	uint32_t r = NG_RD(NG_USB_EPR(n));
-	uint32_t w = (r & NG_EPR_RW) | NG_EPR_CTR_RX | NG_EPR_CTR_TX;
-	if (in)
-		w |= ((r ^ (stat << 4)) & NG_EPR_STAT_TX) | (reset_dtog ? r & NG_EPR_DTOG_TX : 0u);
-	else
-		w |= ((r ^ (stat << 12)) & NG_EPR_STAT_RX) | (reset_dtog ? r & NG_EPR_DTOG_RX : 0u);
-	NG_WR(NG_USB_EPR(n), w);
+	NG_WR(NG_USB_EPR(n), (r & NG_EPR_RW) | NG_EPR_CTR_RX | NG_EPR_CTR_TX | ((r ^ stat * 0x1010u) & which));
+}
+#define NG_EPR_RX (NG_EPR_STAT_RX | NG_EPR_DTOG_RX)
+#define NG_EPR_TX (NG_EPR_STAT_TX | NG_EPR_DTOG_TX)
+
+/* STAT_TX (in) or STAT_RX to stat; with reset_dtog, that DTOG to DATA0. */
+static void ng_epr_stat(uint32_t n, bool in, uint32_t stat, bool reset_dtog)
+{
+	ng_epr_set(n, reset_dtog ? (in ? NG_EPR_TX : NG_EPR_RX) : (in ? NG_EPR_STAT_TX : NG_EPR_STAT_RX), stat);
 }
 
 /* Clears one CTR bit: 0 there, 1 in the other, toggles untouched. */
-static void ng_epr_clear_ctr(uint32_t n, uint32_t ctr)
+NG_FS_OUTLINE static void ng_epr_clear_ctr(uint32_t n, uint32_t ctr)
 {
 	uint32_t r = NG_RD(NG_USB_EPR(n));
 	NG_WR(NG_USB_EPR(n), (r & NG_EPR_RW) | ((NG_EPR_CTR_RX | NG_EPR_CTR_TX) & ~ctr));
@@ -143,15 +173,17 @@ static void ng_pma_read(uint8_t *dst, uint32_t pma, uint32_t len)
 	}
 }
 
-/* Every endpoint but 0 disabled, packet memory after EP0's buffers. */
+/* Every endpoint but 0 disabled, packet memory after EP0's buffers
+ * (nothing to do with endpoint 0 only). */
 static void ng_fs_close_all(void)
 {
+#if NG_USB_NEP > 1
 	for (uint32_t n = 1; n < NG_USB_NEP; n++) {
 		ng_fs.ep[n][0] = ng_fs.ep[n][1] = (ng_fs_ep){ 0 };
-		ng_epr_stat(n, false, NG_STAT_DISABLED, true);
-		ng_epr_stat(n, true, NG_STAT_DISABLED, true);
+		ng_epr_set(n, NG_EPR_RX | NG_EPR_TX, NG_STAT_DISABLED);
 	}
 	ng_fs.pma_next = NG_BTABLE_BYTES + 2u * NG_MPS0;
+#endif
 }
 
 /* After a bus reset the peripheral has cleared every EPnR and DADDR
@@ -166,41 +198,47 @@ static void ng_fs_bus_reset(void)
 	ng_fs.ep[0][0].mps = ng_fs.ep[0][1].mps = NG_MPS0;
 	ng_fs_close_all();
 	ng_epr_type(0, NG_EPR_TYPE_CONTROL);
-	ng_epr_stat(0, false, NG_STAT_NAK, true);
-	ng_epr_stat(0, true, NG_STAT_NAK, true);
+	ng_epr_set(0, NG_EPR_RX | NG_EPR_TX, NG_STAT_NAK);
+#ifndef NG_USB_POLLED
 	ng_fs.addr_pending = 0;
+#endif
 	NG_WR(NG_USB_DADDR, NG_DADDR_EF);
 }
 
 /* ---- interrupt ---------------------------------------------------------- */
 
-static void ng_fs_ctr_rx(uint32_t n, uint32_t r)
+/* Returns false when the CTR_RX was a SETUP: a CTR_TX seen with it
+ * belongs to the request the SETUP ended and is dropped with it. */
+static bool ng_fs_ctr_rx(uint32_t n, uint32_t r)
 {
 	uint32_t cnt = NG_PMA_RD(NG_BT_COUNT_RX(n)) & 0x3FFu;
 	uint32_t pma = NG_PMA_RD(NG_BT_ADDR_RX(n));
 	if (r & NG_EPR_SETUP) {
 		uint8_t s[8];
 		ng_pma_read(s, pma, 8);
-		ng_epr_clear_ctr(n, NG_EPR_CTR_RX);
+		ng_epr_clear_ctr(n, NG_EPR_CTR_RX | NG_EPR_CTR_TX);
 		/* dcd.h steps 1-3: pending transfers dropped; the hardware has
 		 * set both STATs to NAK (which ends a stall) and DTOG_TX to 1. */
 		ng_fs.ep[0][0].busy = ng_fs.ep[0][1].busy = false;
+#ifndef NG_USB_POLLED
 		/* SET_ADDRESS (USB 2.0 9.4.6): applied at its status stage, here. */
 		ng_fs.addr_pending = cnt == 8 && s[0] == 0x00u && s[1] == 5u && s[3] == 0 && s[2] < 128u
 					     ? (uint8_t)(0x80u | s[2]) : 0u;
+#endif
 		if (cnt == 8)
-			ng_usbd_event_setup(ng_fs.u, s, true);
-		return;
+			ng_usbd_event_setup(ng_fs.u, s, NG_FS_IN_ISR);
+		return false;
 	}
 	ng_epr_clear_ctr(n, NG_EPR_CTR_RX);
 	ng_fs_ep *e = &ng_fs.ep[n][0];
 	if (!e->busy)
-		return;
+		return true;
 	if (cnt > e->len)
 		cnt = e->len; /* cannot happen: the buffer is mps and so is COUNT_RX's limit */
 	ng_pma_read(e->buf, pma, cnt);
 	e->busy = false;
-	ng_usbd_event_xfer_complete(ng_fs.u, (uint8_t)n, (uint16_t)cnt, true);
+	ng_usbd_event_xfer_complete(ng_fs.u, (uint8_t)n, (uint16_t)cnt, NG_FS_IN_ISR);
+	return true;
 }
 
 void ng_stm32_usb_isr(void)
@@ -209,53 +247,70 @@ void ng_stm32_usb_isr(void)
 	if (istr & NG_ISTR_RESET) {
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_RESET);
 		ng_fs_bus_reset();
-		ng_usbd_event_bus_reset(ng_fs.u, true);
+		ng_usbd_event_bus_reset(ng_fs.u, NG_FS_IN_ISR);
 	}
+#ifndef NG_USB_POLLED
+	/* (The polled build, the boot loader's, leaves suspend alone: its
+	 * main loop runs on at full speed whatever the bus does, far above
+	 * the suspend current, so the transceiver's low-power mode would buy
+	 * nothing; the peripheral works on through a suspended bus.) */
 	if (istr & NG_ISTR_SUSP) {
 		/* RM0008 23.4.5: force suspend first, then acknowledge, then
 		 * low-power mode. */
 		NG_SET(NG_USB_CNTR, NG_CNTR_FSUSP);
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_SUSP);
 		NG_SET(NG_USB_CNTR, NG_CNTR_LPMODE);
-		ng_usbd_event_suspend(ng_fs.u, true);
+		ng_usbd_event_suspend(ng_fs.u, NG_FS_IN_ISR);
 	}
 	if (istr & NG_ISTR_WKUP) {
 		/* LPMODE was cleared by the hardware; FSUSP is the software's. */
 		NG_CLR(NG_USB_CNTR, NG_CNTR_FSUSP | NG_CNTR_LPMODE);
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_WKUP);
-		ng_usbd_event_resume(ng_fs.u, true);
+		ng_usbd_event_resume(ng_fs.u, NG_FS_IN_ISR);
 	}
+#endif
+#ifndef NG_USB_POLLED /* (polled, nothing but this handler looks at them) */
 	if (istr & (NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF))
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~(NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF));
-	/* CTR: one endpoint at a time, as long as any has one pending. */
-	for (uint32_t guard = 0; guard < 2u * NG_USB_NEP && ((istr = NG_RD(NG_USB_ISTR)) & NG_ISTR_CTR); guard++) {
+#endif
+	/* CTR: one endpoint at a time, as long as any has one pending (polled:
+	 * one, the main loop polls again). */
+	for (uint32_t guard = 0; guard < NG_FS_CTR_ROUNDS && ((istr = NG_RD(NG_USB_ISTR)) & NG_ISTR_CTR); guard++) {
 		uint32_t n = istr & NG_ISTR_EP_ID;
 		uint32_t r = NG_RD(NG_USB_EPR(n));
 #if NG_USB_NEP < 8
-		if (n >= NG_USB_NEP) { /* not one of ours (never enabled): acknowledge */
-			NG_WR(NG_USB_EPR(n), r & NG_EPR_RW);
-			continue;
-		}
+		if (n >= NG_USB_NEP)
+			break; /* not one of ours: never enabled, it cannot transfer */
 #endif
-		if (r & NG_EPR_CTR_RX)
-			ng_fs_ctr_rx(n, r);
+		if ((r & NG_EPR_CTR_RX) && !ng_fs_ctr_rx(n, r))
+			continue;
 		if (r & NG_EPR_CTR_TX) {
 			ng_epr_clear_ctr(n, NG_EPR_CTR_TX);
+#ifndef NG_USB_POLLED
 			if (n == 0 && ng_fs.addr_pending && (NG_PMA_RD(NG_BT_COUNT_TX(0)) & 0x3FFu) == 0) {
 				/* SET_ADDRESS's status stage is done: the new address now */
 				NG_WR(NG_USB_DADDR, NG_DADDR_EF | (ng_fs.addr_pending & 0x7Fu));
 				ng_fs.addr_pending = 0;
 			}
+#endif
 			ng_fs_ep *e = &ng_fs.ep[n][1];
 			if (e->busy) {
 				e->busy = false;
-				ng_usbd_event_xfer_complete(ng_fs.u, (uint8_t)(n | 0x80u), e->len, true);
+				ng_usbd_event_xfer_complete(ng_fs.u, (uint8_t)(n | 0x80u), e->len, NG_FS_IN_ISR);
 			}
 		}
 	}
 }
 
 /* ---- ops (main loop) ----------------------------------------------------- */
+
+#ifdef NG_USB_POLLED
+static void ng_fs_poll(void *drv)
+{
+	(void)drv;
+	ng_stm32_usb_isr();
+}
+#endif
 
 static void ng_fs_init(void *drv, ng_usbd_ctx *u)
 {
@@ -272,14 +327,16 @@ static void ng_fs_init(void *drv, ng_usbd_ctx *u)
 #endif
 	NG_SET(NG_RCC_APB1ENR, NG_RCC_APB1ENR_USBEN);
 	/* RM0008 23.4.2: leave power-down (FRES kept), wait tSTARTUP (1 us),
-	 * release the reset, clear spurious flags, then unmask. */
+	 * release the reset, clear spurious flags, then unmask. (BTABLE is
+	 * set by the bus reset's handler, before endpoint 0 is enabled.) */
 	NG_WR(NG_USB_CNTR, NG_CNTR_FRES);
 	ng_delay_us(2);
 	NG_WR(NG_USB_CNTR, 0);
 	NG_WR(NG_USB_ISTR, 0);
-	NG_WR(NG_USB_BTABLE, 0);
+#ifndef NG_USB_POLLED
 	NG_WR(NG_USB_CNTR, NG_CNTR_CTRM | NG_CNTR_RESETM | NG_CNTR_SUSPM | NG_CNTR_WKUPM);
 	ng_nvic_enable(NG_IRQ_USB_LP_CAN_RX0);
+#endif
 }
 
 static void ng_fs_connect(void *drv, bool on)
@@ -293,11 +350,16 @@ static void ng_fs_connect(void *drv, bool on)
 static void ng_fs_set_address(void *drv, uint8_t addr)
 {
 	(void)drv;
+#ifdef NG_USB_POLLED
+	/* Called from the poll, as the status stage's completion is seen. */
+	NG_WR(NG_USB_DADDR, NG_DADDR_EF | addr);
+#else
 	(void)addr;
 	/* The stack calls this after the status stage (dcd.h), from the main
 	 * loop, maybe later than 2 ms: the interrupt has written DADDR at the
 	 * status stage already. Writing it here could undo a bus reset taken
 	 * since, so nothing is done. */
+#endif
 }
 
 static ng_status ng_fs_ep_open_masked(void *drv, uint8_t ep, uint8_t type, uint16_t mps)
@@ -322,9 +384,9 @@ static ng_status ng_fs_ep_open_masked(void *drv, uint8_t ep, uint8_t type, uint1
 static void ng_fs_ep_close_all(void *drv)
 {
 	(void)drv;
-	ng_irq_disable();
+	ng_fs_mask();
 	ng_fs_close_all();
-	ng_irq_enable();
+	ng_fs_unmask();
 }
 
 static ng_status ng_fs_ep_xfer_masked(void *drv, uint8_t ep, uint8_t *buf, uint16_t len)
@@ -356,8 +418,7 @@ static void ng_fs_ep_stall_masked(void *drv, uint8_t ep)
 	if (n == 0) {
 		/* A protocol stall, both ways, until the next SETUP. */
 		ng_fs.ep[0][0].busy = ng_fs.ep[0][1].busy = false;
-		ng_epr_stat(0, true, NG_STAT_STALL, false);
-		ng_epr_stat(0, false, NG_STAT_STALL, false);
+		ng_epr_set(0, NG_EPR_STAT_RX | NG_EPR_STAT_TX, NG_STAT_STALL);
 		return;
 	}
 	ng_fs.ep[n][in].busy = false;
@@ -379,32 +440,32 @@ static void ng_fs_ep_clear_stall_masked(void *drv, uint8_t ep)
  * (see the top of this file). */
 static ng_status ng_fs_ep_open(void *drv, uint8_t ep, uint8_t type, uint16_t mps)
 {
-	ng_irq_disable();
+	ng_fs_mask();
 	ng_status r = ng_fs_ep_open_masked(drv, ep, type, mps);
-	ng_irq_enable();
+	ng_fs_unmask();
 	return r;
 }
 
 static ng_status ng_fs_ep_xfer(void *drv, uint8_t ep, uint8_t *buf, uint16_t len)
 {
-	ng_irq_disable();
+	ng_fs_mask();
 	ng_status r = ng_fs_ep_xfer_masked(drv, ep, buf, len);
-	ng_irq_enable();
+	ng_fs_unmask();
 	return r;
 }
 
 static void ng_fs_ep_stall(void *drv, uint8_t ep)
 {
-	ng_irq_disable();
+	ng_fs_mask();
 	ng_fs_ep_stall_masked(drv, ep);
-	ng_irq_enable();
+	ng_fs_unmask();
 }
 
 static void ng_fs_ep_clear_stall(void *drv, uint8_t ep)
 {
-	ng_irq_disable();
+	ng_fs_mask();
 	ng_fs_ep_clear_stall_masked(drv, ep);
-	ng_irq_enable();
+	ng_fs_unmask();
 }
 
 const ng_dcd_ops ng_stm32_dcd_ops = {
@@ -416,4 +477,7 @@ const ng_dcd_ops ng_stm32_dcd_ops = {
 	.ep_xfer = ng_fs_ep_xfer,
 	.ep_stall = ng_fs_ep_stall,
 	.ep_clear_stall = ng_fs_ep_clear_stall,
+#ifdef NG_USB_POLLED
+	.poll = ng_fs_poll,
+#endif
 };

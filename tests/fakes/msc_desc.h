@@ -14,6 +14,6 @@ static const uint8_t cfg_desc[9 + 9 + 7 + 7] = {
 	7, 5, 0x83, 2, 64, 0, 0,
 	7, 5, 0x03, 2, 64, 0, 0,
 };
-static const ng_usbd_desc desc = {dev_desc, cfg_desc, NULL, NULL};
+static const ng_usbd_desc desc = {dev_desc, cfg_desc, NULL};
 
 #endif

@@ -17,7 +17,7 @@ static const uint8_t cfg_desc[9 + 9 + 7 + 9 + 7 + 7] = {
 	7, 5, 0x81, 2, 64, 0, 0,
 	7, 5, 0x01, 2, 64, 0, 0,
 };
-static const ng_usbd_desc desc = {dev_desc, cfg_desc, NULL, NULL};
+static const ng_usbd_desc desc = {dev_desc, cfg_desc, NULL};
 
 static ng_usbd_ctx U;
 static fk_dcd F;

@@ -5,9 +5,10 @@
  * each dcd.h op and event checked by hand: this test plays the stack (it
  * defines the ng_usbd_event_* functions), test_fw_usb.c runs the real one.
  * Built twice: as test_fw_usb_drv, and as test_fw_usb_drv_ep0 with
- * NG_USB_NEP 1, as the boot loader builds the driver (endpoint 0 only:
- * the parts on endpoints 1..3 are left out, and the driver must refuse
- * them). */
+ * NG_USB_NEP 1 and NG_USB_POLLED, as the boot loader builds the driver
+ * (endpoint 0 only: the parts on endpoints 1..3 are left out, and the
+ * driver must refuse them; no interrupt: the poll op runs the handler and
+ * the stack's set_address writes the address). */
 #define NG_FW_HOST_MODEL 1
 #define NG_BOARD_HEADER "boards/blue-pill.h"
 #include "fw_model.h"
@@ -18,7 +19,7 @@
 
 /* ---- the stack's side, scripted --------------------------------------- */
 static struct {
-	int resets, setups, dones, suspends, not_isr;
+	int resets, setups, dones, suspends, suspends_seen, not_isr;
 	uint8_t setup[8];
 	uint8_t done_ep;
 	uint16_t done_len;
@@ -40,25 +41,42 @@ void ng_usbd_event_xfer_complete(ng_usbd_ctx *u, uint8_t ep, uint16_t len, bool 
 	up.done_ep = ep;
 	up.done_len = len;
 }
-void ng_usbd_event_suspend(ng_usbd_ctx *u, bool in_isr) { (void)u; up.not_isr += !in_isr; up.suspends++; }
+void ng_usbd_event_suspend(ng_usbd_ctx *u, bool in_isr)
+{
+	(void)u;
+	up.not_isr += !in_isr;
+	up.suspends++;
+	up.suspends_seen++;
+}
 void ng_usbd_event_resume(ng_usbd_ctx *u, bool in_isr) { (void)u; up.not_isr += !in_isr; up.suspends--; }
 
 static const ng_dcd_ops *ops = &ng_stm32_dcd_ops;
 
+#if NG_USB_NEP > 1 || !defined NG_USB_POLLED
 /* A bus reset and its interrupt, injected by the model. */
 static void race_reset(void)
 {
 	fw_host_reset();
 	ng_stm32_usb_isr();
 }
+#endif
 #define XFER(ep, b, l) ops->ep_xfer(NULL, (ep), (b), (l))
 
+#ifdef NG_USB_POLLED
+/* The main loop's polls (the interrupt stays masked). */
+static void run(void)
+{
+	for (int i = 0; i < 4; i++)
+		ops->poll(NULL);
+}
+#else
 /* Runs the ISR while the model raises the interrupt. */
 static void run(void)
 {
 	for (int i = 0; i < 64 && fw_usb_irq_pending(); i++)
 		ng_stm32_usb_isr();
 }
+#endif
 
 static void setup_pkt(uint8_t *s, uint8_t bm, uint8_t req, uint16_t val, uint16_t idx, uint16_t len)
 {
@@ -88,10 +106,15 @@ int main(void)
 	      "Blue Pill (fixed pull-up): PA12 (D+) driven low by the first GPIO init");
 	ops->init(NULL, (ng_usbd_ctx *)&up);
 	uint32_t cntr = NG_RD(NG_USB_CNTR);
+#ifdef NG_USB_POLLED
+	CHECK(cntr == 0 && (NG_RD(NG_RCC_APB1ENR) & NG_RCC_APB1ENR_USBEN) && !(NG_RD(NG_NVIC_ISER(0)) & (1u << NG_IRQ_USB_LP_CAN_RX0)),
+	      "init (polled): clock on, out of reset and power-down, every interrupt masked, IRQ 20 not enabled");
+#else
 	CHECK((cntr & (NG_CNTR_CTRM | NG_CNTR_RESETM | NG_CNTR_SUSPM | NG_CNTR_WKUPM)) ==
 		      (NG_CNTR_CTRM | NG_CNTR_RESETM | NG_CNTR_SUSPM | NG_CNTR_WKUPM) &&
 	      !(cntr & (NG_CNTR_FRES | NG_CNTR_PDWN)) && (NG_RD(NG_RCC_APB1ENR) & NG_RCC_APB1ENR_USBEN),
 	      "init: clock on, out of reset and power-down, CTR/RESET/SUSP/WKUP unmasked");
+#endif
 	CHECK(((fw_model.gpioa_crh_at_usben >> 16) & 0xFu) == NG_GPIO_MODE_OUT_PP &&
 	      !(fw_model.gpioa_odr_at_usben & (1u << 12)),
 	      "Blue Pill (fixed pull-up): D+ (PA12) driven low before the USB peripheral is enabled");
@@ -136,6 +159,15 @@ int main(void)
 	run();
 	XFER(0x80, NULL, 0);
 	rc = fw_host_in(0, pkt, &len, &tog);
+#ifdef NG_USB_POLLED
+	/* The stack sets the address when the poll reports the status stage. */
+	int dn = up.dones;
+	run();
+	CHECK(rc == FW_ACK && len == 0 && tog == 1 && up.dones == dn + 1 && up.done_ep == 0x80 &&
+	      NG_RD(NG_USB_DADDR) == NG_DADDR_EF, "SET_ADDRESS: status ZLP at address 0, reported by the poll");
+	ops->set_address(NULL, 5);
+	CHECK(NG_RD(NG_USB_DADDR) == (NG_DADDR_EF | 5u), "polled: the stack's set_address writes DADDR = EF|5");
+#else
 	/* Finding 8: the main loop is busy elsewhere; only interrupts run for
 	 * the 2 ms the host waits (USB 2.0 9.2.6.3). */
 	fw_model.usb_isr = ng_stm32_usb_isr;
@@ -145,6 +177,7 @@ int main(void)
 	      "SET_ADDRESS: status ZLP at address 0, DADDR = EF|5 within 2 ms without the main loop");
 	ops->set_address(NULL, 5);
 	CHECK(NG_RD(NG_USB_DADDR) == (NG_DADDR_EF | 5u), "the stack's set_address later changes nothing");
+#endif
 	fw_model.host_addr = 5;
 	setup_pkt(s, 0x80, 0, 0, 0, 2);
 	CHECK(fw_host_setup(s) == FW_ACK, "the device answers at address 5");
@@ -282,6 +315,20 @@ int main(void)
 	run();
 #endif
 
+#ifdef NG_USB_POLLED
+	/* Polled (the loader): suspend is left alone, the peripheral stays
+	 * out of low-power mode and answers when the bus resumes. */
+	fw_host_suspend();
+	run();
+	CHECK(!(NG_RD(NG_USB_CNTR) & (NG_CNTR_FSUSP | NG_CNTR_LPMODE)) && up.suspends == 0,
+	      "polled: SUSP neither reported nor acted on (no FSUSP, no LPMODE)");
+	fw_host_resume();
+	run();
+	CHECK(!(NG_RD(NG_USB_CNTR) & (NG_CNTR_FSUSP | NG_CNTR_LPMODE)) && up.suspends_seen == 0 &&
+	      XFER(0x80, desc, 18) == NG_OK && fw_host_in(0, pkt, &len, &tog) == FW_ACK && len == 18,
+	      "polled: after the resume endpoint 0 answers");
+	run();
+#else
 	/* Finding 6: suspend and wake-up (RM0008 23.4.5). The bus stays idle:
 	 * the peripheral sets SUSP again while FSUSP = 0. */
 	fw_host_suspend();
@@ -294,6 +341,7 @@ int main(void)
 	run();
 	CHECK(!(NG_RD(NG_USB_CNTR) & (NG_CNTR_FSUSP | NG_CNTR_LPMODE)) && up.suspends == 0 &&
 	      !(fw_model.istr & NG_ISTR_WKUP), "WKUP: FSUSP cleared, LPMODE off, reported");
+#endif
 
 	/* Finding 8: a bus reset taken between the main loop's read and write
 	 * of an EPnR (the model runs the interrupt right after the read). */
@@ -306,12 +354,20 @@ int main(void)
 	CHECK(fw_model.epr[1] == 0 && ((fw_model.epr[0] & NG_EPR_STAT_TX) >> 4) == NG_STAT_NAK &&
 	      NG_RD(NG_USB_DADDR) == NG_DADDR_EF,
 	      "after it EP1 is disabled as the reset left it (EP1R 0x%04x), EP0 NAK, address 0", fw_model.epr[1]);
-#else
+#elif !defined NG_USB_POLLED
 	fw_model.inject = race_reset;
 	fw_model.inject_addr = NG_USB_EPR(0);
 	CHECK(XFER(0x80, big, 3) == NG_OK && up.resets == resets + 1, "a bus reset arrives during ep_xfer(0x80)");
 	CHECK(((fw_model.epr[0] & NG_EPR_STAT_TX) >> 4) == NG_STAT_NAK && NG_RD(NG_USB_DADDR) == NG_DADDR_EF,
 	      "after it EP0 NAKs as the reset left it, address 0");
+#else
+	/* Polled: nothing runs between the main loop's read and write of an
+	 * EPnR; a reset is seen by the next poll. */
+	XFER(0x80, big, 3);
+	fw_host_reset();
+	run();
+	CHECK(up.resets == resets + 1 && ((fw_model.epr[0] & NG_EPR_STAT_TX) >> 4) == NG_STAT_NAK &&
+	      NG_RD(NG_USB_DADDR) == NG_DADDR_EF, "a bus reset seen by the poll: EP0 NAKs, address 0");
 #endif
 
 	/* A second bus reset drops everything. */
@@ -322,7 +378,12 @@ int main(void)
 	CHECK(up.resets == resets + 2 && NG_RD(NG_USB_DADDR) == NG_DADDR_EF && XFER(0x81, big, 3) == NG_ERR_ARG &&
 	      fw_host_setup(s) == FW_ACK, "bus reset again: address 0, endpoints closed, EP0 answers");
 	run();
+#ifdef NG_USB_POLLED
+	CHECK(up.not_isr == up.resets + up.setups + up.dones + 2 * up.suspends_seen,
+	      "every event reported with in_isr = false (from the poll)");
+#else
 	CHECK(up.not_isr == 0, "every event reported with in_isr = true");
+#endif
 	CHECK(fw_model.errors == 0, "no model errors (%s)", fw_model.why);
 	return ng_check_exit();
 }

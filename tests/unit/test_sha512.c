@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SHA-512 (boot/sha512.c): the FIPS 180-4 examples, boundary lengths and
- * random update splits against OpenSSL (EVP). */
+ * random update splits against OpenSSL (EVP); its computed constants
+ * (core/src/sha2k.c) on a first use from several threads at once, and
+ * against SHA-256's stored ones. */
 #include <openssl/evp.h>
+#include <pthread.h>
 #include <string.h>
 #include "check.h"
+#include "ng/sha2k.h"
 #include "sha512.h"
+
+/* SHA-256's constants as core/src/sha256.c stores them (FIPS 180-4 4.2.2, 5.3.3). */
+extern const uint32_t ng_sha256_k[64], ng_sha256_h0[8];
 
 static void hex(uint8_t d[64], const char *h)
 {
@@ -21,10 +28,43 @@ static void ossl(uint8_t d[64], const void *m, size_t n)
 	EVP_Digest(m, n, d, &len, EVP_sha512(), NULL);
 }
 
+static void *first_use(void *arg)
+{
+	ng_sha512(arg, "abc", 3);
+	return NULL;
+}
+
+/* The first thing the process hashes: eight threads start at once, so
+ * most find the constants being computed by another and wait for it. */
+static void constants(void)
+{
+	enum { N = 8 };
+	pthread_t th[N];
+	uint8_t d[N][64];
+	int started = 0, same = 0;
+	for (int i = 0; i < N; i++)
+		started += pthread_create(&th[i], NULL, first_use, d[i]) == 0;
+	for (int i = 0; i < started; i++) {
+		pthread_join(th[i], NULL);
+		same += !memcmp(d[i], d[0], 64) && d[i][0] == 0xdd && d[i][63] == 0x9f;
+	}
+	CHECK(started == N && same == N, "%d threads hashing at once on first use: %d digests right", started, same);
+	int k = 0, h = 0;
+	for (int t = 0; t < 64; t++)
+		k += (uint32_t)(ng_sha512_k[t] >> 32) == ng_sha256_k[t];
+	for (int i = 0; i < 8; i++)
+		h += (uint32_t)(ng_sha512_h0[i] >> 32) == ng_sha256_h0[i];
+	CHECK(k == 64 && h == 8, "SHA-512's computed K and H(0), high halves, equal SHA-256's table (%d/64, %d/8)", k, h);
+	CHECK(ng_sha512_k[0] == 0x428a2f98d728ae22 && ng_sha512_k[79] == 0x6c44198c4a475817 &&
+	      ng_sha512_h0[0] == 0x6a09e667f3bcc908 && ng_sha512_h0[7] == 0x5be0cd19137e2179,
+	      "K[0], K[79], H(0)[0], H(0)[7] as FIPS 180-4 4.2.3 and 5.3.5 list them");
+}
+
 int main(void)
 {
 	uint64_t seed = ng_test_seed();
 	uint8_t d[64], e[64];
+	constants();
 	/* FIPS 180-4's examples (the NIST example document for SHA-512). */
 	ng_sha512(d, "abc", 3);
 	hex(e, "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"

@@ -19,29 +19,13 @@ static const uint8_t cfg_desc[9 + 9 + 7 * 3] = {
 	7, 5, 0x82, 3, 16, 0, 10,
 };
 
-static uint16_t str_fn(void *ctx, uint8_t index, uint16_t langid, uint8_t *out, uint16_t cap)
+static const char *str_fn(const ng_usbd_ctx *u, uint8_t index)
 {
-	(void)ctx;
-	(void)langid;
-	if (index == 0) {
-		const uint8_t l[4] = {4, 3, 0x09, 0x04};
-		memcpy(out, l, 4);
-		return 4;
-	}
-	if (index == 1 && cap >= 10) {
-		const char *s = "Test";
-		out[0] = 10;
-		out[1] = 3;
-		for (int i = 0; i < 4; i++) {
-			out[2 + 2 * i] = (uint8_t)s[i];
-			out[3 + 2 * i] = 0;
-		}
-		return 10;
-	}
-	return 0;
+	(void)u;
+	return index == 1 ? "Test" : NULL;
 }
 
-static const ng_usbd_desc desc = {dev_desc, cfg_desc, str_fn, NULL};
+static const ng_usbd_desc desc = {dev_desc, cfg_desc, str_fn};
 
 /* A dummy class: vendor 0x42 IN replies wValue bytes of a pattern; 0x43 OUT
  * stores data; it opens its three endpoints when configured. */

@@ -4,12 +4,17 @@
  * SHA-256's round constants (4.2.2) and initial hash value (5.3.3) are the
  * high 32 bits of the first 64 of SHA-512's (4.2.3) and of its initial
  * hash value (5.3.5), the same roots of the same primes to fewer bits, so
- * the loader keeps one copy. */
+ * the loader keeps one copy. They are computed, not stored: call
+ * ng_sha2k_init before reading them. */
 #ifndef NG_SHA2K_H
 #define NG_SHA2K_H
 #include <stdint.h>
 
-extern const uint64_t ng_sha512_k[80];
-extern const uint64_t ng_sha512_h0[8];
+extern uint64_t ng_sha512_k[80];
+extern uint64_t ng_sha512_h0[8];
+
+/* Computes the two tables on its first call (FIPS 180-4 4.2.3, 5.3.5);
+ * later calls return at once. Thread-safe. */
+void ng_sha2k_init(void);
 
 #endif

@@ -2,14 +2,13 @@
 /* The boot loader's vector tables (ARMv7-M B1.5.3). What the chip runs
  * after every reset (crt.c, then loader/main.c) is in flash: the stack,
  * the reset vector, NMI and HardFault, nothing more. Until DFU mode no
- * interrupt is enabled, and MemManage, BusFault and UsageFault are off at
+ * exception is enabled, and MemManage, BusFault and UsageFault are off at
  * reset (SHCSR), so they escalate to HardFault: no other entry is ever
- * read. DFU mode uses SysTick and the USB low-priority interrupt (IRQ 20,
- * RM0008 table 63) and points VTOR at a table in RAM with these and the
- * two faults; its other entries stay zero, since nothing enables them. */
+ * read. DFU mode adds SysTick, its one interrupt (its USB is polled,
+ * NG_USB_POLLED), and points VTOR at a table in RAM with it and the two
+ * faults; the other entries stay zero, since nothing enables them. */
 #include <stdint.h>
 #include "fw.h"
-#include "dcd_stm32f1.h"
 #include "stm32f103.h"
 
 extern uint32_t ng_ld_stack_top[];
@@ -24,16 +23,14 @@ const ng_vector ng_loader_vectors[4] = {
 	ng_default_handler, /* HardFault */
 };
 
-/* Up to USB_LP_CAN_RX0; 512-byte aligned, as PM0056 4.4.4 wants VTOR
- * (TBLOFF is bits 29:9). */
-#define NG_LOADER_IRQS 21
-static ng_vector ng_loader_ram_vectors[16 + NG_LOADER_IRQS] __attribute__((aligned(512)));
+/* Up to SysTick; 512-byte aligned, as PM0056 4.4.4 wants VTOR (TBLOFF is
+ * bits 29:9). */
+static ng_vector ng_loader_ram_vectors[16] __attribute__((aligned(512)));
 
 void ng_loader_vectors_ram(void)
 {
 	ng_loader_ram_vectors[2] = ng_default_handler;
 	ng_loader_ram_vectors[3] = ng_default_handler;
 	ng_loader_ram_vectors[15] = ng_systick_isr;
-	ng_loader_ram_vectors[16 + NG_IRQ_USB_LP_CAN_RX0] = ng_stm32_usb_isr;
 	NG_WR(NG_SCB_VTOR, (uint32_t)(uintptr_t)ng_loader_ram_vectors);
 }
