@@ -152,9 +152,9 @@ uint32_t ng_millis(void)
 
 void ng_delay_us(uint32_t us)
 {
-	/* SysTick counts down from RVR at HCLK; sum the elapsed ticks. */
-	uint32_t per_us = ng_hclk / 1000000u, reload = ng_hclk / 1000u;
-	uint32_t want = us * per_us, got = 0;
+	/* SysTick counts down from RVR to 0 at HCLK; sum the elapsed ticks. */
+	uint32_t reload = NG_RD(NG_SYST_RVR) + 1u;
+	uint32_t want = us * (ng_hclk / 1000000u), got = 0;
 	uint32_t last = NG_RD(NG_SYST_CVR);
 	while (got < want) {
 		uint32_t now = NG_RD(NG_SYST_CVR);
