@@ -3,7 +3,11 @@
 #include "fpec.h"
 
 
+#ifdef NG_FPEC_DIRECT
+static uint32_t spin_max(const ng_fpec_bus *b) { (void)b; return 20000000u; }
+#else
 static uint32_t spin_max(const ng_fpec_bus *b) { return b->spin_max ? b->spin_max : 20000000u; }
+#endif
 
 /* Waits for BSY to clear; returns the status bits then, and clears the
  * sticky ones (written 1, §3.4). */
@@ -50,18 +54,27 @@ int ng_fpec_blank(const ng_fpec_bus *b, uint32_t addr, uint32_t len)
 	return 1;
 }
 
+/* An erase: the page at addr (PER, §2.3.4) or the option bytes (OPTER,
+ * §2.5.3, addr unused): no operation in progress, the bit set, the
+ * address, STRT, the end awaited, the bit cleared. */
+static ng_fpec_err erase(const ng_fpec_bus *b, uint32_t bit, uint32_t addr)
+{
+	ng_fpec_err e = wait_done(b); /* no operation in progress */
+	if (e == NG_FPEC_ERR_BUSY)
+		return e;
+	cr_set(b, bit);
+	NG_BUS_WR32(b, NG_FLASH_AR, addr);
+	cr_set(b, NG_FLASH_CR_STRT);
+	e = wait_done(b);
+	cr_clr(b, bit);
+	return e;
+}
+
 ng_fpec_err ng_fpec_erase_page(const ng_fpec_bus *b, uint32_t addr)
 {
 	if (addr < NG_FLASH_MEM || (addr - NG_FLASH_MEM) % NG_FLASH_PAGE)
 		return NG_FPEC_ERR_ARG;
-	ng_fpec_err e = wait_done(b); /* no operation in progress */
-	if (e == NG_FPEC_ERR_BUSY)
-		return e;
-	cr_set(b, NG_FLASH_CR_PER);
-	NG_BUS_WR32(b, NG_FLASH_AR, addr);
-	cr_set(b, NG_FLASH_CR_STRT);
-	e = wait_done(b);
-	cr_clr(b, NG_FLASH_CR_PER);
+	ng_fpec_err e = erase(b, NG_FLASH_CR_PER, addr);
 	if (e != NG_FPEC_OK)
 		return e;
 	return ng_fpec_blank(b, addr, NG_FLASH_PAGE) ? NG_FPEC_OK : NG_FPEC_ERR_VERIFY;
@@ -98,35 +111,30 @@ uint32_t ng_fpec_protected(const ng_fpec_bus *b) { return ~NG_BUS_RD32(b, NG_FLA
 
 ng_fpec_err ng_fpec_protect(const ng_fpec_bus *b, uint32_t mask)
 {
-	uint32_t prot = ng_fpec_protected(b) | mask;
-	/* what the option bytes hold now (low byte of each half-word, §2.5) */
-	uint16_t keep[4];
-	for (uint32_t i = 0; i < 4; i++)
-		keep[i] = (uint16_t)(NG_BUS_RD16(b, NG_OPT_BASE + 2u * i) & 0xFFu);
+	/* The new option bytes (the low byte of each half-word, §2.5): RDP
+	 * without read-out protection, USER, Data0 and Data1 as they are, and
+	 * WRP0..3 (0 = protected, as FLASH_WRPR) with mask added. */
+	uint8_t v[8];
+	uint32_t wrp = NG_BUS_RD32(b, NG_FLASH_WRPR) & ~mask;
+	for (uint32_t i = 0; i < 8; i++)
+		v[i] = (uint8_t)(i < 4 ? NG_BUS_RD16(b, NG_OPT_BASE + 2u * i) : wrp >> (8u * (i - 4u)));
+	v[0] = NG_FLASH_RDP_KEY;
 	if (NG_BUS_RD32(b, NG_FLASH_OBR) & NG_FLASH_OBR_RDPRT)
 		return NG_FPEC_ERR_ARG; /* read-out protected: leave the option bytes alone */
-	keep[0] = NG_FLASH_RDP_KEY;
 	/* §2.5.1: the option byte key opens FLASH_CR.OPTWRE */
 	NG_BUS_WR32(b, NG_FLASH_OPTKEYR, NG_FLASH_KEY1);
 	NG_BUS_WR32(b, NG_FLASH_OPTKEYR, NG_FLASH_KEY2);
 	if (!(NG_BUS_RD32(b, NG_FLASH_CR) & NG_FLASH_CR_OPTWRE))
 		return NG_FPEC_ERR_LOCKED;
-	ng_fpec_err e = wait_done(b);
-	if (e == NG_FPEC_ERR_BUSY)
-		return e;
 	/* §2.5.3 erase, then §2.5.2 program each half-word */
-	cr_set(b, NG_FLASH_CR_OPTER);
-	cr_set(b, NG_FLASH_CR_STRT);
-	e = wait_done(b);
-	cr_clr(b, NG_FLASH_CR_OPTER);
+	ng_fpec_err e = erase(b, NG_FLASH_CR_OPTER, NG_OPT_BASE);
 	if (e != NG_FPEC_OK)
 		return e;
 	cr_set(b, NG_FLASH_CR_OPTPG);
 	for (uint32_t i = 0; i < 8 && e == NG_FPEC_OK; i++) {
-		uint16_t v = i < 4 ? keep[i] : (uint16_t)(~(prot >> (8u * (i - 4u))) & 0xFFu);
-		NG_BUS_WR16(b, NG_OPT_BASE + 2u * i, v);
+		NG_BUS_WR16(b, NG_OPT_BASE + 2u * i, v[i]);
 		e = wait_done(b);
-		if (e == NG_FPEC_OK && (NG_BUS_RD16(b, NG_OPT_BASE + 2u * i) & 0xFFu) != v)
+		if (e == NG_FPEC_OK && (NG_BUS_RD16(b, NG_OPT_BASE + 2u * i) & 0xFFu) != v[i])
 			e = NG_FPEC_ERR_VERIFY;
 	}
 	cr_clr(b, NG_FLASH_CR_OPTPG | NG_FLASH_CR_OPTWRE);

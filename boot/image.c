@@ -4,6 +4,7 @@
 #include <string.h>
 #include "ed25519.h"
 #include "image.h"
+#include "ng/bytes.h"
 #include "ng/sha256.h"
 
 #define NG_T_MAGIC    0u
@@ -22,19 +23,14 @@
 #define NG_T_SIG      124u
 #define NG_T_END      188u
 
+_Static_assert(offsetof(ng_image_info, board) == offsetof(ng_image_info, version_str) + NG_T_BOARD - NG_T_VERSTR &&
+	       offsetof(ng_image_info, digest) == offsetof(ng_image_info, version_str) + NG_T_DIGEST - NG_T_VERSTR &&
+	       offsetof(ng_image_info, key_id) == offsetof(ng_image_info, version_str) + NG_T_KEYID - NG_T_VERSTR,
+	       "version_str, board, digest and key_id lie in ng_image_info as in the trailer");
+
 static const uint8_t ng_image_magic[8] = { 'N', 'E', 'U', 'G', 'I', 'M', 'G', 0 };
 static const uint8_t ng_image_end[4] = { 'N', 'G', 'I', 'E' };
 
-static uint32_t ng_ld32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void ng_st32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++, v >>= 8)
-		p[i] = (uint8_t)v;
-}
 
 static bool ng_zero(const uint8_t *p, size_t n)
 {
@@ -73,7 +69,6 @@ ng_status ng_image_check(const uint8_t *region, size_t region_len, const uint8_t
 {
 	ng_image_info info;
 	uint8_t w[32];
-	memset(&info, 0, sizeof info);
 	if (!out)
 		out = &info;
 	memset(out, 0, sizeof *out);
@@ -87,20 +82,17 @@ ng_status ng_image_check(const uint8_t *region, size_t region_len, const uint8_t
 	const uint8_t *t = region + end - NG_IMAGE_TRAILER_LEN;
 	out->trailer = t;
 	if (memcmp(t + NG_T_MAGIC, ng_image_magic, sizeof ng_image_magic) ||
-	    (t[NG_T_FORMAT] | t[NG_T_FORMAT + 1] << 8) != NG_IMAGE_FORMAT ||
-	    (t[NG_T_SIZE] | t[NG_T_SIZE + 1] << 8) != NG_IMAGE_TRAILER_LEN)
+	    ng_get_le16(t + NG_T_FORMAT) != NG_IMAGE_FORMAT || ng_get_le16(t + NG_T_SIZE) != NG_IMAGE_TRAILER_LEN)
 		return NG_ERR_IMAGE_FORMAT;
-	out->image_len = ng_ld32(t + NG_T_IMGLEN);
-	out->load_addr = ng_ld32(t + NG_T_LOAD);
-	out->version = ng_ld32(t + NG_T_VERSION);
-	out->flags = ng_ld32(t + NG_T_FLAGS);
-	memcpy(out->version_str, t + NG_T_VERSTR, NG_IMAGE_VERSION_MAX);
+	out->image_len = ng_get_le32(t + NG_T_IMGLEN);
+	out->load_addr = ng_get_le32(t + NG_T_LOAD);
+	out->version = ng_get_le32(t + NG_T_VERSION);
+	out->flags = ng_get_le32(t + NG_T_FLAGS);
+	/* version_str, board, digest and key_id: one run of bytes in both */
+	memcpy(out->version_str, t + NG_T_VERSTR, NG_T_RESERVED - NG_T_VERSTR);
 	out->version_str[NG_IMAGE_VERSION_MAX - 1] = 0;
-	memcpy(out->board, t + NG_T_BOARD, NG_IMAGE_BOARD_MAX);
 	out->board[NG_IMAGE_BOARD_MAX - 1] = 0;
-	memcpy(out->digest, t + NG_T_DIGEST, 32);
-	memcpy(out->key_id, t + NG_T_KEYID, NG_IMAGE_KEY_ID_LEN);
-	ng_image_check_word(w, t);
+	ng_sha256(w, t, NG_T_CHECK); /* the check word: its first 4 bytes */
 	if (memcmp(w, t + NG_T_CHECK, 4))
 		return NG_ERR_IMAGE_TRAILER;
 	bool is_signed = out->flags & NG_IMAGE_SIGNED;
@@ -118,7 +110,7 @@ ng_status ng_image_check(const uint8_t *region, size_t region_len, const uint8_t
 		return NG_OK;
 	if (!is_signed)
 		return NG_ERR_IMAGE_UNSIGNED;
-	ng_image_key_id(w, owner_key);
+	ng_sha256(w, owner_key, 32); /* the key id: its first 8 bytes */
 	if (memcmp(w, out->key_id, NG_IMAGE_KEY_ID_LEN))
 		return NG_ERR_IMAGE_KEY;
 	if (!ng_ed25519_verify(t + NG_T_SIG, owner_key, region, out->image_len + NG_IMAGE_SIGNED_LEN))
@@ -158,10 +150,10 @@ ng_status ng_image_make(uint8_t *buf, size_t buf_cap, size_t bin_len, const ng_i
 	memcpy(t + NG_T_MAGIC, ng_image_magic, sizeof ng_image_magic);
 	t[NG_T_FORMAT] = NG_IMAGE_FORMAT;
 	t[NG_T_SIZE] = NG_IMAGE_TRAILER_LEN;
-	ng_st32(t + NG_T_FLAGS, secret ? NG_IMAGE_SIGNED : 0);
-	ng_st32(t + NG_T_IMGLEN, (uint32_t)len);
-	ng_st32(t + NG_T_LOAD, p->load_addr);
-	ng_st32(t + NG_T_VERSION, p->version);
+	ng_put_le32(t + NG_T_FLAGS, secret ? NG_IMAGE_SIGNED : 0);
+	ng_put_le32(t + NG_T_IMGLEN, (uint32_t)len);
+	ng_put_le32(t + NG_T_LOAD, p->load_addr);
+	ng_put_le32(t + NG_T_VERSION, p->version);
 	memcpy(t + NG_T_VERSTR, p->version_str, strlen(p->version_str));
 	memcpy(t + NG_T_BOARD, p->board, strlen(p->board));
 	ng_sha256(t + NG_T_DIGEST, buf, len);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The update state machine and the boot check (update.h). */
 #include <string.h>
+#include "ng/bytes.h"
 #include "ng/sha256.h"
 #include "update.h"
 
@@ -10,7 +11,6 @@ enum { ST_OK = 0x00, ST_WRITE = 0x03, ST_ERASE = 0x04, ST_PROG = 0x06, ST_VERIFY
 
 static uint32_t region_len(const ng_boot_target *t) { return t->flash_size - NG_LOADER_SIZE; }
 
-static uint32_t rd32le(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
 ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info)
 {
@@ -19,10 +19,11 @@ ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info)
 	if (st != NG_OK)
 		return st;
 	/* ARMv7-M B1.5.3: word 0 the initial SP, word 1 the reset vector (Thumb) */
-	uint32_t sp = rd32le(r), pc = rd32le(r + 4);
-	if (info->load_addr != NG_APP_BASE || info->image_len < 8 || sp < t->ram_base + NG_BOOTINFO_RAM ||
-	    sp > t->ram_base + t->ram_size || (sp & 3u) || !(pc & 1u) || pc < NG_APP_BASE + 8 ||
-	    pc >= NG_APP_BASE + info->image_len)
+	uint32_t sp = ng_get_le32(r), pc = ng_get_le32(r + 4);
+	/* unsigned differences: one compare per range */
+	if (info->load_addr != NG_APP_BASE || info->image_len < 8 || (sp & 3u) || !(pc & 1u) ||
+	    sp - (t->ram_base + NG_BOOTINFO_RAM) > t->ram_size - NG_BOOTINFO_RAM ||
+	    pc - (NG_APP_BASE + 8) >= info->image_len - 8)
 		return NG_ERR_IMAGE_FORMAT;
 	return NG_OK;
 }
@@ -35,29 +36,30 @@ const uint8_t *ng_boot_keyslot(const uint8_t *mem)
 
 void ng_boot_info_fill(ng_boot_info *b, const ng_boot_target *t, ng_status st, const ng_image_info *info)
 {
+	uint32_t s = 0;
 	memset(b, 0, sizeof *b);
 	b->magic = NG_BOOTINFO_MAGIC;
 	b->loader_version = NG_LOADER_VERSION;
 	if (t->owner_key) {
-		b->status |= NG_BOOT_OWNER_KEY;
+		s = NG_BOOT_OWNER_KEY;
 		ng_sha256(b->key_fp, t->owner_key, 32);
 	}
 	if (st == NG_OK) {
-		b->status |= NG_BOOT_IMAGE_VALID;
-		if (t->owner_key)
-			b->status |= NG_BOOT_IMAGE_SIGNED;
+		s |= t->owner_key ? NG_BOOT_IMAGE_VALID | NG_BOOT_IMAGE_SIGNED : NG_BOOT_IMAGE_VALID;
 		b->image_version = info->version;
 		b->image_len = info->image_len + NG_IMAGE_TRAILER_LEN;
 		memcpy(b->digest, info->digest, sizeof b->digest);
 	}
 	if (t->bus && (ng_fpec_protected(t->bus) & NG_LOADER_WRP_MASK) == NG_LOADER_WRP_MASK)
-		b->status |= NG_BOOT_WRP;
+		s |= NG_BOOT_WRP;
+	b->status = s;
 }
 
 void ng_update_init(ng_update *up, const ng_boot_target *t)
 {
-	memset(up, 0, sizeof *up);
+	/* the rest is set by the first block of a download, read only after it */
 	up->t = *t;
+	up->active = false;
 }
 
 static uint8_t status_of(ng_fpec_err e, uint8_t what)
@@ -75,26 +77,27 @@ static ng_fpec_err erase(ng_update *up, uint32_t page)
 	return ng_fpec_erase_page(up->t.bus, NG_APP_BASE + page * NG_FLASH_PAGE);
 }
 
-static uint8_t block(ng_update *up, const uint8_t *data, uint16_t len)
+/* A block's bytes, page by page: each page erased when the download first
+ * reaches it (page 0 too, step 1, before anything else is written), then
+ * the first page's bytes kept in page0 and the others programmed. */
+static uint8_t block(ng_update *up, const uint8_t *data, uint32_t len)
 {
-	for (uint16_t i = 0; i < len;) {
-		uint32_t off = up->received + i, page = off / NG_FLASH_PAGE;
-		uint32_t n = NG_FLASH_PAGE - off % NG_FLASH_PAGE;
-		if (n > (uint32_t)(len - i))
-			n = (uint32_t)(len - i);
-		if (page == 0) {
-			memcpy(up->page0 + off, data + i, n);
-		} else {
-			for (; up->erased_to <= page; up->erased_to++) {
-				ng_fpec_err e = erase(up, up->erased_to);
-				if (e != NG_FPEC_OK)
-					return status_of(e, ST_ERASE);
-			}
-			ng_fpec_err e = ng_fpec_program(up->t.bus, NG_APP_BASE + off, data + i, n);
-			if (e != NG_FPEC_OK)
-				return status_of(e, ST_WRITE);
+	for (uint32_t off = up->received, end = off + len; off < end;) {
+		uint32_t page = off / NG_FLASH_PAGE, n = NG_FLASH_PAGE - off % NG_FLASH_PAGE;
+		ng_fpec_err e;
+		if (up->erased_to <= page) {
+			if ((e = erase(up, up->erased_to++)) != NG_FPEC_OK)
+				return status_of(e, ST_ERASE);
+			continue;
 		}
-		i = (uint16_t)(i + n);
+		if (n > end - off)
+			n = end - off;
+		if (page == 0)
+			memcpy(up->page0 + off, data, n);
+		else if ((e = ng_fpec_program(up->t.bus, NG_APP_BASE + off, data, n)) != NG_FPEC_OK)
+			return status_of(e, ST_WRITE);
+		off += n;
+		data += n;
 	}
 	up->received += len;
 	return ST_OK;
@@ -106,7 +109,7 @@ uint8_t ng_update_block(ng_update *up, uint16_t blk, const uint8_t *data, uint16
 		up->active = true;
 		up->odd = false;
 		up->received = 0;
-		up->erased_to = 1;
+		up->erased_to = 0; /* page 0 first: block() erases it before anything else */
 		memset(up->page0, 0xFF, sizeof up->page0);
 	} else if (!up->active || blk != up->next_blk || up->odd) {
 		up->active = false; /* the download is over: start again from block 0 */
@@ -118,14 +121,7 @@ uint8_t ng_update_block(ng_update *up, uint16_t blk, const uint8_t *data, uint16
 	}
 	if (ng_fpec_unlock(up->t.bus) != NG_FPEC_OK)
 		return ST_WRITE;
-	uint8_t st = ST_OK;
-	if (first) { /* step 1: the old image is gone before anything is written */
-		ng_fpec_err e = erase(up, 0);
-		if (e != NG_FPEC_OK)
-			st = status_of(e, ST_ERASE);
-	}
-	if (st == ST_OK)
-		st = block(up, data, len);
+	uint8_t st = block(up, data, len);
 	ng_fpec_lock(up->t.bus);
 	up->next_blk = (uint16_t)(blk + 1u);
 	up->odd = (len & 1u) != 0;

@@ -26,14 +26,17 @@
 #include "bootinfo.h"
 #include "fpec.h"
 #include "image.h"
+#include "layout.h"
 #include "ng/status.h"
 
-#define NG_APP_BASE    0x08003000u /* the application: the loader has pages 0..11 */
-#define NG_LOADER_SIZE (NG_APP_BASE - NG_FLASH_MEM)
+#define NG_LOADER_SIZE (NG_LOADER_KB * 1024u) /* the loader's pages (boot/layout.h) */
+#define NG_APP_BASE    (NG_FLASH_MEM + NG_LOADER_SIZE) /* the application, behind them */
 #define NG_KEYSLOT_ADDR (NG_APP_BASE - 64u) /* the owner key slot: last 64 bytes of the loader */
 #define NG_KEYSLOT_MAGIC "NGKEY1\0\0"       /* 8 bytes, then the 32-byte public key */
 /* The WRP option bits that guard the loader (PM0075 §2.4.2: 4 pages each). */
 #define NG_LOADER_WRP_MASK ((1u << (NG_LOADER_SIZE / NG_FLASH_PAGE / NG_OPT_WRP_PAGES)) - 1u)
+_Static_assert(NG_LOADER_SIZE % (NG_FLASH_PAGE * NG_OPT_WRP_PAGES) == 0,
+	       "the loader's area is whole WRP groups of 4 pages");
 
 /* Where the flash is and what the board is. */
 typedef struct {
@@ -51,7 +54,7 @@ typedef struct {
 	bool odd;            /* a block of odd length came: it must have been the last */
 	uint16_t next_blk;
 	uint32_t received;   /* bytes of the image received */
-	uint32_t erased_to;  /* application pages [1, erased_to) erased in this download */
+	uint32_t erased_to;  /* application pages [0, erased_to) erased in this download */
 	ng_image_info info;  /* of the image checked last */
 	uint8_t page0[NG_FLASH_PAGE];
 } ng_update;

@@ -43,9 +43,9 @@ $(B)/firmware/$(1)/obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h
 	@mkdir -p $$(@D)
 	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -DNG_BOARD_HEADER='"boards/$(1).h"' -DNG_BOARD_ID='"$(1)"' -MMD -MP -c $$< -o $$@
 
-$(B)/firmware/$(1)/memory.ld: $(FW_DIR)/memory.ld.in $(FW_DIR)/boards/$(1).h
+$(B)/firmware/$(1)/memory.ld: $(FW_DIR)/memory.ld.in $(FW_DIR)/boards/$(1).h boot/layout.h
 	@mkdir -p $$(@D)
-	$(FW_CC) -E -P -x c -include $(FW_DIR)/boards/$(1).h $$< -o $$@
+	$(FW_CC) -E -P -x c -Iboot -include $(FW_DIR)/boards/$(1).h $$< -o $$@
 
 $(B)/firmware/$(1)/neug.elf: $(patsubst $(FW_DIR)/%.c,$(B)/firmware/$(1)/obj/%.o,$(FW_BOARD_SRC)) \
 		$(FW_COMMON_OBJ) $(B)/firmware/$(1)/memory.ld $(FW_DIR)/neug.ld
@@ -88,10 +88,13 @@ $(B)/firmware/%/neug.img: $(B)/firmware/%/neug.bin $(B)/firmware/%/neug.elf $(FW
 $(B)/firmware/%/neug.dfu: $(B)/firmware/%/neug.img ;
 
 # ---- the boot loader (firmware/stm32f103/loader/, doc/firmware.md
-# "Updates over USB"), on every board: pages 0..11, with the owner key slot
-# at 0x08002FC0 filled from OWNER_KEY's public key when it is given (else
-# left erased, for the first flash). loader.bin is padded to 12 KiB; neug-full.bin is the
-# loader and neug.img together, for the first flash by SWD or serial.
+# "Updates over USB"), on every board: the first FW_LOADER_KB KiB of flash
+# (boot/layout.h, the one place that sets it), with the owner key slot in
+# their last 64 bytes filled from OWNER_KEY's public key when it is given
+# (else left erased, for the first flash). loader.bin is padded to the whole
+# area; neug-full.bin is the loader and neug.img together, for the first
+# flash by SWD or serial.
+FW_LOADER_KB := $(shell sed -n 's/^\#define NG_LOADER_KB \([0-9]*\).*/\1/p' boot/layout.h)
 FW_LOADER_BOARD := loader/main.c loader/startup.c crt.c clock.c board.c led.c dcd_stm32f1.c
 LOADER_WRP ?= 1
 FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
@@ -100,17 +103,25 @@ FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 # loader, the owner key, and the 64 KiB boards"): endpoint 0 only in the USB stack and driver (the DFU-mode device
 # has no other endpoint), the DFU-mode interface without the run-time one,
 # the DFU LED pattern only, the flash driver on the chip's registers
-# directly (NG_FPEC_DIRECT), byte-loop mem* functions, and the portable
+# directly (NG_FPEC_DIRECT), no .data to copy at start (NG_CRT_NO_DATA:
+# loader.ld refuses any), byte-loop mem* functions, and the portable
 # SHA-256 (NG_SHA256_SMALL: one round per loop pass) whose round constants
 # are SHA-512's (FIPS 180-4 4.2.2: the high halves of 4.2.3's).
 FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_USB_POLLED -DNG_USBD_DCD=ng_stm32_dcd_ops -DNG_DFU_MODE_ONLY -DNG_DFU_BACKEND_UPDATE -DNG_LED_DFU_ONLY \
-	-DNG_FPEC_DIRECT -DNG_LIBC_SMALL -DNG_SHA256_SMALL
+	-DNG_FPEC_DIRECT -DNG_CRT_NO_DATA -DNG_LIBC_SMALL -DNG_SHA256_SMALL
 # LTO, and the GCC passes whose code growth outweighs its gain here (each
-# measured on the loader: together 184 bytes fewer than -flto alone on the
-# FST-01, 200 on the Blue Pill).
+# measured on the FST-01 loader, one at a time against the rest: jump
+# threading 200 bytes, loop-invariant motion 56, scheduling 48, inlining of
+# small functions 40, sibling calls 12, if-conversion 8, tail merging with
+# copy propagation 8; together 336 bytes fewer than -flto alone). Measure
+# again when the code changes: flags like these win or lose a few dozen
+# bytes with it.
 FW_LOADER_LTO ?= -flto -fno-schedule-insns -fno-schedule-insns2 -fno-inline-small-functions \
-	-fno-tree-dominator-opts -fno-ipa-icf -fno-move-loop-invariants
+	-fno-move-loop-invariants -fno-thread-jumps -fno-optimize-sibling-calls -fno-if-conversion \
+	-fno-tree-tail-merge -fno-tree-copy-prop
 FW_LOADER_CFLAGS = $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO)
+# Input sections by alignment: less padding between them (20 bytes).
+FW_LOADER_LDFLAGS := -Wl,--sort-section=alignment
 FW_LOADER_SRC := $(BOOT_SRC) core/src/sha256.c core/src/sha2k.c core/src/wipe.c usb/usbd.c usb/dfu.c usb/dfu_device.c
 FW_LOADER_COMMON = $(patsubst %.c,$(B)/firmware/loader-obj/%.o,$(FW_LOADER_SRC))
 
@@ -119,7 +130,8 @@ FW_LOADER_COMMON = $(patsubst %.c,$(B)/firmware/loader-obj/%.o,$(FW_LOADER_SRC))
 FW_LOADER_FLAGS := $(B)/firmware/loader-flags
 $(FW_LOADER_FLAGS): FORCE
 	@mkdir -p $(@D)
-	@[ -f $@ ] && [ "$$(cat $@)" = '$(FW_LOADER_CFLAGS)' ] || echo '$(FW_LOADER_CFLAGS)' > $@
+	@[ -f $@ ] && [ "$$(cat $@)" = '$(FW_LOADER_CFLAGS) $(FW_LOADER_LDFLAGS)' ] || \
+		echo '$(FW_LOADER_CFLAGS) $(FW_LOADER_LDFLAGS)' > $@
 
 $(B)/firmware/loader-obj/%.o: %.c $(FW_LOADER_FLAGS)
 	@mkdir -p $(@D)
@@ -137,9 +149,9 @@ $(B)/firmware/keyslot.o: $(B)/firmware/keyslot.bin
 		keyslot.bin keyslot.o
 
 define FW_LOADER_RULES
-$(B)/firmware/$(1)/loader.ld: $(FW_DIR)/loader/loader.ld.in $(FW_DIR)/boards/$(1).h
+$(B)/firmware/$(1)/loader.ld: $(FW_DIR)/loader/loader.ld.in $(FW_DIR)/boards/$(1).h boot/layout.h
 	@mkdir -p $$(@D)
-	$(FW_CC) -E -P -x c -include $(FW_DIR)/boards/$(1).h $$< -o $$@
+	$(FW_CC) -E -P -x c -Iboot -include $(FW_DIR)/boards/$(1).h $$< -o $$@
 
 $(B)/firmware/$(1)/loader-obj/%.o: $(FW_DIR)/%.c $(FW_DIR)/boards/$(1).h $(FW_LOADER_FLAGS)
 	@mkdir -p $$(@D)
@@ -154,17 +166,29 @@ $(B)/firmware/$(1)/loader-obj/libc.o: $(FW_DIR)/libc.c $(FW_LOADER_FLAGS)
 
 $(B)/firmware/$(1)/loader.elf: $(patsubst %.c,$(B)/firmware/$(1)/loader-obj/%.o,$(FW_LOADER_BOARD) libc.c) \
 		$(FW_LOADER_COMMON) $(FW_KEYSLOT) $(FW_SIGN_CFG) $(B)/firmware/$(1)/loader.ld $(FW_DIR)/neug.ld
-	$(FW_CC) $(FW_LDFLAGS) $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO) -Wl,-e,ng_crt_start -T$(B)/firmware/$(1)/loader.ld \
+	$(FW_CC) $(FW_LDFLAGS) $(FW_LOADER_LDFLAGS) $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO) -Wl,-e,ng_crt_start -T$(B)/firmware/$(1)/loader.ld \
 		-Wl,-Map=$(B)/firmware/$(1)/loader.map -o $$@ $$(filter %.o,$$^) $(FW_LIBS)
 endef
 FW_LOADER_BOARDS := $(FW_BOARDS)
 $(foreach b,$(FW_LOADER_BOARDS),$(eval $(call FW_LOADER_RULES,$(b))))
 
 $(B)/firmware/%/loader.bin: $(B)/firmware/%/loader.elf
-	$(FW_OBJCOPY) -O binary -j .text -j .keyslot --gap-fill 0xFF --pad-to 0x08003000 $< $@
+	$(FW_OBJCOPY) -O binary -j .text -j .keyslot --gap-fill 0xFF --pad-to $$((0x08000000 + $(FW_LOADER_KB) * 1024)) $< $@
 
 $(B)/firmware/%/neug-full.bin: $(B)/firmware/%/loader.bin $(B)/firmware/%/neug.img
 	cat $^ > $@.tmp && mv $@.tmp $@
+
+# The FST-01 loader, the same objects relinked for QEMU's stm32vldiscovery
+# (an STM32F100 with 8 KiB of RAM): tests/firmware/loader.sh runs it.
+$(B)/firmware/qemu/loader-vl.ld: $(B)/firmware/fst-01/loader.ld
+	@mkdir -p $(@D)
+	sed 's/LENGTH = [0-9]* \* 1024 - 128/LENGTH = 8 * 1024 - 128/' $< > $@
+	grep -q 'LENGTH = 8 \* 1024 - 128' $@
+
+$(B)/firmware/qemu/loader-vl.elf: $(patsubst %.c,$(B)/firmware/fst-01/loader-obj/%.o,$(FW_LOADER_BOARD) libc.c) \
+		$(FW_LOADER_COMMON) $(B)/firmware/qemu/loader-vl.ld $(FW_DIR)/neug.ld
+	$(FW_CC) $(FW_LDFLAGS) $(FW_LOADER_LDFLAGS) $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO) -Wl,-e,ng_crt_start \
+		-T$(B)/firmware/qemu/loader-vl.ld -o $@ $(filter %.o,$^) $(FW_LIBS)
 
 
 FW_IMAGES := $(foreach b,$(FW_BOARDS),$(addprefix $(B)/firmware/$(b)/neug.,elf bin hex img dfu)) \

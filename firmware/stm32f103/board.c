@@ -67,6 +67,10 @@ void ng_board_init(void)
 	ng_gpio_mode(NG_BOARD_PULLUP_PORT, NG_BOARD_PULLUP_PIN,
 		     NG_BOARD_PULLUP_OPEN_DRAIN ? NG_GPIO_MODE_OUT_OD : NG_GPIO_MODE_OUT_PP);
 #endif
+}
+
+void ng_board_noise_pins(void)
+{
 	ng_gpio_put(NG_BOARD_AN1_PORT, NG_BOARD_AN1_PIN, true); /* ODR 1: pull-up */
 	ng_gpio_mode(NG_BOARD_AN1_PORT, NG_BOARD_AN1_PIN, NG_GPIO_MODE_IN_PULL);
 	ng_gpio_put(NG_BOARD_AN2_PORT, NG_BOARD_AN2_PIN, true);

@@ -34,78 +34,90 @@ _Static_assert(NG_BOARD_HSE_HZ / 1000000 * NG_PLL_MUL == 72, "SYSCLK must be 72 
 #define NG_HSI_PLL_MUL 12u /* HSI / 2 x 12 = 48 MHz */
 _Static_assert(NG_HSI_HZ / 2u * NG_HSI_PLL_MUL == 48000000u, "the HSI fallback runs USB at 48 MHz");
 
-/* Poll counts: the HSE starts in 2 ms at most (datasheet tSU(HSE)); these
+/* Poll count: the HSE starts in 2 ms at most (datasheet tSU(HSE)); these
  * loops run at 8 MHz on the HSI, a few cycles per pass, so 2^19 passes is
- * well above 100 ms. */
-#define NG_HSE_TIMEOUT 0x80000u
-#define NG_PLL_TIMEOUT 0x80000u
+ * well above 100 ms. The PLL locks in 200 us (tLOCK). */
+#define NG_RCC_TIMEOUT 0x80000u
 
 /* Zero until ng_clock_init (the loader has no initialised data): HSI. */
 static uint32_t ng_hclk, ng_clock_src;
 
-static bool ng_wait_rcc(uint32_t reg, uint32_t mask, uint32_t want, uint32_t limit)
+/* Waits for (reg & mask) == want; false after NG_RCC_TIMEOUT polls. */
+static bool ng_rcc_wait(uint32_t reg, uint32_t mask, uint32_t want)
 {
-	for (uint32_t n = 0; n < limit; n++)
+	for (uint32_t n = 0; n < NG_RCC_TIMEOUT; n++)
 		if ((NG_RD(reg) & mask) == want)
 			return true;
 	return false;
 }
 
-/* The PLL from src (PLLSRC bits), xmul, with the prescalers of the target
- * SYSCLK; SYSCLK switched to it. False when it does not lock. */
+/* An oscillator or the PLL (its ON bit in RCC_CR) on or off, then its RDY
+ * bit (the next one up, RM0008 7.3.1) waited for. */
+static bool ng_rcc_on(uint32_t on_bit, bool on)
+{
+	uint32_t cr = NG_RD(NG_RCC_CR) & ~on_bit;
+	NG_WR(NG_RCC_CR, on ? cr | on_bit : cr);
+	return ng_rcc_wait(NG_RCC_CR, on_bit << 1, on ? on_bit << 1 : 0u);
+}
+
+/* SYSCLK switched to sw (SW bits), then SWS (the two bits above) waited for. */
+static bool ng_rcc_sysclk(uint32_t sw)
+{
+	NG_WR(NG_RCC_CFGR, (NG_RD(NG_RCC_CFGR) & ~NG_RCC_CFGR_SW_MASK) | sw);
+	return ng_rcc_wait(NG_RCC_CFGR, NG_RCC_CFGR_SWS_MASK, sw << 2);
+}
+_Static_assert(NG_RCC_CR_HSIRDY == NG_RCC_CR_HSION << 1 && NG_RCC_CR_HSERDY == NG_RCC_CR_HSEON << 1 &&
+	       NG_RCC_CR_PLLRDY == NG_RCC_CR_PLLON << 1 && NG_RCC_CFGR_SWS_HSI == NG_RCC_CFGR_SW_HSI << 2 &&
+	       NG_RCC_CFGR_SWS_PLL == NG_RCC_CFGR_SW_PLL << 2 && NG_RCC_CFGR_SWS_MASK == NG_RCC_CFGR_SW_MASK << 2,
+	       "RM0008 7.3.1, 7.3.2: each RDY bit above its ON bit, SWS two bits above SW");
+
+/* SYSCLK on the HSI, whatever ran before; then the PLL and the HSE off, so
+ * that every CFGR field and HSEBYP is writable; prescalers /1. */
+static void ng_clock_hsi(void)
+{
+	ng_rcc_on(NG_RCC_CR_HSION, true);
+	ng_rcc_sysclk(NG_RCC_CFGR_SW_HSI);
+	ng_rcc_on(NG_RCC_CR_PLLON, false);
+	NG_WR(NG_RCC_CFGR, 0);
+	ng_rcc_on(NG_RCC_CR_HSEON, false);
+}
+
+/* After ng_clock_hsi: the PLL as cfgr says (source, multiplier, the
+ * target SYSCLK's prescalers), with the flash wait states of acr; SYSCLK
+ * switched to it. False when it does not lock or SYSCLK does not switch
+ * (ng_clock_hsi then turns it off again). */
 static bool ng_pll_run(uint32_t cfgr, uint32_t acr)
 {
 	NG_WR(NG_FLASH_ACR, acr); /* wait states before the faster clock */
 	NG_WR(NG_RCC_CFGR, cfgr | NG_RCC_CFGR_SW_HSI); /* the PLL is off: its fields are writable */
-	NG_SET(NG_RCC_CR, NG_RCC_CR_PLLON);
-	if (!ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_PLLRDY, NG_RCC_CR_PLLRDY, NG_PLL_TIMEOUT)) {
-		NG_CLR(NG_RCC_CR, NG_RCC_CR_PLLON);
-		return false;
-	}
-	NG_WR(NG_RCC_CFGR, cfgr | NG_RCC_CFGR_SW_PLL);
-	return ng_wait_rcc(NG_RCC_CFGR, NG_RCC_CFGR_SWS_MASK, NG_RCC_CFGR_SWS_PLL, NG_PLL_TIMEOUT);
+	return ng_rcc_on(NG_RCC_CR_PLLON, true) && ng_rcc_sysclk(NG_RCC_CFGR_SW_PLL);
 }
 
 uint32_t ng_clock_init(void)
 {
-	/* 1. SYSCLK on the HSI, whatever ran before. */
-	NG_SET(NG_RCC_CR, NG_RCC_CR_HSION);
-	ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_HSIRDY, NG_RCC_CR_HSIRDY, NG_HSE_TIMEOUT);
-	NG_CLR(NG_RCC_CFGR, NG_RCC_CFGR_SW_MASK);
-	ng_wait_rcc(NG_RCC_CFGR, NG_RCC_CFGR_SWS_MASK, NG_RCC_CFGR_SWS_HSI, NG_PLL_TIMEOUT);
-	/* 2. PLL and HSE off, then HSEBYP as the board wants it. */
-	NG_CLR(NG_RCC_CR, NG_RCC_CR_PLLON);
-	ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_PLLRDY, 0, NG_PLL_TIMEOUT);
-	NG_WR(NG_RCC_CFGR, 0); /* PLL off: every field writable; prescalers /1, SW = HSI */
-	ng_hclk = NG_HSI_HZ;
-	NG_CLR(NG_RCC_CR, NG_RCC_CR_HSEON);
-	ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_HSERDY, 0, NG_HSE_TIMEOUT);
-	uint32_t cr = NG_RD(NG_RCC_CR) & ~NG_RCC_CR_HSEBYP;
-	NG_WR(NG_RCC_CR, cr | (NG_BOARD_HSE_BYPASS ? NG_RCC_CR_HSEBYP : 0u));
-	/* 3. HSE on; 72 MHz from it if it starts. */
-	NG_SET(NG_RCC_CR, NG_RCC_CR_HSEON);
-	if (ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_HSERDY, NG_RCC_CR_HSERDY, NG_HSE_TIMEOUT) &&
-	    ng_pll_run(NG_RCC_CFGR_PLLMUL(NG_PLL_MUL) | NG_RCC_CFGR_PLLSRC_HSE | NG_RCC_CFGR_ADCPRE_DIV6 |
-			       NG_RCC_CFGR_PPRE1_DIV2,
-		       NG_FLASH_ACR_PRFTBE | NG_FLASH_ACR_LATENCY2)) {
-		ng_hclk = 72000000u;
-		return ng_clock_src = NG_CLOCK_HSE;
+	uint32_t src = NG_CLOCK_HSE, hz = 72000000u;
+	/* 1. SYSCLK on the HSI, PLL and HSE off; HSEBYP as the board wants it. */
+	ng_clock_hsi();
+	NG_WR(NG_RCC_CR, (NG_RD(NG_RCC_CR) & ~NG_RCC_CR_HSEBYP) | (NG_BOARD_HSE_BYPASS ? NG_RCC_CR_HSEBYP : 0u));
+	/* 2. HSE on; 72 MHz from it if it starts. */
+	if (!ng_rcc_on(NG_RCC_CR_HSEON, true) ||
+	    !ng_pll_run(NG_RCC_CFGR_PLLMUL(NG_PLL_MUL) | NG_RCC_CFGR_PLLSRC_HSE | NG_RCC_CFGR_ADCPRE_DIV6 |
+				NG_RCC_CFGR_PPRE1_DIV2,
+			NG_FLASH_ACR_PRFTBE | NG_FLASH_ACR_LATENCY2)) {
+		/* 3. No HSE: back to the HSI, the HSE stopped, 48 MHz from HSI / 2. */
+		ng_clock_hsi();
+		src = NG_CLOCK_HSI;
+		hz = 48000000u;
+		if (!ng_pll_run(NG_RCC_CFGR_PLLMUL(NG_HSI_PLL_MUL) | NG_RCC_CFGR_USBPRE_DIV1 |
+					NG_RCC_CFGR_ADCPRE_DIV4 | NG_RCC_CFGR_PPRE1_DIV2,
+				NG_FLASH_ACR_PRFTBE | NG_FLASH_ACR_LATENCY1)) {
+			ng_clock_hsi(); /* 4. 8 MHz from the HSI, no USB */
+			src = NG_CLOCK_FAILED;
+			hz = NG_HSI_HZ;
+		}
 	}
-	/* 4. No HSE: back to the HSI, stop the HSE, 48 MHz from HSI / 2. */
-	NG_CLR(NG_RCC_CFGR, NG_RCC_CFGR_SW_MASK);
-	ng_wait_rcc(NG_RCC_CFGR, NG_RCC_CFGR_SWS_MASK, NG_RCC_CFGR_SWS_HSI, NG_PLL_TIMEOUT);
-	NG_CLR(NG_RCC_CR, NG_RCC_CR_PLLON);
-	ng_wait_rcc(NG_RCC_CR, NG_RCC_CR_PLLRDY, 0, NG_PLL_TIMEOUT);
-	NG_CLR(NG_RCC_CR, NG_RCC_CR_HSEON);
-	if (ng_pll_run(NG_RCC_CFGR_PLLMUL(NG_HSI_PLL_MUL) | NG_RCC_CFGR_USBPRE_DIV1 | NG_RCC_CFGR_ADCPRE_DIV4 |
-			       NG_RCC_CFGR_PPRE1_DIV2,
-		       NG_FLASH_ACR_PRFTBE | NG_FLASH_ACR_LATENCY1)) {
-		ng_hclk = 48000000u;
-		return ng_clock_src = NG_CLOCK_HSI;
-	}
-	NG_WR(NG_RCC_CFGR, 0);
-	ng_hclk = NG_HSI_HZ;
-	return ng_clock_src = NG_CLOCK_FAILED;
+	ng_hclk = hz;
+	return ng_clock_src = src;
 }
 
 uint32_t ng_clock_source(void)
@@ -140,9 +152,9 @@ uint32_t ng_millis(void)
 
 void ng_delay_us(uint32_t us)
 {
-	/* SysTick counts down from RVR at HCLK; sum the elapsed ticks. */
-	uint32_t per_us = ng_hclk / 1000000u, reload = ng_hclk / 1000u;
-	uint32_t want = us * per_us, got = 0;
+	/* SysTick counts down from RVR to 0 at HCLK; sum the elapsed ticks. */
+	uint32_t reload = NG_RD(NG_SYST_RVR) + 1u;
+	uint32_t want = us * (ng_hclk / 1000000u), got = 0;
 	uint32_t last = NG_RD(NG_SYST_CVR);
 	while (got < want) {
 		uint32_t now = NG_RD(NG_SYST_CVR);

@@ -13,6 +13,9 @@
  * the handler of every unexpected exception (a loop). */
 void ng_crt_start(void);
 void ng_default_handler(void);
+/* loader/startup.c: the boot loader's DFU mode takes its interrupts
+ * through a vector table in RAM (VTOR set to it). */
+void ng_loader_vectors_ram(void);
 
 /* main.c: power-up, and one pass of the main loop (main() runs them). */
 void ng_fw_init(void);
@@ -49,8 +52,11 @@ void ng_uid_read(uint32_t uid[3]);
 /* Sleeps until an interrupt (WFI; ARMv7-M B1.5.19). */
 void ng_wait_for_interrupt(void);
 
-/* board.c: GPIO set-up, the status LED and the D+ pull-up. */
+/* board.c: GPIO set-up (ports clocked, the status LED and the D+ pull-up;
+ * the noise source's two inputs separately: the boot loader samples no
+ * noise and leaves them as reset made them, floating inputs). */
 void ng_board_init(void);
+void ng_board_noise_pins(void);
 void ng_board_led(bool on);
 /* Connects (true) or disconnects the D+ pull-up. On boards with a fixed
  * pull-up, disconnecting drives D+ low (PA12 output), which is a detach only

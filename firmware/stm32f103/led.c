@@ -14,17 +14,24 @@
  * Driven by the main loop's clock; no timer interrupt of its own. */
 #include "fw.h"
 
+#ifdef NG_LED_DFU_ONLY
+#define NG_LED_EDGES 4         /* the boot loader's one pattern */
+#else
+#define NG_LED_EDGES (6 * 2)
+#endif
 typedef struct {
 	uint16_t period;       /* ms */
 	uint8_t n;             /* on/off edges */
-	uint16_t edge[6 * 2];  /* on at edge[2i], off at edge[2i+1] (ms into period) */
+	uint16_t edge[NG_LED_EDGES]; /* on at edge[2i], off at edge[2i+1] (ms into period) */
 } ng_led_shape;
 
 #define NG_LED_DFU_SHAPE { 1000, 4, { 0, 80, 200, 280 } }
 #ifdef NG_LED_DFU_ONLY
-/* The boot loader's build: its one pattern. */
+/* The boot loader's build: its one pattern, from reset on (ng_led_set has
+ * nothing to choose, and the phase is the reset's). */
 static const ng_led_shape ng_led_shapes[1] = { NG_LED_DFU_SHAPE };
-#define NG_LED_SLOT(p) ((p) == NG_LED_DFU ? 0u : 1u)
+#define ng_led_pattern 0u
+#define ng_led_start 0u
 #else
 static const ng_led_shape ng_led_shapes[] = {
 	[NG_LED_STARTING] = { 100, 2, { 0, 50 } },
@@ -39,23 +46,26 @@ static const ng_led_shape ng_led_shapes[] = {
 	[NG_LED_NOISE_WEAK12] = { 3000, 8, { 0, 600, 900, 1050, 1200, 1350, 1500, 1650 } },
 	[NG_LED_OFF]      = { 1000, 0, { 0 } },
 };
-#define NG_LED_SLOT(p) (p)
 #endif
 
-static uint32_t ng_led_pattern, ng_led_start;
 static bool ng_led_blip;
-#ifndef NG_LED_DFU_ONLY
+#ifdef NG_LED_DFU_ONLY
+void ng_led_set(uint32_t pattern)
+{
+	(void)pattern;
+}
+#else
+static uint32_t ng_led_pattern, ng_led_start;
 static uint32_t ng_led_dark_until;
-#endif
 
 void ng_led_set(uint32_t pattern)
 {
-	uint32_t slot = NG_LED_SLOT(pattern);
-	if (slot < sizeof ng_led_shapes / sizeof ng_led_shapes[0] && slot != ng_led_pattern) {
-		ng_led_pattern = slot;
+	if (pattern < sizeof ng_led_shapes / sizeof ng_led_shapes[0] && pattern != ng_led_pattern) {
+		ng_led_pattern = pattern;
 		ng_led_start = ng_millis();
 	}
 }
+#endif
 
 void ng_led_activity(void)
 {

@@ -131,6 +131,6 @@ int memcmp(const void *a, const void *b, size_t n)
 	const uint8_t *x = a, *y = b;
 	for (; n; n--, x++, y++)
 		if (*x != *y)
-			return *x < *y ? -1 : 1;
+			return *x - *y; /* the sign of the first difference (C11 7.24.4.1) */
 	return 0;
 }

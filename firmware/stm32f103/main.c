@@ -158,6 +158,7 @@ void ng_fw_init(void)
 {
 	ng_systick_init();
 	ng_board_init();
+	ng_board_noise_pins();
 	ng_led_set(NG_LED_STARTING);
 	ng_led_poll(ng_millis());
 	bool ok = ng_selftest() == NG_OK && ng_crc_hw_selftest();

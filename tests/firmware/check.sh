@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Firmware tests: every board image builds and fits (make firmware), and the
-# core's self-tests, the golden vectors and the health tests' induced
-# failures pass on a Cortex-M3 (qemu-system-arm -M mps2-an385, semihosting).
+# Firmware tests: every board image builds and fits (make firmware), the
+# boot loader checks and starts an image on a Cortex-M3 (loader.sh, QEMU's
+# stm32vldiscovery), and the core's self-tests, the golden vectors and the
+# health tests' induced failures pass on a Cortex-M3 (qemu-system-arm -M
+# mps2-an385, semihosting).
 # Prints PASS/FAIL/SKIP lines; run from the repository root.
 set -u
 cd "$(dirname "$0")/../.."
@@ -51,6 +53,7 @@ if ! command -v qemu-system-arm >/dev/null; then
 	echo "SKIP: Cortex-M3 self-tests (qemu-system-arm not installed)"
 	exit 0
 fi
+bash tests/firmware/loader.sh
 if [ ! -r "$vec/neug-1.0.6/adc.bin" ]; then
 	echo "FAIL: Cortex-M3 self-tests (no vectors in $vec: tests/data is part of the repository)"
 	exit 1

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The built boot loader and application images (doc/firmware.md, "Updates
-# over USB"): loader.bin fills pages 0..11 with a vector table into RAM and
+# over USB"): loader.bin fills the loader's area (boot/layout.h: 12 KiB,
+# 0x08000000..0x08002FFF, as built today) with a vector table into RAM and
 # itself, an erased key slot without OWNER_KEY; the application's vector
-# table at 0x08003000; neug-full.bin = loader.bin + neug.img; the loader
+# table right behind it; neug-full.bin = loader.bin + neug.img; the loader
 # holds the flash keys and no application image does (the application never
 # unlocks the flash); and the host build of the loader's boot check
 # (`neug emulate --flash`) accepts the real image and refuses it with one
 # bit flipped; on a 64 KiB board (blue-pill) the loader, key slot included,
-# is at most 12 KiB and loader plus image fit the 64 KiB, and the boot
+# fits its area and loader plus image fit the 64 KiB, and the boot
 # check accepts them in a 64 KiB flash. Run from the repo root after `make`.
 set -u
 N=$(pwd)/${NEUG:-build/neug}
@@ -20,6 +21,9 @@ rc=0
 [ -x "$N" ] || { echo "FAIL: loader-image: $N not built"; exit 1; }
 command -v arm-none-eabi-gcc >/dev/null || { echo "SKIP: loader-image: arm-none-eabi-gcc not installed"; exit 77; }
 d=build/firmware/fst-01
+kb=$(sed -n 's/^#define NG_LOADER_KB \([0-9]*\).*/\1/p' boot/layout.h)
+area=$((kb * 1024)) app=$((0x08000000 + kb * 1024)) slot=$((0x08000000 + kb * 1024 - 64))
+[ -n "$kb" ] || { echo "FAIL: loader-image: no NG_LOADER_KB in boot/layout.h"; exit 1; }
 if ! make --no-print-directory -j2 FW_SIGN_TOOL="$N" OWNER_KEY= $d/loader.bin $d/neug-full.bin \
 	build/firmware/blue-pill/neug.bin build/firmware/blue-pill/neug-full.bin >"$T/log" 2>&1; then
 	fail "make the fst-01 loader and images"; tail -n 20 "$T/log" | sed 's/^# /'
@@ -27,20 +31,20 @@ if ! make --no-print-directory -j2 FW_SIGN_TOOL="$N" OWNER_KEY= $d/loader.bin $d
 fi
 word() { od -A n -t u4 -j "$2" -N 4 "$1" | tr -d ' '; }
 sp=$(word $d/loader.bin 0) pc=$(word $d/loader.bin 4)
-if [ "$(stat -c %s $d/loader.bin)" = 12288 ] && [ $((sp)) -gt $((0x20000080)) ] && [ $((sp)) -le $((0x20005000)) ] &&
-	[ $((pc & 1)) = 1 ] && [ $((pc)) -lt $((0x08002FC0)) ] && [ $((pc)) -ge $((0x08000000)) ]; then
-	pass "loader.bin: 12288 bytes, SP $(printf %#x $sp) in RAM, reset vector $(printf %#x $pc) in the loader (Thumb)"
+if [ "$(stat -c %s $d/loader.bin)" = $area ] && [ $((sp)) -gt $((0x20000080)) ] && [ $((sp)) -le $((0x20005000)) ] &&
+	[ $((pc & 1)) = 1 ] && [ $((pc)) -lt $slot ] && [ $((pc)) -ge $((0x08000000)) ]; then
+	pass "loader.bin: $area bytes, SP $(printf %#x $sp) in RAM, reset vector $(printf %#x $pc) in the loader (Thumb)"
 else
 	fail "loader.bin: size $(stat -c %s $d/loader.bin), SP $(printf %#x $sp), reset $(printf %#x $pc)"
 fi
 if [ "$(tail -c 64 $d/loader.bin | od -A n -v -t x1 | tr -d ' \n' | tr -d f)" = "" ]; then
-	pass "without OWNER_KEY the key slot (0x08002FC0, 64 bytes) is erased"
+	pass "without OWNER_KEY the key slot ($(printf %#x $slot), 64 bytes) is erased"
 else
 	fail "the key slot is not erased without OWNER_KEY"
 fi
 sp=$(word $d/neug.bin 0) pc=$(word $d/neug.bin 4)
-if [ $((sp)) -le $((0x20005000)) ] && [ $((pc)) -ge $((0x08003000)) ] && [ $((pc & 1)) = 1 ]; then
-	pass "the application is linked for 0x08003000 (reset vector $(printf %#x $pc))"
+if [ $((sp)) -le $((0x20005000)) ] && [ $((pc)) -ge $app ] && [ $((pc & 1)) = 1 ]; then
+	pass "the application is linked for $(printf %#x $app) (reset vector $(printf %#x $pc))"
 else
 	fail "the application's vector table: SP $(printf %#x $sp), reset $(printf %#x $pc)"
 fi
@@ -83,7 +87,7 @@ if grep -q "loader: image ok -> application" "$T/emu"; then
 else
 	fail "the boot check refused the real image: $(head -n 2 "$T/emu")"
 fi
-printf '\x00' | dd of="$T/flash" bs=1 seek=$((12288 + 20000)) conv=notrunc status=none
+printf '\x00' | dd of="$T/flash" bs=1 seek=$((area + 20000)) conv=notrunc status=none
 boot_check "$T/flash"
 if grep -q "loader: image digest.*-> DFU mode\|-> DFU mode" "$T/emu"; then
 	pass "one byte changed in the image: DFU mode ($(grep -o 'loader: [^>]*' "$T/emu" | head -n 1))"
@@ -94,10 +98,10 @@ fi
 bp=build/firmware/blue-pill
 bl=$(arm-none-eabi-size $bp/loader.elf | awk 'NR == 2 { print $1 + $2 }')
 full=$(stat -c %s $bp/neug-full.bin)
-if [ "$bl" -le $((12288 - 64)) ] && [ "$(stat -c %s $bp/loader.bin)" = 12288 ] && [ "$full" -le 65536 ]; then
-	pass "blue-pill: loader $bl bytes + 64-byte key slot in 12 KiB, neug-full.bin $full bytes of 65536"
+if [ "$bl" -le $((area - 64)) ] && [ "$(stat -c %s $bp/loader.bin)" = $area ] && [ "$full" -le 65536 ]; then
+	pass "blue-pill: loader $bl bytes + 64-byte key slot in $kb KiB, neug-full.bin $full bytes of 65536"
 else
-	fail "blue-pill: loader $bl bytes, neug-full.bin $full bytes: does not fit 12 KiB / 64 KiB"
+	fail "blue-pill: loader $bl bytes, neug-full.bin $full bytes: does not fit $kb KiB / 64 KiB"
 fi
 head -c $((64 * 1024)) /dev/zero | tr '\0' '\377' > "$T/flash64"
 dd if=$bp/neug-full.bin of="$T/flash64" conv=notrunc status=none
@@ -112,11 +116,11 @@ fi
 # and to 4 bytes less (must fail, with the script's message)
 objs=$(awk '$1 == "LOAD" && $2 ~ /\.o$/ { print $2 }' $bp/neug.map)
 read -r lma size < <(arm-none-eabi-objdump -h $bp/neug.elf | awk '$2 == ".data" { print $5, $3 }')
-need=$(( ((0x$lma + 0x$size + 3) & ~3) - 0x08003000 + 192 ))
-relink() { sed "s/LENGTH = 64 \* 1024 - 12K/LENGTH = $1/" $bp/memory.ld > "$T/mem.ld" &&
+need=$(( ((0x$lma + 0x$size + 3) & ~3) - app + 192 ))
+relink() { sed "s/LENGTH = 64 \* 1024 - $kb \* 1K/LENGTH = $1/" $bp/memory.ld > "$T/mem.ld" &&
 	arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -nostdlib -nostartfiles -Wl,--gc-sections -Lfirmware/stm32f103 \
 		-T"$T/mem.ld" -o "$T/t.elf" $objs -lgcc >"$T/ld" 2>&1; }
-if grep -q "LENGTH = 64 \* 1024 - 12K" $bp/memory.ld && relink $need && ! relink $((need - 4)) &&
+if grep -q "LENGTH = 64 \* 1024 - $kb \* 1K" $bp/memory.ld && relink $need && ! relink $((need - 4)) &&
 	grep -q "neug.img (the image and its 192-byte trailer) does not fit" "$T/ld"; then
 	pass "blue-pill links with $need bytes of flash behind the loader (neug.img) and fails with 4 fewer"
 else

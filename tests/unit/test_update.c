@@ -115,11 +115,15 @@ int main(void)
 	      "an aborted download leaves no image");
 	CHECK(ng_update_manifest(&U) == 8, "manifest without a download: errADDRESS");
 
-	/* The layout (boot/update.h): a 12 KiB loader, three WRP groups of 4
-	 * pages, and on a 64 KiB board 52 KiB for the image and its trailer. */
-	CHECK(NG_APP_BASE == 0x08003000u && NG_LOADER_SIZE == 12u * 1024u && NG_KEYSLOT_ADDR == 0x08002FC0u &&
-	      NG_LOADER_WRP_MASK == 7u && BF_IMG_CAP == 52u * 1024u,
-	      "layout: application at 0x08003000, key slot 0x08002FC0, WRP bits 0-2, 52 KiB for neug.img on 64 KiB");
+	/* The layout (boot/layout.h, boot/update.h): the loader's NG_LOADER_KB
+	 * KiB, one WRP bit per 4 pages of it, the key slot at its end, and on
+	 * a 64 KiB board the rest for the image and its trailer. */
+	CHECK(NG_APP_BASE == 0x08000000u + NG_LOADER_KB * 1024u && NG_LOADER_SIZE == NG_LOADER_KB * 1024u &&
+	      NG_KEYSLOT_ADDR == NG_APP_BASE - 64u && NG_LOADER_WRP_MASK == (1u << (NG_LOADER_KB / 4u)) - 1u &&
+	      BF_IMG_CAP == (64u - NG_LOADER_KB) * 1024u,
+	      "layout (NG_LOADER_KB %u): application at %#x, key slot %#x, WRP mask %#x, %u KiB for neug.img on 64 KiB",
+	      (unsigned)NG_LOADER_KB, (unsigned)NG_APP_BASE, (unsigned)NG_KEYSLOT_ADDR, (unsigned)NG_LOADER_WRP_MASK,
+	      (unsigned)(BF_IMG_CAP / 1024u));
 	{
 		static uint8_t full[BF_IMG_CAP];
 		size_t nf = bf_image(full, sizeof full, BF_IMG_CAP - NG_IMAGE_TRAILER_LEN, seed + 7, 0x000300, NULL);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The permanent boot loader (doc/firmware.md, "Updates over USB"): flash
- * pages 0..11, never erased by an update. At every reset:
- *   1. check the application at 0x08003000 (boot/update.h: vector table,
+/* The permanent boot loader (doc/firmware.md, "Updates over USB"): the
+ * first NG_LOADER_KB KiB of flash (boot/layout.h), never erased by an
+ * update. At every reset:
+ *   1. check the application at NG_APP_BASE (boot/update.h: vector table,
  *      trailer length, SHA-256, with an owner key the Ed25519 signature)
  *      and write what it found into the boot record at the start of RAM;
  *   2. a valid image, and no request for DFU mode from the application:
@@ -22,7 +23,7 @@
 #include "update.h"
 
 #ifndef NG_LOADER_WRP
-#define NG_LOADER_WRP 1 /* write-protect pages 0..11 at the first boot of a valid image */
+#define NG_LOADER_WRP 1 /* write-protect the loader's pages at the first boot of a valid image */
 #endif
 #define NG_BOOT_RECORD ((ng_boot_info *)0x20000000u)
 
@@ -42,7 +43,8 @@ static void __attribute__((noreturn)) ng_loader_jump(uint32_t base)
 {
 	const volatile uint32_t *v = (const volatile uint32_t *)base;
 	uint32_t sp = v[0], pc = v[1];
-	NG_WR(NG_SYST_CSR, 0);     /* SysTick off: the application sets its own */
+	/* SysTick and every interrupt are still off as reset left them:
+	 * only DFU mode starts them, and it leaves by a reset */
 	NG_WR(NG_SCB_VTOR, base);  /* ARMv7-M B3.2.5 */
 	__asm__ volatile("msr msp, %0\n\tbx %1" : : "r"(sp), "r"(pc) : "memory");
 	__builtin_unreachable();
@@ -70,12 +72,13 @@ int main(void)
 	ng_boot_info_fill(rec, &t, st, &info);
 	if (st == NG_OK && !asked) {
 		if (NG_LOADER_WRP && !(rec->status & NG_BOOT_WRP) && ng_fpec_unlock(&ng_bus) == NG_FPEC_OK)
-			ng_fpec_protect(&ng_bus, NG_LOADER_WRP_MASK); /* WRP0 bits 0-2: pages 0-11 */
+			ng_fpec_protect(&ng_bus, NG_LOADER_WRP_MASK); /* one WRP bit per 4 of its pages */
 		ng_fpec_lockout(&ng_bus);
 		ng_loader_jump(NG_APP_BASE);
 	}
 
 	rec->status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
+	ng_loader_vectors_ram();
 	ng_systick_init();
 	ng_board_init();
 	ng_led_set(NG_LED_DFU);

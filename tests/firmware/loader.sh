@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The boot loader's own code on a Cortex-M3: the FST-01 loader (the same
+# objects, relinked for 8 KiB of RAM) on QEMU's stm32vldiscovery, whose
+# STM32F100 model has no RCC, USB or unique-ID registers (reads of the
+# first return 0: every clock wait times out, the loader's fallbacks run).
+#   1. With neug.img behind it, the loader checks the image (SHA-256 of the
+#      whole image in the loader's code) and jumps to its reset handler.
+#   2. Without an image it stays out of the application and takes its
+#      exceptions through DFU mode's vector table in RAM.
+# Prints PASS/FAIL lines; run from the repository root (tests/firmware/check.sh).
+set -u
+cd "$(dirname "$0")/../.."
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+log=build/test-logs/firmware-loader.log
+elf=build/firmware/qemu/loader-vl.elf img=build/firmware/fst-01/neug.img
+if ! make --no-print-directory $elf $img >"$log" 2>&1; then
+	echo "FAIL: loader on QEMU: build $elf and $img (see $log)"
+	exit 0
+fi
+arm-none-eabi-objcopy -O binary -j .text $elf "$T/loader.bin"
+kb=$(sed -n 's/^#define NG_LOADER_KB \([0-9]*\).*/\1/p' boot/layout.h)
+app=$((0x08000000 + kb * 1024))
+# run FLASH-CONTENT...: the 128 KiB flash (erased: 0xFF) with the files one
+# after the other from 0x08000000; QEMU's log of translated blocks and
+# exceptions in $T/q.log
+run() {
+	head -c $((128 * 1024)) /dev/zero | tr '\0' '\377' >"$T/flash"
+	cat "$@" | dd of="$T/flash" conv=notrunc status=none
+	rm -f "$T/q.log"
+	timeout 10 qemu-system-arm -M stm32vldiscovery -nographic -monitor none -serial none \
+		-kernel "$T/flash" -d in_asm,int -D "$T/q.log" >/dev/null 2>&1
+}
+entry=$(od -An -tu4 -j4 -N4 "$img" | tr -d ' ')
+entry=$(printf '0x%08x' $((entry & ~1)))
+# the addresses of the code QEMU translated, at or above the application's base
+in_app() { grep -oE '^0x[0-9a-f]{8}' "$T/q.log" | sort -u | while read -r a; do [ $((a)) -ge $app ] && echo "$a"; done; }
+head -c $((kb * 1024 - $(stat -c %s "$T/loader.bin"))) /dev/zero | tr '\0' '\377' >"$T/pad"
+run "$T/loader.bin" "$T/pad" "$img"
+if grep -q "^$entry:" "$T/q.log"; then
+	echo "PASS: loader on QEMU: the FST-01 image checked and started (its reset handler at $entry ran)"
+else
+	echo "FAIL: loader on QEMU: the application's reset handler ($entry) never ran"
+	grep -v '^0x\|^IN\|^$\|^--' "$T/q.log" | head -n 8 | sed 's/^/# /'
+fi
+run "$T/loader.bin"
+n=$(grep -c 'vector table at 0x2000' "$T/q.log")
+if [ -s "$T/q.log" ] && [ -z "$(in_app)" ] && [ "$n" -gt 0 ]; then
+	echo "PASS: loader on QEMU: no image: DFU mode, $n exception(s) through the vector table in RAM"
+else
+	echo "FAIL: loader on QEMU: no image: code above $(printf %#x $app) ran: $(in_app | head -n 1); $n exceptions through RAM's table"
+	grep -v '^0x\|^IN\|^$\|^--' "$T/q.log" | head -n 8 | sed 's/^/# /'
+fi
