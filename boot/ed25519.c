@@ -159,30 +159,44 @@ static void ng_pt_zero(ng_pt *p)
 
 /* o = p + q (o may be p or q). RFC 8032 5.1.4, with a = -1:
  * A = (Y1-X1)(Y2-X2), B = (Y1+X1)(Y2+X2), C = T1 2d T2, D = Z1 2 Z2,
- * E = B-A, F = D-C, G = D+C, H = B+A, X3 = EF, Y3 = GH, T3 = EH, Z3 = FG. */
+ * E = B-A, F = D-C, G = D+C, H = B+A, X3 = EF, Y3 = GH, T3 = EH, Z3 = FG.
+ * Written as a program over a frame of elements (fewer bytes than the
+ * calls): P's X, Y, Z, T in 0..3 (the result replaces them), Q's in 4..7,
+ * 2d in 8, then A, B, C, D and a temporary in 9..13. Each step is
+ * op << 12 | out << 8 | in1 << 4 | in2, op 0 = multiply, 1 = add, 2 = subtract. */
+#define PT_MUL(o, a, b) (0x0000 | (o) << 8 | (a) << 4 | (b))
+#define PT_ADD(o, a, b) (0x1000 | (o) << 8 | (a) << 4 | (b))
+#define PT_SUB(o, a, b) (0x2000 | (o) << 8 | (a) << 4 | (b))
+enum { PX, PY, PZ, PT, QX, QY, QZ, QT, D2, RA, RB, RC, RD, RT, PT_FRAME };
+static const uint16_t ng_pt_add_prog[] = {
+	PT_ADD(D2, D2, D2),
+	PT_SUB(RA, PY, PX), PT_SUB(RT, QY, QX), PT_MUL(RA, RA, RT),
+	PT_ADD(RB, PY, PX), PT_ADD(RT, QY, QX), PT_MUL(RB, RB, RT),
+	PT_MUL(RC, PT, D2), PT_MUL(RC, RC, QT),
+	PT_MUL(RD, PZ, QZ), PT_ADD(RD, RD, RD),
+	PT_SUB(RT, RB, RA),   /* E */
+	PT_ADD(RB, RB, RA),   /* H */
+	PT_SUB(RA, RD, RC),   /* F */
+	PT_ADD(RD, RD, RC),   /* G */
+	PT_MUL(PX, RT, RA), PT_MUL(PY, RD, RB), PT_MUL(PT, RT, RB), PT_MUL(PZ, RA, RD),
+};
+
 static void ng_pt_add(ng_pt *o, const ng_pt *p, const ng_pt *q)
 {
-	ng_fe a, b, c, d, t;
-	ng_fe_sub(a, p->y, p->x);
-	ng_fe_sub(t, q->y, q->x);
-	ng_fe_mul(a, a, t);
-	ng_fe_add(b, p->y, p->x);
-	ng_fe_add(t, q->y, q->x);
-	ng_fe_mul(b, b, t);
-	ng_fe_unpack(t, ng_ed_d);
-	ng_fe_add(t, t, t);
-	ng_fe_mul(c, p->t, t);
-	ng_fe_mul(c, c, q->t);
-	ng_fe_mul(d, p->z, q->z);
-	ng_fe_add(d, d, d);
-	ng_fe_sub(t, b, a);      /* E */
-	ng_fe_add(b, b, a);      /* H */
-	ng_fe_sub(a, d, c);      /* F */
-	ng_fe_add(d, d, c);      /* G */
-	ng_fe_mul(o->x, t, a);
-	ng_fe_mul(o->y, d, b);
-	ng_fe_mul(o->t, t, b);
-	ng_fe_mul(o->z, a, d);
+	ng_fe f[PT_FRAME];
+	memcpy(f[PX], p, sizeof *p);
+	memcpy(f[QX], q, sizeof *q);
+	ng_fe_unpack(f[D2], ng_ed_d);
+	for (size_t k = 0; k < sizeof ng_pt_add_prog / sizeof ng_pt_add_prog[0]; k++) {
+		unsigned c = ng_pt_add_prog[k], op = c >> 12;
+		int32_t *r = f[c >> 8 & 15], *a = f[c >> 4 & 15], *b = f[c & 15];
+		if (op == 0)
+			ng_fe_mul(r, a, b);
+		else
+			for (int i = 0; i < 16; i++)
+				r[i] = op == 1 ? a[i] + b[i] : a[i] - b[i];
+	}
+	memcpy(o, f[PX], sizeof *o);
 }
 
 /* RFC 8032 5.1.2: y with the sign of x in the top bit. 1/Z = Z^(p-2),

@@ -3,6 +3,7 @@
  * Portable C, no allocation; ng_sha256_compress dispatches to the SHA-NI
  * code of sha256_x86.c when the CPU has it (x86-64 only), and to the
  * Thumb-2 assembly of sha256_armv7m.c on the Cortex-M3. */
+#include <stddef.h>
 #include <string.h>
 #include "ng/sha256.h"
 #include "sha256_impl.h"
@@ -170,8 +171,21 @@ const char *ng_sha256_impl(void) { return "portable"; }
 void ng_sha256_force_portable(bool on) { (void)on; }
 #endif
 
+/* (The compression function as the shared streaming code calls it.) */
+static void ng_sha256_kcompress(void *h, const uint8_t *blocks, size_t n)
+{
+	ng_sha256_compress(h, blocks, n);
+}
+
+static const ng_sha2_kind ng_sha256_kind = {
+	ng_sha256_kcompress, 64, 4, offsetof(ng_sha256_ctx, h), offsetof(ng_sha256_ctx, buf), sizeof(ng_sha256_ctx),
+};
+
 void ng_sha256_init(ng_sha256_ctx *ctx)
 {
+	ctx->s.kind = &ng_sha256_kind;
+	ctx->s.len = 0;
+	ctx->s.fill = 0;
 #ifdef NG_SHA256_SMALL
 	ng_sha2k_init();
 	for (unsigned i = 0; i < 8; i++)
@@ -179,27 +193,31 @@ void ng_sha256_init(ng_sha256_ctx *ctx)
 #else
 	memcpy(ctx->h, ng_sha256_h0, sizeof ctx->h);
 #endif
-	ctx->len = 0;
-	ctx->fill = 0;
 }
 
-void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len)
+/* FIPS 180-4 6.2 / 6.4: whole blocks straight from the input, the rest
+ * through the buffer. */
+void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 {
+	const ng_sha2_kind *k = c->kind;
+	uint8_t *buf = (uint8_t *)c + k->buf_off;
+	void *h = (uint8_t *)c + k->h_off;
+	size_t bs = k->block;
 	const uint8_t *p = data;
-	ctx->len += len;
+	c->len += len;
 	while (len) {
-		size_t n = 64 - ctx->fill;
-		if (ctx->fill == 0 && len >= 64) { /* whole blocks straight from the input */
-			n = len & ~(size_t)63;
-			ng_sha256_compress(ctx->h, p, n / 64);
+		size_t n = bs - c->fill;
+		if (c->fill == 0 && len >= bs) {
+			n = len & ~(bs - 1u); /* (bs is a power of two) */
+			k->compress(h, p, n / bs);
 		} else {
 			if (n > len)
 				n = len;
-			memcpy(ctx->buf + ctx->fill, p, n);
-			ctx->fill += (uint32_t)n;
-			if (ctx->fill == 64) {
-				ng_sha256_compress(ctx->h, ctx->buf, 1);
-				ctx->fill = 0;
+			memcpy(buf + c->fill, p, n);
+			c->fill += (uint32_t)n;
+			if (c->fill == bs) {
+				k->compress(h, buf, 1);
+				c->fill = 0;
 			}
 		}
 		p += n;
@@ -207,27 +225,54 @@ void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len)
 	}
 }
 
-/* FIPS 180-4 5.1.1 padding: 0x80, zeros to 56 bytes into a block, the bit
- * length as 64-bit big endian. */
+static void ng_put_be32(uint8_t *p, uint32_t v)
+{
+	for (int i = 3; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+/* FIPS 180-4 5.1.1 / 5.1.2 padding: 0x80, zeros up to the length field
+ * (the last 8 bytes of a 64-byte block, the last 16 of a 128-byte one),
+ * the message length in bits, big-endian; then the state's 8 words,
+ * big-endian (6.2.2 / 6.4.2). */
+void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
+{
+	const ng_sha2_kind *k = c->kind;
+	uint8_t *buf = (uint8_t *)c + k->buf_off;
+	void *h = (uint8_t *)c + k->h_off;
+	uint32_t bs = k->block, f = c->fill;
+	buf[f++] = 0x80;
+	if (f > bs - bs / 8u) { /* no room for the length: one more block */
+		memset(buf + f, 0, bs - f);
+		k->compress(h, buf, 1);
+		f = 0;
+	}
+	memset(buf + f, 0, bs - f);
+	ng_put_be32(buf + bs - 4u, (uint32_t)c->len << 3);
+	ng_put_be32(buf + bs - 8u, (uint32_t)(c->len >> 29));
+	if (bs == 128u)
+		buf[bs - 9u] = (uint8_t)(c->len >> 61);
+	k->compress(h, buf, 1);
+	for (unsigned i = 0; i < 8; i++) {
+		uint64_t v = k->word == 8u ? ((const uint64_t *)h)[i] : ((const uint32_t *)h)[i];
+		if (k->word == 8u) {
+			ng_put_be32(digest, (uint32_t)(v >> 32));
+			digest += 4;
+		}
+		ng_put_be32(digest, (uint32_t)v);
+		digest += 4;
+	}
+	ng_wipe(c, k->size);
+}
+
+void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len)
+{
+	ng_sha2_update(&ctx->s, data, len);
+}
+
 void ng_sha256_final(ng_sha256_ctx *ctx, uint8_t digest[32])
 {
-	uint64_t bits = ctx->len * 8;
-	uint32_t f = ctx->fill;
-	ctx->buf[f++] = 0x80;
-	while (f != 56) {
-		if (f == 64) {
-			ng_sha256_compress(ctx->h, ctx->buf, 1);
-			f = 0;
-		} else {
-			ctx->buf[f++] = 0;
-		}
-	}
-	for (f = 64; f-- > 56; bits >>= 8)
-		ctx->buf[f] = (uint8_t)bits;
-	ng_sha256_compress(ctx->h, ctx->buf, 1);
-	for (f = 0; f < 32; f++)
-		digest[f] = (uint8_t)(ctx->h[f / 4] >> (24 - 8 * (f % 4)));
-	ng_wipe(ctx, sizeof *ctx);
+	ng_sha2_final(&ctx->s, digest);
 }
 
 void ng_sha256(uint8_t digest[32], const void *data, size_t len)

@@ -41,26 +41,42 @@ static uint64_t ng_sha2k_root(uint32_t p, unsigned e)
 }
 
 /* FIPS 180-4 4.2.3 (cube roots of the first 80 primes) and 5.3.5 (square
- * roots of the first 8), once: state 0 = not yet, 1 = being computed (by
+ * roots of the first 8). */
+/* (inlined: one copy in the code) */
+static inline __attribute__((always_inline)) void ng_sha2k_fill(void)
+{
+	unsigned n = 0;
+	for (uint32_t p = 2; n < 80; p++) {
+		uint32_t d = 2;
+		while (d * d <= p && p % d)
+			d++;
+		if (d * d <= p)
+			continue; /* not a prime: d divides it */
+		if (n < 8)
+			ng_sha512_h0[n] = ng_sha2k_root(p, 2);
+		ng_sha512_k[n++] = ng_sha2k_root(p, 3);
+	}
+}
+
+/* The tables, once. The boot loader's build (NG_SHA256_SMALL) has one
+ * thread: a flag. Elsewhere: state 0 = not yet, 1 = being computed (by
  * another thread, which this one waits for), 2 = ready. */
 void ng_sha2k_init(void)
 {
+#ifdef NG_SHA256_SMALL
+	static bool done;
+	if (!done) {
+		done = true;
+		ng_sha2k_fill();
+	}
+#else
 	static int state;
 	int s = 0;
 	if (__atomic_compare_exchange_n(&state, &s, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
-		unsigned n = 0;
-		for (uint32_t p = 2; n < 80; p++) {
-			uint32_t d = 2;
-			while (d * d <= p && p % d)
-				d++;
-			if (d * d <= p)
-				continue; /* not a prime: d divides it */
-			if (n < 8)
-				ng_sha512_h0[n] = ng_sha2k_root(p, 2);
-			ng_sha512_k[n++] = ng_sha2k_root(p, 3);
-		}
+		ng_sha2k_fill();
 		__atomic_store_n(&state, 2, __ATOMIC_RELEASE);
 	}
 	while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
 		;
+#endif
 }

@@ -14,7 +14,8 @@ extern uint64_t ng_sha512_k[80];
 extern uint64_t ng_sha512_h0[8];
 
 /* Computes the two tables on its first call (FIPS 180-4 4.2.3, 5.3.5);
- * later calls return at once. Thread-safe. */
+ * later calls return at once. Thread-safe (but in the boot loader's
+ * single-threaded build, NG_SHA256_SMALL). */
 void ng_sha2k_init(void);
 
 #endif
