@@ -17,15 +17,22 @@ static const uint8_t ng_sha512_rot[4][3] = {
 	{ 19, 61, 64 + 6 },     /* sigma1 */
 };
 
+/* On the two 32-bit halves: a rotation by 32 or more swaps them first;
+ * then each half takes the other's low bits (a shift: the high half takes
+ * zeros). No count here is 0 modulo 32. */
 static uint64_t ng_sha512_sig(uint64_t x, const uint8_t r[3])
 {
 	uint64_t s = 0;
 	for (int i = 0; i < 3; i++) {
-		unsigned n = r[i] & 63;
-		uint64_t y = x >> n;
-		if (r[i] < 64)
-			y |= x << (64 - n);
-		s ^= y;
+		uint32_t hi = (uint32_t)(x >> 32), lo = (uint32_t)x, n = r[i] & 31u, t;
+		if (r[i] & 32u) {
+			t = hi;
+			hi = lo;
+			lo = t;
+		}
+		t = lo >> n | hi << (32u - n);
+		hi = hi >> n | (r[i] < 64u ? lo << (32u - n) : 0);
+		s ^= (uint64_t)hi << 32 | t;
 	}
 	return s;
 }
