@@ -205,6 +205,17 @@ void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 	size_t bs = k->block;
 	const uint8_t *p = data;
 	c->len += len;
+#ifdef NG_SHA256_SMALL
+	/* The boot loader's build: a byte at a time, for size. */
+	(void)bs;
+	while (len--) {
+		buf[c->fill++] = *p++;
+		if (c->fill == k->block) {
+			k->compress(h, buf, 1);
+			c->fill = 0;
+		}
+	}
+#else
 	while (len) {
 		size_t n = bs - c->fill;
 		if (c->fill == 0 && len >= bs) {
@@ -223,6 +234,7 @@ void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 		p += n;
 		len -= n;
 	}
+#endif
 }
 
 static void ng_put_be32(uint8_t *p, uint32_t v)
@@ -253,6 +265,11 @@ void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
 	if (bs == 128u)
 		buf[bs - 9u] = (uint8_t)(c->len >> 61);
 	k->compress(h, buf, 1);
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* each word's bytes in reverse order */
+	for (f = 0; f < 8u * k->word; f++)
+		digest[f] = ((const uint8_t *)h)[f ^ (k->word - 1u)];
+#else
 	for (unsigned i = 0; i < 8; i++) {
 		uint64_t v = k->word == 8u ? ((const uint64_t *)h)[i] : ((const uint32_t *)h)[i];
 		if (k->word == 8u) {
@@ -262,6 +279,7 @@ void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
 		ng_put_be32(digest, (uint32_t)v);
 		digest += 4;
 	}
+#endif
 	ng_wipe(c, k->size);
 }
 
