@@ -51,11 +51,18 @@ static inline uint32_t ng_load_be32(const uint8_t *p)
 #define NG_SSIG0(x) (NG_ROR(x, 7) ^ NG_ROR(x, 18) ^ ((x) >> 3))
 #define NG_SSIG1(x) (NG_ROR(x, 17) ^ NG_ROR(x, 19) ^ ((x) >> 10))
 
-#if defined(NG_SHA256_SMALL) || NG_SHA256_HAVE_ARMV7M
-/* The boot loader's build, and the Cortex-M3's portable code (its known
- * answers only: the Thumb-2 code does the work): FIPS 180-4 6.2.2 as
- * written, one round per loop pass, the schedule W[0..63] in w, a..h in v
- * moved down one place per round (a few hundred bytes of code). */
+#ifdef NG_SHA256_SMALL
+/* The boot loader's build: SHA-512's compression function on 32-bit
+ * words (core/src/sha2k.c), for size. */
+void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
+{
+	ng_sha2_compress(h0, blocks, n, 4);
+}
+#elif NG_SHA256_HAVE_ARMV7M
+/* The Cortex-M3's portable code (its known answers only: the Thumb-2
+ * code does the work): FIPS 180-4 6.2.2 as written, one round per loop
+ * pass, the schedule W[0..63] in w, a..h in v moved down one place per
+ * round (a few hundred bytes of code). */
 void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
 	uint32_t w[64], v[8];
@@ -171,11 +178,16 @@ const char *ng_sha256_impl(void) { return "portable"; }
 void ng_sha256_force_portable(bool on) { (void)on; }
 #endif
 
+#ifdef NG_SHA256_SMALL
+#define ng_sha256_kcompress ng_sha2_compress
+#else
 /* (The compression function as the shared streaming code calls it.) */
-static void ng_sha256_kcompress(void *h, const uint8_t *blocks, size_t n)
+static void ng_sha256_kcompress(void *h, const uint8_t *blocks, size_t n, unsigned word)
 {
+	(void)word;
 	ng_sha256_compress(h, blocks, n);
 }
+#endif
 
 static const ng_sha2_kind ng_sha256_kind = {
 	ng_sha256_kcompress, 64, 4, offsetof(ng_sha256_ctx, h), offsetof(ng_sha256_ctx, buf), sizeof(ng_sha256_ctx),
@@ -211,7 +223,7 @@ void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 	while (len--) {
 		buf[c->fill++] = *p++;
 		if (c->fill == k->block) {
-			k->compress(h, buf, 1);
+			k->compress(h, buf, 1, k->word);
 			c->fill = 0;
 		}
 	}
@@ -220,14 +232,14 @@ void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 		size_t n = bs - c->fill;
 		if (c->fill == 0 && len >= bs) {
 			n = len & ~(bs - 1u); /* (bs is a power of two) */
-			k->compress(h, p, n / bs);
+			k->compress(h, p, n / bs, k->word);
 		} else {
 			if (n > len)
 				n = len;
 			memcpy(buf + c->fill, p, n);
 			c->fill += (uint32_t)n;
 			if (c->fill == bs) {
-				k->compress(h, buf, 1);
+				k->compress(h, buf, 1, k->word);
 				c->fill = 0;
 			}
 		}
@@ -256,7 +268,7 @@ void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
 	buf[f++] = 0x80;
 	if (f > bs - bs / 8u) { /* no room for the length: one more block */
 		memset(buf + f, 0, bs - f);
-		k->compress(h, buf, 1);
+		k->compress(h, buf, 1, k->word);
 		f = 0;
 	}
 	memset(buf + f, 0, bs - f);
@@ -264,7 +276,7 @@ void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
 	ng_put_be32(buf + bs - 8u, (uint32_t)(c->len >> 29));
 	if (bs == 128u)
 		buf[bs - 9u] = (uint8_t)(c->len >> 61);
-	k->compress(h, buf, 1);
+	k->compress(h, buf, 1, k->word);
 #if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* each word's bytes in reverse order */
 	for (f = 0; f < 8u * k->word; f++)

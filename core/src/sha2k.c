@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The SHA-512 constants (ng/sha2k.h), computed as FIPS 180-4 defines them:
- * fewer bytes of code than the 704 bytes of table. */
+ * fewer bytes of code than the 704 bytes of table; and the compression
+ * function SHA-512 and the boot loader's SHA-256 share. */
 #include <stdbool.h>
+#include <string.h>
 #include "ng/sha2k.h"
+#include "ng/wipe.h"
 
 uint64_t ng_sha512_k[80];
 uint64_t ng_sha512_h0[8];
@@ -79,4 +82,78 @@ void ng_sha2k_init(void)
 	while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
 		;
 #endif
+}
+
+/* FIPS 180-4 4.1.2 / 4.1.3: each sigma is the XOR of x rotated right by
+ * r[0], r[1] and r[2], the last a plain shift when 64 is added to it;
+ * SHA-256's counts, then SHA-512's. */
+static const uint8_t ng_sha2_rot[2][4][3] = {
+	{ { 2, 13, 22 }, { 6, 11, 25 }, { 7, 18, 64 + 3 }, { 17, 19, 64 + 10 } },
+	{ { 28, 34, 39 }, { 14, 18, 41 }, { 1, 8, 64 + 7 }, { 19, 61, 64 + 6 } },
+};
+
+/* On the two 32-bit halves: a rotation by 32 or more swaps them first;
+ * then each half takes the other's low bits (a shift: the high half takes
+ * zeros). No count here is 0 modulo 32. A 32-bit word (w8 false) is the
+ * low half; its rotations see it in the high half too, its shifts see
+ * zeros there; the high half of the result is then of no use. */
+static uint64_t ng_sha2_sig(uint64_t x, const uint8_t r[3], bool w8)
+{
+	uint64_t s = 0;
+	for (int i = 0; i < 3; i++) {
+		uint32_t hi = (uint32_t)(x >> 32), lo = (uint32_t)x, n = r[i] & 31u, t;
+		if (!w8)
+			hi = r[i] < 64u ? lo : 0;
+		if (r[i] & 32u) {
+			t = hi;
+			hi = lo;
+			lo = t;
+		}
+		t = lo >> n | hi << (32u - n);
+		hi = hi >> n | (r[i] < 64u ? lo << (32u - n) : 0);
+		s ^= (uint64_t)hi << 32 | t;
+	}
+	return s;
+}
+
+/* FIPS 180-4 6.2.2 (word 4: SHA-256, 64 rounds, the constants' high
+ * halves) and 6.4.2 (word 8: SHA-512, 80 rounds) on n blocks, in 64-bit
+ * arithmetic: a 32-bit word's sums and logic keep their low 32 bits
+ * exact whatever the high half holds, so only the state update truncates.
+ * The whole schedule in w, the working variables a..h in v[0..7], moved
+ * down one place per round. */
+void ng_sha2_compress(void *h, const uint8_t *p, size_t n, unsigned word)
+{
+	uint64_t w[80], v[8];
+	bool w8 = word == 8u;
+	const uint8_t(*rot)[3] = ng_sha2_rot[w8];
+	while (n--) {
+		for (int i = 0; i < 8; i++)
+			v[i] = w8 ? ((uint64_t *)h)[i] : ((uint32_t *)h)[i];
+		for (unsigned t = 0; t < (w8 ? 80u : 64u); t++) {
+			uint64_t *x = &w[t];
+			if (t < 16) {
+				*x = 0;
+				for (unsigned i = 0; i < word; i++)
+					*x = *x << 8 | *p++;
+			} else {
+				*x = ng_sha2_sig(x[-2], rot[3], w8) + x[-7] + ng_sha2_sig(x[-15], rot[2], w8) + x[-16];
+			}
+			uint64_t t1 = v[7] + ng_sha2_sig(v[4], rot[1], w8) + (v[6] ^ (v[4] & (v[5] ^ v[6]))) +
+				      (w8 ? ng_sha512_k[t] : ng_sha512_k[t] >> 32) + *x;
+			uint64_t t2 = ng_sha2_sig(v[0], rot[0], w8) + ((v[0] & v[1]) | (v[2] & (v[0] | v[1])));
+			for (int i = 7; i > 0; i--)
+				v[i] = v[i - 1];
+			v[4] += t1;
+			v[0] = t1 + t2;
+		}
+		for (int i = 0; i < 8; i++) {
+			if (w8)
+				((uint64_t *)h)[i] += v[i];
+			else
+				((uint32_t *)h)[i] += (uint32_t)v[i];
+		}
+	}
+	ng_wipe(w, sizeof w);
+	ng_wipe(v, sizeof v);
 }

@@ -12,8 +12,8 @@
  * each context begins with this header, whose kind says where its state
  * and buffer are and how to compress. Not an API of its own. */
 typedef struct {
-	/* n blocks into the state h (8 words) */
-	void (*compress)(void *h, const uint8_t *blocks, size_t n);
+	/* n blocks into the state h (8 words of word bytes) */
+	void (*compress)(void *h, const uint8_t *blocks, size_t n, unsigned word);
 	uint8_t block, word;   /* bytes: 64 and 4 (SHA-256), 128 and 8 (SHA-512) */
 	uint8_t h_off, buf_off; /* where the state and the buffer are in the context */
 	uint16_t size;         /* the context's size */

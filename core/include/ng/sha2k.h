@@ -8,6 +8,7 @@
  * ng_sha2k_init before reading them. */
 #ifndef NG_SHA2K_H
 #define NG_SHA2K_H
+#include <stddef.h>
 #include <stdint.h>
 
 extern uint64_t ng_sha512_k[80];
@@ -17,5 +18,11 @@ extern uint64_t ng_sha512_h0[8];
  * later calls return at once. Thread-safe (but in the boot loader's
  * single-threaded build, NG_SHA256_SMALL). */
 void ng_sha2k_init(void);
+
+/* FIPS 180-4 6.4.2 on n 128-byte blocks (word 8: SHA-512, h is
+ * uint64_t[8]) or 6.2.2 on n 64-byte blocks (word 4: SHA-256, h is
+ * uint32_t[8]: the boot loader's SHA-256), one round per loop pass, for
+ * size. Needs the tables (ng_sha2k_init). */
+void ng_sha2_compress(void *h, const uint8_t *blocks, size_t n, unsigned word);
 
 #endif
