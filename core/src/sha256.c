@@ -249,12 +249,6 @@ void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 #endif
 }
 
-static void ng_put_be32(uint8_t *p, uint32_t v)
-{
-	for (int i = 3; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
 /* FIPS 180-4 5.1.1 / 5.1.2 padding: 0x80, zeros up to the length field
  * (the last 8 bytes of a 64-byte block, the last 16 of a 128-byte one),
  * the message length in bits, big-endian; then the state's 8 words,
@@ -272,8 +266,9 @@ void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
 		f = 0;
 	}
 	memset(buf + f, 0, bs - f);
-	ng_put_be32(buf + bs - 4u, (uint32_t)c->len << 3);
-	ng_put_be32(buf + bs - 8u, (uint32_t)(c->len >> 29));
+	uint64_t bits = c->len << 3;
+	for (f = bs; f-- > bs - 8u; bits >>= 8)
+		buf[f] = (uint8_t)bits;
 	if (bs == 128u)
 		buf[bs - 9u] = (uint8_t)(c->len >> 61);
 	k->compress(h, buf, 1, k->word);
@@ -282,14 +277,10 @@ void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
 	for (f = 0; f < 8u * k->word; f++)
 		digest[f] = ((const uint8_t *)h)[f ^ (k->word - 1u)];
 #else
-	for (unsigned i = 0; i < 8; i++) {
+	for (f = 0; f < 8u * k->word; f++) {
+		uint32_t i = f / k->word, sh = 8u * (k->word - 1u - f % k->word);
 		uint64_t v = k->word == 8u ? ((const uint64_t *)h)[i] : ((const uint32_t *)h)[i];
-		if (k->word == 8u) {
-			ng_put_be32(digest, (uint32_t)(v >> 32));
-			digest += 4;
-		}
-		ng_put_be32(digest, (uint32_t)v);
-		digest += 4;
+		digest[f] = (uint8_t)(v >> sh);
 	}
 #endif
 	ng_wipe(c, k->size);
