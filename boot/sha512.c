@@ -16,11 +16,7 @@ static const ng_sha2_kind ng_sha512_kind = {
 
 void ng_sha512_init(ng_sha512_ctx *ctx)
 {
-	ng_sha2k_init();
-	ctx->s.kind = &ng_sha512_kind;
-	ctx->s.len = 0;
-	ctx->s.fill = 0;
-	memcpy(ctx->h, ng_sha512_h0, sizeof ctx->h);
+	ng_sha2_init(&ctx->s, &ng_sha512_kind);
 }
 
 void ng_sha512_update(ng_sha512_ctx *ctx, const void *data, size_t len)

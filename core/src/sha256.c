@@ -10,10 +10,9 @@
 
 #ifdef NG_SHA256_SMALL
 #include "ng/sha2k.h"
-/* The boot loader's build: SHA-512's constants, high halves (ng/sha2k.h),
- * which ng_sha256_init computes on its first call. */
-#define NG_K256(t) ((uint32_t)(ng_sha512_k[t] >> 32))
-#define NG_H256(i) ((uint32_t)(ng_sha512_h0[i] >> 32))
+/* The boot loader's build: SHA-512's compression function, initial hash
+ * value and constants, on 32-bit words (ng/sha2k.h: the high halves),
+ * computed by ng_sha256_init on its first call. */
 #else
 #define NG_K256(t) ng_sha256_k[t]
 /* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the cube
@@ -195,14 +194,12 @@ static const ng_sha2_kind ng_sha256_kind = {
 
 void ng_sha256_init(ng_sha256_ctx *ctx)
 {
+#ifdef NG_SHA256_SMALL
+	ng_sha2_init(&ctx->s, &ng_sha256_kind);
+#else
 	ctx->s.kind = &ng_sha256_kind;
 	ctx->s.len = 0;
 	ctx->s.fill = 0;
-#ifdef NG_SHA256_SMALL
-	ng_sha2k_init();
-	for (unsigned i = 0; i < 8; i++)
-		ctx->h[i] = NG_H256(i);
-#else
 	memcpy(ctx->h, ng_sha256_h0, sizeof ctx->h);
 #endif
 }

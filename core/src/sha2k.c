@@ -3,7 +3,6 @@
  * fewer bytes of code than the 704 bytes of table; and the compression
  * function SHA-512 and the boot loader's SHA-256 share. */
 #include <stdbool.h>
-#include <string.h>
 #include "ng/sha2k.h"
 #include "ng/wipe.h"
 
@@ -82,6 +81,23 @@ void ng_sha2k_init(void)
 	while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
 		;
 #endif
+}
+
+/* FIPS 180-4 5.3.5 (or 5.3.3: the high halves for 32-bit words), with
+ * an empty message. */
+void ng_sha2_init(ng_sha2_hdr *c, const ng_sha2_kind *k)
+{
+	void *h = (uint8_t *)c + k->h_off;
+	ng_sha2k_init();
+	c->kind = k;
+	c->len = 0;
+	c->fill = 0;
+	for (int i = 0; i < 8; i++) {
+		if (k->word == 8u)
+			((uint64_t *)h)[i] = ng_sha512_h0[i];
+		else
+			((uint32_t *)h)[i] = (uint32_t)(ng_sha512_h0[i] >> 32);
+	}
 }
 
 /* FIPS 180-4 4.1.2 / 4.1.3: each sigma is the XOR of x rotated right by

@@ -10,6 +10,7 @@
 #define NG_SHA2K_H
 #include <stddef.h>
 #include <stdint.h>
+#include "ng/sha256.h"
 
 extern uint64_t ng_sha512_k[80];
 extern uint64_t ng_sha512_h0[8];
@@ -24,5 +25,9 @@ void ng_sha2k_init(void);
  * uint32_t[8]: the boot loader's SHA-256), one round per loop pass, for
  * size. Needs the tables (ng_sha2k_init). */
 void ng_sha2_compress(void *h, const uint8_t *blocks, size_t n, unsigned word);
+
+/* Starts a SHA-512 context, or a SHA-256 one in the boot loader's build
+ * (the initial hash value from the tables: ng_sha2k_init is called). */
+void ng_sha2_init(ng_sha2_hdr *c, const ng_sha2_kind *k);
 
 #endif
