@@ -140,7 +140,7 @@ static uint64_t ng_sha2_sig(uint64_t x, const uint8_t r[3], bool w8)
  * down one place per round. */
 void ng_sha2_compress(void *h, const uint8_t *p, size_t n, unsigned word)
 {
-	uint64_t w[80], v[8];
+	uint64_t w[88], *v = w + 80; /* (one array: one wipe) */
 	bool w8 = word == 8u;
 	const uint8_t(*rot)[3] = ng_sha2_rot[w8];
 	while (n--) {
@@ -171,5 +171,4 @@ void ng_sha2_compress(void *h, const uint8_t *p, size_t n, unsigned word)
 		}
 	}
 	ng_wipe(w, sizeof w);
-	ng_wipe(v, sizeof v);
 }
