@@ -255,19 +255,22 @@ void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
 	const ng_sha2_kind *k = c->kind;
 	uint8_t *buf = (uint8_t *)c + k->buf_off;
 	void *h = (uint8_t *)c + k->h_off;
-	uint32_t bs = k->block, f = c->fill;
-	buf[f++] = 0x80;
-	if (f > bs - bs / 8u) { /* no room for the length: one more block */
-		memset(buf + f, 0, bs - f);
-		k->compress(h, buf, 1, k->word);
-		f = 0;
-	}
-	memset(buf + f, 0, bs - f);
+	uint32_t bs = k->block, end = bs - bs / 8u, f = c->fill;
 	uint64_t bits = c->len << 3;
-	for (f = bs; f-- > bs - 8u; bits >>= 8)
+	buf[f++] = 0x80;
+	while (f != end) {
+		if (f == bs) { /* no room for the length: one more block */
+			k->compress(h, buf, 1, k->word);
+			f = 0;
+		} else {
+			buf[f++] = 0;
+		}
+	}
+	for (f = bs; f-- > end; bits >>= 8) {
 		buf[f] = (uint8_t)bits;
-	if (bs == 128u)
-		buf[bs - 9u] = (uint8_t)(c->len >> 61);
+		if (f == bs - 8u)
+			bits = (c->len >> 61) << 8; /* SHA-512's: the bits above 64 */
+	}
 	k->compress(h, buf, 1, k->word);
 #if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* each word's bytes in reverse order */
