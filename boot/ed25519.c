@@ -129,24 +129,21 @@ static void ng_fe_pow(ng_fe o, const ng_fe x, int top, uint32_t skip)
 	memcpy(o, c, sizeof c);
 }
 
-/* Nonzero if a != 0 (mod p). */
-static int ng_fe_nonzero(const ng_fe a)
+/* Of the canonical value: bit 1 set if it is not 0 (a != 0 mod p), bit 0
+ * its least significant bit ("negative" x). */
+static unsigned ng_fe_bits(const ng_fe a)
 {
 	uint8_t x[32];
 	unsigned d = 0;
 	ng_fe_pack(x, a);
 	for (int i = 0; i < 32; i++)
 		d |= x[i];
-	return d != 0;
+	return (unsigned)(d != 0) << 1 | (x[0] & 1u);
 }
 
-/* The least significant bit of the canonical value ("negative" x). */
-static int ng_fe_parity(const ng_fe a)
-{
-	uint8_t x[32];
-	ng_fe_pack(x, a);
-	return x[0] & 1;
-}
+static int ng_fe_nonzero(const ng_fe a) { return (int)(ng_fe_bits(a) >> 1); }
+
+static int ng_fe_parity(const ng_fe a) { return (int)(ng_fe_bits(a) & 1u); }
 
 /* ---- the group ---------------------------------------------------------- */
 
