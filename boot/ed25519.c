@@ -129,24 +129,21 @@ static void ng_fe_pow(ng_fe o, const ng_fe x, int top, uint32_t skip)
 	memcpy(o, c, sizeof c);
 }
 
-/* Nonzero if a != 0 (mod p). */
-static int ng_fe_nonzero(const ng_fe a)
+/* Of the canonical value: bit 1 set if it is not 0 (a != 0 mod p), bit 0
+ * its least significant bit ("negative" x). */
+static unsigned ng_fe_bits(const ng_fe a)
 {
 	uint8_t x[32];
 	unsigned d = 0;
 	ng_fe_pack(x, a);
 	for (int i = 0; i < 32; i++)
 		d |= x[i];
-	return d != 0;
+	return (unsigned)(d != 0) << 1 | (x[0] & 1u);
 }
 
-/* The least significant bit of the canonical value ("negative" x). */
-static int ng_fe_parity(const ng_fe a)
-{
-	uint8_t x[32];
-	ng_fe_pack(x, a);
-	return x[0] & 1;
-}
+static int ng_fe_nonzero(const ng_fe a) { return (int)(ng_fe_bits(a) >> 1); }
+
+static int ng_fe_parity(const ng_fe a) { return (int)(ng_fe_bits(a) & 1u); }
 
 /* ---- the group ---------------------------------------------------------- */
 
@@ -159,30 +156,44 @@ static void ng_pt_zero(ng_pt *p)
 
 /* o = p + q (o may be p or q). RFC 8032 5.1.4, with a = -1:
  * A = (Y1-X1)(Y2-X2), B = (Y1+X1)(Y2+X2), C = T1 2d T2, D = Z1 2 Z2,
- * E = B-A, F = D-C, G = D+C, H = B+A, X3 = EF, Y3 = GH, T3 = EH, Z3 = FG. */
+ * E = B-A, F = D-C, G = D+C, H = B+A, X3 = EF, Y3 = GH, T3 = EH, Z3 = FG.
+ * Written as a program over a frame of elements (fewer bytes than the
+ * calls): P's X, Y, Z, T in 0..3 (the result replaces them), Q's in 4..7,
+ * 2d in 8, then A, B, C, D and a temporary in 9..13. Each step is
+ * op << 12 | out << 8 | in1 << 4 | in2, op 0 = multiply, 1 = add, 2 = subtract. */
+#define PT_MUL(o, a, b) (0x0000 | (o) << 8 | (a) << 4 | (b))
+#define PT_ADD(o, a, b) (0x1000 | (o) << 8 | (a) << 4 | (b))
+#define PT_SUB(o, a, b) (0x2000 | (o) << 8 | (a) << 4 | (b))
+enum { PX, PY, PZ, PT, QX, QY, QZ, QT, D2, RA, RB, RC, RD, RT, PT_FRAME };
+static const uint16_t ng_pt_add_prog[] = {
+	PT_ADD(D2, D2, D2),
+	PT_SUB(RA, PY, PX), PT_SUB(RT, QY, QX), PT_MUL(RA, RA, RT),
+	PT_ADD(RB, PY, PX), PT_ADD(RT, QY, QX), PT_MUL(RB, RB, RT),
+	PT_MUL(RC, PT, D2), PT_MUL(RC, RC, QT),
+	PT_MUL(RD, PZ, QZ), PT_ADD(RD, RD, RD),
+	PT_SUB(RT, RB, RA),   /* E */
+	PT_ADD(RB, RB, RA),   /* H */
+	PT_SUB(RA, RD, RC),   /* F */
+	PT_ADD(RD, RD, RC),   /* G */
+	PT_MUL(PX, RT, RA), PT_MUL(PY, RD, RB), PT_MUL(PT, RT, RB), PT_MUL(PZ, RA, RD),
+};
+
 static void ng_pt_add(ng_pt *o, const ng_pt *p, const ng_pt *q)
 {
-	ng_fe a, b, c, d, t;
-	ng_fe_sub(a, p->y, p->x);
-	ng_fe_sub(t, q->y, q->x);
-	ng_fe_mul(a, a, t);
-	ng_fe_add(b, p->y, p->x);
-	ng_fe_add(t, q->y, q->x);
-	ng_fe_mul(b, b, t);
-	ng_fe_unpack(t, ng_ed_d);
-	ng_fe_add(t, t, t);
-	ng_fe_mul(c, p->t, t);
-	ng_fe_mul(c, c, q->t);
-	ng_fe_mul(d, p->z, q->z);
-	ng_fe_add(d, d, d);
-	ng_fe_sub(t, b, a);      /* E */
-	ng_fe_add(b, b, a);      /* H */
-	ng_fe_sub(a, d, c);      /* F */
-	ng_fe_add(d, d, c);      /* G */
-	ng_fe_mul(o->x, t, a);
-	ng_fe_mul(o->y, d, b);
-	ng_fe_mul(o->t, t, b);
-	ng_fe_mul(o->z, a, d);
+	ng_fe f[PT_FRAME];
+	memcpy(f[PX], p, sizeof *p);
+	memcpy(f[QX], q, sizeof *q);
+	ng_fe_unpack(f[D2], ng_ed_d);
+	for (size_t k = 0; k < sizeof ng_pt_add_prog / sizeof ng_pt_add_prog[0]; k++) {
+		unsigned c = ng_pt_add_prog[k], op = c >> 12;
+		int32_t *r = f[c >> 8 & 15], *a = f[c >> 4 & 15], *b = f[c & 15];
+		if (op == 0)
+			ng_fe_mul(r, a, b);
+		else
+			for (int i = 0; i < 16; i++)
+				r[i] = op == 1 ? a[i] + b[i] : a[i] - b[i];
+	}
+	memcpy(o, f[PX], sizeof *o);
 }
 
 /* RFC 8032 5.1.2: y with the sign of x in the top bit. 1/Z = Z^(p-2),
@@ -266,7 +277,8 @@ static void ng_pt_cswap(ng_pt *p, ng_pt *q, unsigned bit)
 	}
 }
 
-static unsigned ng_bit(const uint8_t *s, int i)
+/* (out of line: fewer bytes than three inlined copies) */
+__attribute__((noinline)) static unsigned ng_bit(const uint8_t *s, int i)
 {
 	return (s[i >> 3] >> (i & 7)) & 1u;
 }

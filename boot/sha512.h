@@ -4,13 +4,13 @@
 #define NG_SHA512_H
 #include <stddef.h>
 #include <stdint.h>
+#include "ng/sha256.h"
 
 /* Do not rely on the size or contents of this type. */
 typedef struct {
+	ng_sha2_hdr s;     /* (ng/sha256.h: the streaming code both share) */
 	uint64_t h[8];
-	uint64_t len;      /* bytes hashed so far (messages below 2^64 bytes) */
 	uint8_t buf[128];
-	uint32_t fill;     /* bytes in buf */
 } ng_sha512_ctx;
 
 void ng_sha512_init(ng_sha512_ctx *ctx);

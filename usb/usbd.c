@@ -118,7 +118,7 @@ void ng_usbd_event_resume(ng_usbd_ctx *u, bool in_isr)
 
 static uint8_t class_index(const ng_usbd_ctx *u, const ng_usbd_class *c)
 {
-	for (uint8_t i = 0; i < u->n_cls; i++)
+	for (uint8_t i = 0; i < u->n_cls && i < NG_USBD_MAX_CLASSES; i++)
 		if (u->cls[i] == c)
 			return (uint8_t)(i + 1u);
 	return 0;
@@ -136,7 +136,7 @@ static void ep_forget_all(ng_usbd_ctx *u)
 /* Tells every class that the configuration was set (on) or dropped. */
 static void tell_configured(ng_usbd_ctx *u, bool on)
 {
-	for (uint8_t i = 0; i < u->n_cls; i++)
+	for (uint8_t i = 0; i < u->n_cls && i < NG_USBD_MAX_CLASSES; i++)
 		if (u->cls[i]->configured)
 			u->cls[i]->configured(u->cls[i]->ctx, u, on);
 }
@@ -351,7 +351,7 @@ static uint8_t class_request(ng_usbd_ctx *u, const ng_usb_setup *s)
 	if (type == NG_REQ_TYPE_MASK || /* (type 3 is reserved) */
 	    (iface ? u->config == 0 || (s->wIndex >> 8) != 0 : rcpt != NG_REQ_RCPT_DEVICE || type != NG_REQ_TYPE_VENDOR))
 		return CTRL_IDLE;
-	for (uint8_t i = 0; i < u->n_cls; i++) {
+	for (uint8_t i = 0; i < u->n_cls && i < NG_USBD_MAX_CLASSES; i++) {
 		const ng_usbd_class *c = u->cls[i];
 		if (iface && (uint8_t)(s->wIndex - c->first_iface) >= c->n_iface)
 			continue; /* not one of its interfaces */

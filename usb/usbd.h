@@ -24,7 +24,9 @@
 #ifndef NG_USBD_MAX_EP
 #define NG_USBD_MAX_EP      8u
 #endif
-#define NG_USBD_MAX_CLASSES 4u
+/* Classes on the device; with endpoint 0 only (the boot loader's DFU-mode
+ * device), one, and the loops over them fold away. */
+#define NG_USBD_MAX_CLASSES (NG_USBD_MAX_EP > 1 ? 4u : 1u)
 #define NG_USBD_CTRL_BUF    256u /* longest control data stage (either way) */
 _Static_assert(NG_USBD_CTRL_BUF % NG_EP0_SIZE == 0 && NG_USBD_CTRL_BUF >= 2u + 2u * 126u,
 	       "whole endpoint-0 packets and the longest string descriptor fit the control buffer");

@@ -3,16 +3,16 @@
  * Portable C, no allocation; ng_sha256_compress dispatches to the SHA-NI
  * code of sha256_x86.c when the CPU has it (x86-64 only), and to the
  * Thumb-2 assembly of sha256_armv7m.c on the Cortex-M3. */
+#include <stddef.h>
 #include <string.h>
 #include "ng/sha256.h"
 #include "sha256_impl.h"
 
 #ifdef NG_SHA256_SMALL
 #include "ng/sha2k.h"
-/* The boot loader's build: SHA-512's constants, high halves (ng/sha2k.h),
- * which ng_sha256_init computes on its first call. */
-#define NG_K256(t) ((uint32_t)(ng_sha512_k[t] >> 32))
-#define NG_H256(i) ((uint32_t)(ng_sha512_h0[i] >> 32))
+/* The boot loader's build: SHA-512's compression function, initial hash
+ * value and constants, on 32-bit words (ng/sha2k.h: the high halves),
+ * computed by ng_sha256_init on its first call. */
 #else
 #define NG_K256(t) ng_sha256_k[t]
 /* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the cube
@@ -50,11 +50,18 @@ static inline uint32_t ng_load_be32(const uint8_t *p)
 #define NG_SSIG0(x) (NG_ROR(x, 7) ^ NG_ROR(x, 18) ^ ((x) >> 3))
 #define NG_SSIG1(x) (NG_ROR(x, 17) ^ NG_ROR(x, 19) ^ ((x) >> 10))
 
-#if defined(NG_SHA256_SMALL) || NG_SHA256_HAVE_ARMV7M
-/* The boot loader's build, and the Cortex-M3's portable code (its known
- * answers only: the Thumb-2 code does the work): FIPS 180-4 6.2.2 as
- * written, one round per loop pass, the schedule W[0..63] in w, a..h in v
- * moved down one place per round (a few hundred bytes of code). */
+#ifdef NG_SHA256_SMALL
+/* The boot loader's build: SHA-512's compression function on 32-bit
+ * words (core/src/sha2k.c), for size. */
+void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
+{
+	ng_sha2_compress(h0, blocks, n, 4);
+}
+#elif NG_SHA256_HAVE_ARMV7M
+/* The Cortex-M3's portable code (its known answers only: the Thumb-2
+ * code does the work): FIPS 180-4 6.2.2 as written, one round per loop
+ * pass, the schedule W[0..63] in w, a..h in v moved down one place per
+ * round (a few hundred bytes of code). */
 void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
 {
 	uint32_t w[64], v[8];
@@ -170,64 +177,123 @@ const char *ng_sha256_impl(void) { return "portable"; }
 void ng_sha256_force_portable(bool on) { (void)on; }
 #endif
 
+#ifdef NG_SHA256_SMALL
+#define ng_sha256_kcompress ng_sha2_compress
+#else
+/* (The compression function as the shared streaming code calls it.) */
+static void ng_sha256_kcompress(void *h, const uint8_t *blocks, size_t n, unsigned word)
+{
+	(void)word;
+	ng_sha256_compress(h, blocks, n);
+}
+#endif
+
+static const ng_sha2_kind ng_sha256_kind = {
+	ng_sha256_kcompress, 64, 4, offsetof(ng_sha256_ctx, h), offsetof(ng_sha256_ctx, buf), sizeof(ng_sha256_ctx),
+};
+
 void ng_sha256_init(ng_sha256_ctx *ctx)
 {
 #ifdef NG_SHA256_SMALL
-	ng_sha2k_init();
-	for (unsigned i = 0; i < 8; i++)
-		ctx->h[i] = NG_H256(i);
+	ng_sha2_init(&ctx->s, &ng_sha256_kind);
 #else
+	ctx->s.kind = &ng_sha256_kind;
+	ctx->s.len = 0;
+	ctx->s.fill = 0;
 	memcpy(ctx->h, ng_sha256_h0, sizeof ctx->h);
 #endif
-	ctx->len = 0;
-	ctx->fill = 0;
 }
 
-void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len)
+/* FIPS 180-4 6.2 / 6.4: whole blocks straight from the input, the rest
+ * through the buffer. */
+void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 {
+	const ng_sha2_kind *k = c->kind;
+	uint8_t *buf = (uint8_t *)c + k->buf_off;
+	void *h = (uint8_t *)c + k->h_off;
+	size_t bs = k->block;
 	const uint8_t *p = data;
-	ctx->len += len;
+	c->len += len;
+#ifdef NG_SHA256_SMALL
+	/* The boot loader's build: a byte at a time, for size. */
+	(void)bs;
+	while (len--) {
+		buf[c->fill++] = *p++;
+		if (c->fill == k->block) {
+			k->compress(h, buf, 1, k->word);
+			c->fill = 0;
+		}
+	}
+#else
 	while (len) {
-		size_t n = 64 - ctx->fill;
-		if (ctx->fill == 0 && len >= 64) { /* whole blocks straight from the input */
-			n = len & ~(size_t)63;
-			ng_sha256_compress(ctx->h, p, n / 64);
+		size_t n = bs - c->fill;
+		if (c->fill == 0 && len >= bs) {
+			n = len & ~(bs - 1u); /* (bs is a power of two) */
+			k->compress(h, p, n / bs, k->word);
 		} else {
 			if (n > len)
 				n = len;
-			memcpy(ctx->buf + ctx->fill, p, n);
-			ctx->fill += (uint32_t)n;
-			if (ctx->fill == 64) {
-				ng_sha256_compress(ctx->h, ctx->buf, 1);
-				ctx->fill = 0;
+			memcpy(buf + c->fill, p, n);
+			c->fill += (uint32_t)n;
+			if (c->fill == bs) {
+				k->compress(h, buf, 1, k->word);
+				c->fill = 0;
 			}
 		}
 		p += n;
 		len -= n;
 	}
+#endif
 }
 
-/* FIPS 180-4 5.1.1 padding: 0x80, zeros to 56 bytes into a block, the bit
- * length as 64-bit big endian. */
-void ng_sha256_final(ng_sha256_ctx *ctx, uint8_t digest[32])
+/* FIPS 180-4 5.1.1 / 5.1.2 padding: 0x80, zeros up to the length field
+ * (the last 8 bytes of a 64-byte block, the last 16 of a 128-byte one),
+ * the message length in bits, big-endian; then the state's 8 words,
+ * big-endian (6.2.2 / 6.4.2). */
+void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
 {
-	uint64_t bits = ctx->len * 8;
-	uint32_t f = ctx->fill;
-	ctx->buf[f++] = 0x80;
-	while (f != 56) {
-		if (f == 64) {
-			ng_sha256_compress(ctx->h, ctx->buf, 1);
+	const ng_sha2_kind *k = c->kind;
+	uint8_t *buf = (uint8_t *)c + k->buf_off;
+	void *h = (uint8_t *)c + k->h_off;
+	uint32_t bs = k->block, end = bs - bs / 8u, f = c->fill;
+	uint64_t bits = c->len << 3;
+	buf[f++] = 0x80;
+	while (f != end) {
+		if (f == bs) { /* no room for the length: one more block */
+			k->compress(h, buf, 1, k->word);
 			f = 0;
 		} else {
-			ctx->buf[f++] = 0;
+			buf[f++] = 0;
 		}
 	}
-	for (f = 64; f-- > 56; bits >>= 8)
-		ctx->buf[f] = (uint8_t)bits;
-	ng_sha256_compress(ctx->h, ctx->buf, 1);
-	for (f = 0; f < 32; f++)
-		digest[f] = (uint8_t)(ctx->h[f / 4] >> (24 - 8 * (f % 4)));
-	ng_wipe(ctx, sizeof *ctx);
+	for (f = bs; f-- > end; bits >>= 8) {
+		buf[f] = (uint8_t)bits;
+		if (f == bs - 8u)
+			bits = (c->len >> 61) << 8; /* SHA-512's: the bits above 64 */
+	}
+	k->compress(h, buf, 1, k->word);
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* each word's bytes in reverse order */
+	for (f = 0; f < 8u * k->word; f++)
+		digest[f] = ((const uint8_t *)h)[f ^ (k->word - 1u)];
+#else
+	for (f = 0; f < 8u * k->word; f++) {
+		uint32_t i = f / k->word, sh = 8u * (k->word - 1u - f % k->word);
+		uint64_t v = k->word == 8u ? ((const uint64_t *)h)[i] : ((const uint32_t *)h)[i];
+		digest[f] = (uint8_t)(v >> sh);
+	}
+#endif
+	ng_wipe(c, k->size);
+}
+
+void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len)
+{
+	ng_sha2_update(&ctx->s, data, len);
+}
+
+void ng_sha256_final(ng_sha256_ctx *ctx, uint8_t digest[32])
+{
+	ng_sha2_final(&ctx->s, digest);
 }
 
 void ng_sha256(uint8_t digest[32], const void *data, size_t len)

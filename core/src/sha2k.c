@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The SHA-512 constants (ng/sha2k.h), computed as FIPS 180-4 defines them:
- * fewer bytes of code than the 704 bytes of table. */
+ * fewer bytes of code than the 704 bytes of table; and the compression
+ * function SHA-512 and the boot loader's SHA-256 share. */
 #include <stdbool.h>
 #include "ng/sha2k.h"
+#include "ng/wipe.h"
 
 uint64_t ng_sha512_k[80];
 uint64_t ng_sha512_h0[8];
@@ -41,26 +43,132 @@ static uint64_t ng_sha2k_root(uint32_t p, unsigned e)
 }
 
 /* FIPS 180-4 4.2.3 (cube roots of the first 80 primes) and 5.3.5 (square
- * roots of the first 8), once: state 0 = not yet, 1 = being computed (by
+ * roots of the first 8). */
+/* (inlined: one copy in the code) */
+static inline __attribute__((always_inline)) void ng_sha2k_fill(void)
+{
+	unsigned n = 0;
+	for (uint32_t p = 2; n < 80; p++) {
+		uint32_t d = 2;
+		while (d * d <= p && p % d)
+			d++;
+		if (d * d <= p)
+			continue; /* not a prime: d divides it */
+		if (n < 8)
+			ng_sha512_h0[n] = ng_sha2k_root(p, 2);
+		ng_sha512_k[n++] = ng_sha2k_root(p, 3);
+	}
+}
+
+/* The tables, once. The boot loader's build (NG_SHA256_SMALL) has one
+ * thread: a flag. Elsewhere: state 0 = not yet, 1 = being computed (by
  * another thread, which this one waits for), 2 = ready. */
 void ng_sha2k_init(void)
 {
+#ifdef NG_SHA256_SMALL
+	static bool done;
+	if (!done) {
+		done = true;
+		ng_sha2k_fill();
+	}
+#else
 	static int state;
 	int s = 0;
 	if (__atomic_compare_exchange_n(&state, &s, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
-		unsigned n = 0;
-		for (uint32_t p = 2; n < 80; p++) {
-			uint32_t d = 2;
-			while (d * d <= p && p % d)
-				d++;
-			if (d * d <= p)
-				continue; /* not a prime: d divides it */
-			if (n < 8)
-				ng_sha512_h0[n] = ng_sha2k_root(p, 2);
-			ng_sha512_k[n++] = ng_sha2k_root(p, 3);
-		}
+		ng_sha2k_fill();
 		__atomic_store_n(&state, 2, __ATOMIC_RELEASE);
 	}
 	while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
 		;
+#endif
+}
+
+/* FIPS 180-4 5.3.5 (or 5.3.3: the high halves for 32-bit words), with
+ * an empty message. */
+void ng_sha2_init(ng_sha2_hdr *c, const ng_sha2_kind *k)
+{
+	void *h = (uint8_t *)c + k->h_off;
+	ng_sha2k_init();
+	c->kind = k;
+	c->len = 0;
+	c->fill = 0;
+	for (int i = 0; i < 8; i++) {
+		if (k->word == 8u)
+			((uint64_t *)h)[i] = ng_sha512_h0[i];
+		else
+			((uint32_t *)h)[i] = (uint32_t)(ng_sha512_h0[i] >> 32);
+	}
+}
+
+/* FIPS 180-4 4.1.2 / 4.1.3: each sigma is the XOR of x rotated right by
+ * r[0], r[1] and r[2], the last a plain shift when 64 is added to it;
+ * SHA-256's counts, then SHA-512's. */
+static const uint8_t ng_sha2_rot[2][4][3] = {
+	{ { 2, 13, 22 }, { 6, 11, 25 }, { 7, 18, 64 + 3 }, { 17, 19, 64 + 10 } },
+	{ { 28, 34, 39 }, { 14, 18, 41 }, { 1, 8, 64 + 7 }, { 19, 61, 64 + 6 } },
+};
+
+/* On the two 32-bit halves: a rotation by 32 or more swaps them first;
+ * then each half takes the other's low bits (a shift: the high half takes
+ * zeros). No count here is 0 modulo 32. A 32-bit word (w8 false) is the
+ * low half; its rotations see it in the high half too, its shifts see
+ * zeros there; the high half of the result is then of no use. */
+static uint64_t ng_sha2_sig(uint64_t x, const uint8_t r[3], bool w8)
+{
+	uint64_t s = 0;
+	for (int i = 0; i < 3; i++) {
+		uint32_t hi = (uint32_t)(x >> 32), lo = (uint32_t)x, n = r[i] & 31u, t;
+		if (!w8)
+			hi = r[i] < 64u ? lo : 0;
+		if (r[i] & 32u) {
+			t = hi;
+			hi = lo;
+			lo = t;
+		}
+		t = lo >> n | hi << (32u - n);
+		hi = hi >> n | (r[i] < 64u ? lo << (32u - n) : 0);
+		s ^= (uint64_t)hi << 32 | t;
+	}
+	return s;
+}
+
+/* FIPS 180-4 6.2.2 (word 4: SHA-256, 64 rounds, the constants' high
+ * halves) and 6.4.2 (word 8: SHA-512, 80 rounds) on n blocks, in 64-bit
+ * arithmetic: a 32-bit word's sums and logic keep their low 32 bits
+ * exact whatever the high half holds, so only the state update truncates.
+ * The whole schedule in w, the working variables a..h in v[0..7], moved
+ * down one place per round. */
+void ng_sha2_compress(void *h, const uint8_t *p, size_t n, unsigned word)
+{
+	uint64_t w[88], *v = w + 80; /* (one array: one wipe) */
+	bool w8 = word == 8u;
+	const uint8_t(*rot)[3] = ng_sha2_rot[w8];
+	while (n--) {
+		for (int i = 0; i < 8; i++)
+			v[i] = w8 ? ((uint64_t *)h)[i] : ((uint32_t *)h)[i];
+		for (unsigned t = 0; t < (w8 ? 80u : 64u); t++) {
+			uint64_t *x = &w[t];
+			if (t < 16) {
+				*x = 0;
+				for (unsigned i = 0; i < word; i++)
+					*x = *x << 8 | *p++;
+			} else {
+				*x = ng_sha2_sig(x[-2], rot[3], w8) + x[-7] + ng_sha2_sig(x[-15], rot[2], w8) + x[-16];
+			}
+			uint64_t t1 = v[7] + ng_sha2_sig(v[4], rot[1], w8) + (v[6] ^ (v[4] & (v[5] ^ v[6]))) +
+				      (w8 ? ng_sha512_k[t] : ng_sha512_k[t] >> 32) + *x;
+			uint64_t t2 = ng_sha2_sig(v[0], rot[0], w8) + ((v[0] & v[1]) | (v[2] & (v[0] | v[1])));
+			for (int i = 7; i > 0; i--)
+				v[i] = v[i - 1];
+			v[4] += t1;
+			v[0] = t1 + t2;
+		}
+		for (int i = 0; i < 8; i++) {
+			if (w8)
+				((uint64_t *)h)[i] += v[i];
+			else
+				((uint32_t *)h)[i] += (uint32_t)v[i];
+		}
+	}
+	ng_wipe(w, sizeof w);
 }

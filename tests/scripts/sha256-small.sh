@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The boot loader's SHA-256 (core/src/sha256.c built with NG_SHA256_SMALL:
-# one round per loop pass, for size) against sha256sum, on lengths around
+# SHA-512's compression function on 32-bit words, core/src/sha2k.c, and the
+# streaming code both share, for size) against sha256sum, on lengths around
 # the block and padding boundaries and a large random input.
 set -u
 cd "$(dirname "$0")/../.."

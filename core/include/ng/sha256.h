@@ -7,12 +7,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The buffering, padding and output that SHA-256 and SHA-512 (boot/sha512.c)
+ * share (FIPS 180-4 5.1, 6.2, 6.4: the same steps on 32- or 64-bit words):
+ * each context begins with this header, whose kind says where its state
+ * and buffer are and how to compress. Not an API of its own. */
+typedef struct {
+	/* n blocks into the state h (8 words of word bytes) */
+	void (*compress)(void *h, const uint8_t *blocks, size_t n, unsigned word);
+	uint8_t block, word;   /* bytes: 64 and 4 (SHA-256), 128 and 8 (SHA-512) */
+	uint8_t h_off, buf_off; /* where the state and the buffer are in the context */
+	uint16_t size;         /* the context's size */
+} ng_sha2_kind;
+typedef struct {
+	const ng_sha2_kind *kind;
+	uint64_t len;      /* bytes hashed so far (below 2^64) */
+	uint32_t fill;     /* bytes in the buffer */
+} ng_sha2_hdr;
+/* The update and final steps (final writes the 8 words of the state,
+ * big-endian, and wipes the context). */
+void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len);
+void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest);
+
 /* Do not rely on the size or contents of this type. */
 typedef struct {
+	ng_sha2_hdr s;
 	uint32_t h[8];
-	uint64_t len;      /* bytes hashed so far */
 	uint8_t buf[64];
-	uint32_t fill;     /* bytes in buf */
 } ng_sha256_ctx;
 
 void ng_sha256_init(ng_sha256_ctx *ctx);

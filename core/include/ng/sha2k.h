@@ -8,13 +8,26 @@
  * ng_sha2k_init before reading them. */
 #ifndef NG_SHA2K_H
 #define NG_SHA2K_H
+#include <stddef.h>
 #include <stdint.h>
+#include "ng/sha256.h"
 
 extern uint64_t ng_sha512_k[80];
 extern uint64_t ng_sha512_h0[8];
 
 /* Computes the two tables on its first call (FIPS 180-4 4.2.3, 5.3.5);
- * later calls return at once. Thread-safe. */
+ * later calls return at once. Thread-safe (but in the boot loader's
+ * single-threaded build, NG_SHA256_SMALL). */
 void ng_sha2k_init(void);
+
+/* FIPS 180-4 6.4.2 on n 128-byte blocks (word 8: SHA-512, h is
+ * uint64_t[8]) or 6.2.2 on n 64-byte blocks (word 4: SHA-256, h is
+ * uint32_t[8]: the boot loader's SHA-256), one round per loop pass, for
+ * size. Needs the tables (ng_sha2k_init). */
+void ng_sha2_compress(void *h, const uint8_t *blocks, size_t n, unsigned word);
+
+/* Starts a SHA-512 context, or a SHA-256 one in the boot loader's build
+ * (the initial hash value from the tables: ng_sha2k_init is called). */
+void ng_sha2_init(ng_sha2_hdr *c, const ng_sha2_kind *k);
 
 #endif
