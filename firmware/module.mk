@@ -107,18 +107,20 @@ FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 # loader.ld refuses any), byte-loop mem* functions, and the portable
 # SHA-256 (NG_SHA256_SMALL: one round per loop pass) whose round constants
 # are SHA-512's (FIPS 180-4 4.2.2: the high halves of 4.2.3's).
-FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_USB_POLLED -DNG_USBD_DCD=ng_stm32_dcd_ops -DNG_DFU_MODE_ONLY -DNG_DFU_BACKEND_UPDATE -DNG_LED_DFU_ONLY \
+FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_USB_POLLED -DNG_SYSTICK_POLLED -DNG_USBD_DCD=ng_stm32_dcd_ops -DNG_DFU_MODE_ONLY -DNG_DFU_BACKEND_UPDATE -DNG_LED_DFU_ONLY \
 	-DNG_FPEC_DIRECT -DNG_CRT_NO_DATA -DNG_LIBC_SMALL -DNG_SHA256_SMALL
 # LTO, and the GCC passes whose code growth outweighs its gain here (each
 # measured on the FST-01 loader, one at a time against the rest: jump
 # threading 200 bytes, loop-invariant motion 56, scheduling 48, inlining of
-# small functions 40, sibling calls 12, if-conversion 8, tail merging with
-# copy propagation 8; together 336 bytes fewer than -flto alone). Measure
+# small functions 40, sibling calls 12, loop invariants in the tree passes
+# 12, if-conversion 8, tail merging with copy propagation 8, the mod/ref
+# analysis 8, identical-code folding 4; together about 360 bytes fewer than
+# -flto alone). Measure
 # again when the code changes: flags like these win or lose a few dozen
 # bytes with it.
 FW_LOADER_LTO ?= -flto -fno-schedule-insns -fno-schedule-insns2 -fno-inline-small-functions \
 	-fno-move-loop-invariants -fno-thread-jumps -fno-optimize-sibling-calls -fno-if-conversion \
-	-fno-tree-tail-merge -fno-tree-copy-prop
+	-fno-tree-tail-merge -fno-tree-copy-prop -fno-tree-loop-im -fno-ipa-modref -fno-ipa-icf
 FW_LOADER_CFLAGS = $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO)
 # Input sections by alignment: less padding between them (20 bytes).
 FW_LOADER_LDFLAGS := -Wl,--sort-section=alignment

@@ -132,21 +132,35 @@ uint32_t ng_hclk_hz(void)
 
 static volatile uint32_t ng_ms;
 
+/* The boot loader takes no interrupt (NG_SYSTICK_POLLED; loader/startup.c):
+ * there ng_millis counts the SysTick wraps it sees through COUNTFLAG
+ * (ARMv7-M B3.3.3: set at a wrap, cleared by the read of SYST_CSR), so a
+ * wait of more than 1 ms between two calls (a page erase) loses what it
+ * missed. It only paces the LED there. */
+#ifdef NG_SYSTICK_POLLED
+#define NG_SYST_CSR_RUN 5u /* CLKSOURCE = core, ENABLE */
+#else
+#define NG_SYST_CSR_RUN 7u /* CLKSOURCE = core, TICKINT, ENABLE */
 void ng_systick_isr(void);
 void ng_systick_isr(void)
 {
 	ng_ms++;
 }
+#endif
 
 void ng_systick_init(void)
 {
 	NG_WR(NG_SYST_RVR, ng_hclk / 1000u - 1u);
 	NG_WR(NG_SYST_CVR, 0);
-	NG_WR(NG_SYST_CSR, 7u); /* CLKSOURCE = core, TICKINT, ENABLE */
+	NG_WR(NG_SYST_CSR, NG_SYST_CSR_RUN);
 }
 
 uint32_t ng_millis(void)
 {
+#ifdef NG_SYSTICK_POLLED
+	if (NG_RD(NG_SYST_CSR) & (1u << 16)) /* COUNTFLAG */
+		ng_ms++;
+#endif
 	return ng_ms;
 }
 

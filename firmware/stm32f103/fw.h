@@ -13,9 +13,6 @@
  * the handler of every unexpected exception (a loop). */
 void ng_crt_start(void);
 void ng_default_handler(void);
-/* loader/startup.c: the boot loader's DFU mode takes its interrupts
- * through a vector table in RAM (VTOR set to it). */
-void ng_loader_vectors_ram(void);
 
 /* main.c: power-up, and one pass of the main loop (main() runs them). */
 void ng_fw_init(void);

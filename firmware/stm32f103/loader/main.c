@@ -43,8 +43,8 @@ static void __attribute__((noreturn)) ng_loader_jump(uint32_t base)
 {
 	const volatile uint32_t *v = (const volatile uint32_t *)base;
 	uint32_t sp = v[0], pc = v[1];
-	/* SysTick and every interrupt are still off as reset left them:
-	 * only DFU mode starts them, and it leaves by a reset */
+	/* every interrupt is still off as reset left it (the loader
+	 * enables none; DFU mode leaves by a reset) */
 	NG_WR(NG_SCB_VTOR, base);  /* ARMv7-M B3.2.5 */
 	__asm__ volatile("msr msp, %0\n\tbx %1" : : "r"(sp), "r"(pc) : "memory");
 	__builtin_unreachable();
@@ -78,7 +78,6 @@ int main(void)
 	}
 
 	rec->status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
-	ng_loader_vectors_ram();
 	ng_systick_init();
 	ng_board_init();
 	ng_led_set(NG_LED_DFU);
