@@ -33,13 +33,11 @@ void ng_board_led(bool on)
 void ng_board_usb_connect(bool on)
 {
 #if NG_BOARD_PULLUP_FIXED
-	/* USB 2.0 7.1.7.3: holding D+ low for more than 2.5 us is a detach. */
-	if (on) {
-		ng_gpio_mode(NG_GPIOA, 12, 0x4u); /* floating input: the transceiver takes over */
-	} else {
-		ng_gpio_put(NG_GPIOA, 12, false);
-		ng_gpio_mode(NG_GPIOA, 12, NG_GPIO_MODE_OUT_PP);
-	}
+	/* USB 2.0 7.1.7.3: holding D+ low for more than 2.5 us is a detach.
+	 * PA12's ODR bit is 0 from ng_board_init on (nothing else writes
+	 * it), so "off" is PA12 an output, "on" a floating input (the
+	 * transceiver takes over). */
+	ng_gpio_mode(NG_GPIOA, 12, on ? 0x4u : NG_GPIO_MODE_OUT_PP);
 #else
 	ng_gpio_put(NG_BOARD_PULLUP_PORT, NG_BOARD_PULLUP_PIN, on == (NG_BOARD_PULLUP_ACTIVE_HIGH != 0));
 #endif
@@ -55,6 +53,7 @@ void ng_board_init(void)
 	 * (ng_board_usb_connect(true) releases it), as the boards' own
 	 * reference code does, so the host does not try to enumerate a device
 	 * that is still in its self-test. */
+	ng_gpio_put(NG_GPIOA, 12, false);
 	ng_board_usb_connect(false);
 #endif
 #if NG_BOARD_JTAG_OFF

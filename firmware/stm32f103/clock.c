@@ -164,6 +164,16 @@ uint32_t ng_millis(void)
 	return ng_ms;
 }
 
+#ifdef NG_SYSTICK_POLLED
+/* The loader: whole SysTick periods through ng_millis, us / 1000 + 1 of
+ * them at least (2 us waits 1 to 2 ms); never before ng_systick_init. */
+void ng_delay_us(uint32_t us)
+{
+	uint32_t t = ng_millis();
+	while (ng_millis() - t < us / 1000u + 2u)
+		;
+}
+#else
 void ng_delay_us(uint32_t us)
 {
 	/* SysTick counts down from RVR to 0 at HCLK; sum the elapsed ticks. */
@@ -176,6 +186,7 @@ void ng_delay_us(uint32_t us)
 		last = now;
 	}
 }
+#endif
 
 void ng_uid_read(uint32_t uid[3])
 {

@@ -319,10 +319,10 @@ static void ng_fs_init(void *drv, ng_usbd_ctx *u)
 	ng_fs.u = u;
 #if NG_BOARD_PULLUP_FIXED
 	/* A fixed pull-up: the host saw us at power-up, maybe a reset ago.
-	 * Hold D+ low for 10 ms (a detach: USB 2.0 7.1.7.3) while PA12 is
-	 * still a GPIO: once the peripheral is on, it owns PA11/PA12
+	 * D+ is held low from ng_board_init on (always called before this);
+	 * keep it low for 10 ms more (a detach: USB 2.0 7.1.7.3) while PA12
+	 * is still a GPIO: once the peripheral is on, it owns PA11/PA12
 	 * (RM0008 23.4.1), and connect() releases the pin. */
-	ng_board_usb_connect(false);
 	ng_delay_us(10000);
 #endif
 	NG_SET(NG_RCC_APB1ENR, NG_RCC_APB1ENR_USBEN);
