@@ -393,8 +393,16 @@ static ng_status ng_fs_ep_xfer_masked(void *drv, uint8_t ep, uint8_t *buf, uint1
 {
 	(void)drv;
 	uint32_t n = NG_EP_NUM(ep), in = NG_EP_IS_IN(ep);
+#if NG_USB_NEP > 1
 	if (n >= NG_USB_NEP || !ng_fs.ep[n][in].mps || len > ng_fs.ep[n][in].mps || (len && !buf))
 		return NG_ERR_ARG;
+#else
+	/* Endpoint 0 only (the boot loader): the one caller is usbd.c's
+	 * control pipe (ctrl_go), always with its own buffer; both halves
+	 * are open from the bus reset on (before it, no SETUP comes). */
+	if (n != 0 || len > NG_MPS0)
+		return NG_ERR_ARG;
+#endif
 	ng_fs_ep *e = &ng_fs.ep[n][in];
 	if (e->busy && n != 0)
 		return NG_ERR_BUSY; /* endpoint 0: the new packet replaces the old (dcd.h) */
