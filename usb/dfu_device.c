@@ -86,8 +86,8 @@ void ng_dfu_dev_connect(ng_dfu_dev *d, bool on) { ng_usbd_connect(&d->usbd, on);
 
 uint8_t ng_dfu_dev_task(ng_dfu_dev *d)
 {
+	/* (a GETSTATUS does a block's work first, when it comes before this) */
 	ng_usbd_task(&d->usbd);
 	ng_dfu_task(&d->dfu);
-	ng_usbd_task(&d->usbd);
 	return ng_dfu_take_leave(&d->dfu, &d->usbd);
 }
