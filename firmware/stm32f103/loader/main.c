@@ -52,8 +52,14 @@ static void __attribute__((noreturn)) ng_loader_jump(uint32_t base)
 
 static void __attribute__((noreturn)) ng_loader_reset_chip(void)
 {
+#if !NG_BOARD_PULLUP_FIXED
 	ng_dfu_dev_connect(&ng_dev, false); /* off the bus: the host sees a detach */
 	ng_delay_us(20000);
+#endif
+	/* (A fixed D+ pull-up cannot be switched off while the USB
+	 * peripheral owns PA12 (dcd_stm32f1.c): there the detach is the one
+	 * ng_fs_init holds after the reset, in this loader or the
+	 * application.) */
 	NG_WR(NG_SCB_AIRCR, NG_SCB_AIRCR_SYSRESETREQ);
 	for (;;)
 		;
