@@ -57,7 +57,9 @@ void ng_board_init(void)
 	ng_board_usb_connect(false);
 #endif
 #if NG_BOARD_JTAG_OFF
-	NG_WR(NG_AFIO_MAPR, (NG_RD(NG_AFIO_MAPR) & ~(7u << 24)) | NG_AFIO_MAPR_SWJ_NOJTAG);
+	/* MAPR is 0 after the reset (RM0008 9.4.2) and nothing else remaps:
+	 * written whole (SWJ_CFG reads back undefined anyway) */
+	NG_WR(NG_AFIO_MAPR, NG_AFIO_MAPR_SWJ_NOJTAG);
 #endif
 	ng_board_led(false);
 	ng_gpio_mode(NG_BOARD_LED_PORT, NG_BOARD_LED_PIN, NG_GPIO_MODE_OUT_PP);
