@@ -10,5 +10,5 @@
  * so it holds plain defines only. */
 #ifndef NG_BOOT_LAYOUT_H
 #define NG_BOOT_LAYOUT_H
-#define NG_LOADER_KB 12
+#define NG_LOADER_KB 8
 #endif

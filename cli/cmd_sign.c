@@ -21,6 +21,7 @@
 #include "ng/wipe.h"
 
 #define NG_DEFAULT_LOAD NG_APP_BASE /* behind the boot loader (boot/update.h) */
+_Static_assert(NG_DEFAULT_LOAD == 0x08002000u, "the help text and neug-sign(1) name the default load address");
 
 static void hexprint(FILE *f, const uint8_t *p, size_t n)
 {
@@ -188,7 +189,7 @@ static void sign_usage(FILE *f)
 	      "      --board=NAME        the board it is built for (at most 15 characters)\n"
 	      "      --version=STR       its version string (default " NG_VERSION "; at most 31\n"
 	      "                          characters; A.B.C also gives the number A<<16|B<<8|C)\n"
-	      "      --load-address=A    the flash address BINARY is linked for (default 0x08003000)\n"
+	      "      --load-address=A    the flash address BINARY is linked for (default 0x08002000)\n"
 	      "      --vid=V, --pid=P, --bcd-device=D\n"
 	      "                          the DFU suffix's idVendor, idProduct, bcdDevice\n"
 	      "                          (default 0x234b, 0x0001, 0xffff; 0xffff matches any)\n"
@@ -294,7 +295,7 @@ int ng_cmd_sign(int argc, char **argv)
 			break;
 		case O_LOAD:
 			if (parse_u32(optarg, 0xffffffffu, &p.load_addr) < 0 || p.load_addr % 4) {
-				fprintf(stderr, "neug sign: bad --load-address '%s': expected an address such as 0x08003000 (a multiple of 4)\n", optarg);
+				fprintf(stderr, "neug sign: bad --load-address '%s': expected an address such as 0x08002000 (a multiple of 4)\n", optarg);
 				return NG_EXIT_USAGE;
 			}
 			break;

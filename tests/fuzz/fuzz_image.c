@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memset(buf, 0xFF, cap);
 	memcpy(buf, data, bin);
-	ng_image_params p = {.load_addr = 0x08003000u, .version = 0x000102u, .version_str = "0.1.2",
+	ng_image_params p = {.load_addr = 0x08002000u, .version = 0x000102u, .version_str = "0.1.2",
 			     .board = "fuzz"};
 	size_t len;
 	if (ng_image_make(buf, cap, bin, &p, (sel & 2) ? secret : NULL, &len) == NG_OK) {

@@ -33,7 +33,7 @@ make --no-print-directory -s "$neug" build/guest/ngctl build/guest/neug-check >"
 	echo "FAIL: guest: building $neug, build/guest/ngctl and build/guest/neug-check"; tail -20 "$out/make.log"; exit 1; }
 # The update checks' images (checks 9-11, in /data): two applications for
 # the emulated board (board "emulate": its string 5 starts so), each with a
-# vector table its loader accepts (SP 0x20005000, reset 0x08003009) and
+# vector table its loader accepts (SP 0x20005000, reset 0x08002009) and
 # 12000 bytes of tests/data, as neug.img and .dfu; signed by the test owner
 # key and by another key; one bit flipped and one truncated (with a fresh
 # DFU suffix, so that dfu-util sends them and the board must refuse them);
@@ -43,7 +43,7 @@ data=$out/data
 mkdir -p "$data"
 mkapp() { # name version offset [sign options...]
 	local n=$1 v=$2 off=$3; shift 3
-	{ printf '\000\120\000\040\011\060\000\010'; dd if="$vectors/adc.bin" bs=1000 skip="$off" count=12 2>/dev/null; } >"$data/$n.bin"
+	{ printf '\000\120\000\040\011\040\000\010'; dd if="$vectors/adc.bin" bs=1000 skip="$off" count=12 2>/dev/null; } >"$data/$n.bin"
 	"$neug" sign --board=emulate --version="$v" --dfu="$data/$n.dfu" -o "$data/$n.img" "$@" "$data/$n.bin" >/dev/null
 }
 damaged() { # file: give it a DFU suffix of its own

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The built boot loader and application images (doc/firmware.md, "Updates
-# over USB"): loader.bin fills the loader's area (boot/layout.h: 12 KiB,
-# 0x08000000..0x08002FFF, as built today) with a vector table into RAM and
+# over USB"): loader.bin fills the loader's area (boot/layout.h:
+# NG_LOADER_KB KiB from 0x08000000) with a vector table into RAM and
 # itself, an erased key slot without OWNER_KEY; the application's vector
 # table right behind it; neug-full.bin = loader.bin + neug.img; the loader
 # holds the flash keys and no application image does (the application never
