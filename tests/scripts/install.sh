@@ -104,7 +104,7 @@ done
 if [ "$warn" != skip ]; then
 	[ -z "$warn" ] && pass "man pages render without warnings" || fail "man warnings: $warn"
 fi
-for c in info feed egd; do
+for c in info feed egd sign; do
 	if [ -f "packaging/man/neug-$c.1" ] && build/neug "$c" --help | grep -q "^Usage: neug $c"; then
 		pass "neug $c: --help and packaging/man/neug-$c.1"
 	else
