@@ -246,15 +246,14 @@ static inline uint32_t ng_zero_lane(uint32_t u, uint32_t one, uint32_t high)
 	return (u - one) & ~u & high;
 }
 
-/* Stream t's tests at the sample just before `next`, where r: its lane
- * equals the stream's A of 4.4.1, p: of 4.4.2; *end is just past the last
- * sample at which r held (`run` of ng_rct_same). True when a test failed. */
-NG_STEP bool ng_health_lane(ng_health_stream *t, const uint32_t **end, const uint32_t *next, bool r, bool p)
+/* Stream t's tests at the sample before `next`, where r: its lane equals A of
+ * 4.4.1, p: of 4.4.2 (ng_rct_same's `run` from run_end). True when one failed. */
+NG_STEP bool ng_health_lane(ng_health_stream *t, const uint32_t *next, bool r, bool p)
 {
 	bool f = false;
 	if (r) {
-		f = ng_rct_same(t, *end == next - 1);
-		*end = next;
+		f = ng_rct_same(t, t->run_end == next - 1);
+		t->run_end = next;
 	}
 	if (p)
 		f |= ng_apt_same(t);
@@ -265,19 +264,19 @@ NG_STEP bool ng_health_lane(ng_health_stream *t, const uint32_t **end, const uin
  * stream k's value equals its A of 4.4.1 where d's lane is 0, its A of
  * 4.4.2 where e's lane is 0, and only those streams are stepped. True when
  * a test failed. */
-NG_STEP bool ng_health_sample(ng_health_stream *t, const uint32_t **end, const uint32_t *next,
+NG_STEP bool ng_health_sample(ng_health_stream *t, const uint32_t *next,
 			      uint32_t d, uint32_t e, const uint32_t ns)
 {
 	if (ns == 1)
-		return ng_health_lane(&t[0], &end[0], next, d == 0, e == 0);
+		return ng_health_lane(&t[0], next, d == 0, e == 0);
 	bool f = false;
 	if (!(d << 16) || !(e << 16)) {   /* (the word equals an A only where its low half does) */
-		f = ng_health_lane(&t[1], &end[1], next, !(d << 16), !(e << 16));
+		f = ng_health_lane(&t[1], next, !(d << 16), !(e << 16));
 		if (d == 0 || e == 0)
-			f |= ng_health_lane(&t[0], &end[0], next, d == 0, e == 0);
+			f |= ng_health_lane(&t[0], next, d == 0, e == 0);
 	}
 	if (d < 0x10000u || e < 0x10000u)
-		f |= ng_health_lane(&t[2], &end[2], next, d < 0x10000u, e < 0x10000u);
+		f |= ng_health_lane(&t[2], next, d < 0x10000u, e < 0x10000u);
 	return f;
 }
 
@@ -297,9 +296,9 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	const uint32_t one = ns > 1 ? 0x00010001u : 1u, high = ns > 1 ? 0x80008000u : 0x80000000u;
 	uint32_t prev = h->prev, a = h->apt_a, i = h->apt_i;
 	bool f = false;   /* a test failed */
-	/* run_end[k]: just past the last sample equal to stream k's A of 4.4.1
-	 * (at the batch's start B is the run's) */
-	const uint32_t *q = s, *end = s + n, *run_end[NG_STREAMS] = { s, s, s };
+	const uint32_t *q = s, *end = s + n;
+	for (uint32_t k = 0; k < ns; k++)   /* (at the batch's start B is the run's) */
+		t[k].run_end = s;
 	/* a batch's first sample, in a window whose B >= C already: 4.4.2
 	 * step 3b, a failure at every later sample of the window */
 	for (uint32_t k = 0; k < ns && i != 0 && n; k++)
@@ -316,7 +315,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 				d = ~0u;
 		}
 		q++;
-		f |= ng_health_sample(t, run_end, q, d, e, ns);
+		f |= ng_health_sample(t, q, d, e, ns);
 		prev = x;
 		if (++i == NG_APT_WINDOW)
 			i = 0;
@@ -329,7 +328,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 			q++;   /* q[-1]: the sample, q[-2]: the previous one */
 			const uint32_t d = q[-1] ^ q[-2], e = q[-1] ^ a;
 			if ((((d - one) | (e - one)) & high) &&   /* not plain (the check above) */
-			    (f = ng_health_sample(t, run_end, q, d, e, ns)))
+			    (f = ng_health_sample(t, q, d, e, ns)))
 				break;
 		}
 		i += (uint32_t)(q - w);
@@ -353,7 +352,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		 * B >= C here was reached at this sample or held at the batch's
 		 * first) */
 		for (uint32_t k = 0; k < ns; k++) {
-			uint32_t bits = (run_end[k] == q && t[k].rct_b >= t[k].rct_cutoff ? NG_HEALTH_RCT : 0) |
+			uint32_t bits = (t[k].run_end == q && t[k].rct_b >= t[k].rct_cutoff ? NG_HEALTH_RCT : 0) |
 					(t[k].apt_b >= t[k].apt_cutoff ? NG_HEALTH_APT : 0);
 			if (bits)
 				ng_health_failed(h, k, bits, s[j]);
@@ -364,7 +363,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		h->samples += j;
 	}
 	for (uint32_t k = 0; k < ns; k++)   /* B = 1 where the last sample ended a run */
-		if (run_end[k] != q)
+		if (t[k].run_end != q)
 			t[k].rct_b = 1;
 	ng_health_startup_check(h);
 	return j;
