@@ -189,11 +189,11 @@ static void ng_pipe_m0_digest(ng_pipeline *p, uint8_t *out)
 {
 	for (int i = 0; i < 8; i++) {   /* big endian (FIPS 180-4) */
 		const uint32_t w = __builtin_bswap32(p->mh[i]);
+		p->mh[i] = ng_sha256_h0[i];
 		ng_put_le32(out + 4 * i, w);
 		if (i < 4)
 			ng_put_le32(p->prev + 4 * i, w);
 	}
-	memcpy(p->mh, ng_sha256_h0, sizeof p->mh);
 	ng_wipe(p->msg, 64);
 }
 
