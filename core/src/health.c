@@ -253,10 +253,10 @@ static inline uint32_t ng_zero_lane(uint32_t u, uint32_t one, uint32_t high)
  * 4.4.1, p: of 4.4.2; *f = true when one failed. */
 NG_STEP void ng_health_lane(ng_health_stream *t, const uint32_t *next, bool r, bool p, bool *f)
 {
-	if (r)
-		ng_rct_same(t, next, f);
 	if (p)
 		ng_apt_same(t, f);
+	if (r)
+		ng_rct_same(t, next, f);
 }
 
 /* The sample before `next` on ns streams, d = x ^ prev, e = x ^ apt_a: stream
