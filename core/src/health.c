@@ -483,7 +483,7 @@ static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_
 		n = room4k;
 	for (;;) {
 		const size_t stop = n - k > end / 4 ? k + end / 4 : n;
-		for (; k < stop && !ng_neug_same(v[k], last, a64, a4k); k++)
+		for (; k < stop && !NG_UNLIKELY(ng_neug_same(v[k], last, a64, a4k)); k++)
 			last = v[k] >> 24;
 		if (k < stop || k == n)
 			break;
