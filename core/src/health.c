@@ -155,28 +155,31 @@ static bool ng_health_note(uint32_t *max, uint32_t *lim, uint32_t b, uint32_t c)
 	return b >= c;
 }
 
-/* 4.4.1 step 2a on a stream where x equals A: B = B + 1, and B >= C is a
- * failure (true). `run` says that x's predecessor equalled its A too, so that the
- * field holds B of the run x continues; otherwise that run is the
- * predecessor alone, B = 1, whatever the field holds (step 2b sets B = 1 at
- * every sample that differs from A: ng_health_test steps only the samples
+/* 4.4.1 step 2a on a stream where x (just before `next`) equals A: B = B + 1,
+ * and B >= C is a failure (*f = true). When x's predecessor equalled its A
+ * too (run_end), the field holds B of the run x continues; otherwise that run
+ * is the predecessor alone, B = 1, whatever the field holds (step 2b sets B = 1
+ * at every sample that differs from A: ng_health_test steps only the samples
  * equal to an A, and writes the B = 1 of the others when a batch ends). */
-NG_STEP bool ng_rct_same(ng_health_stream *t, bool run)
+NG_STEP void ng_rct_same(ng_health_stream *t, const uint32_t *next, bool *f)
 {
-	const uint32_t b = run ? t->rct_b + 1 : 2;
+	const uint32_t b = t->run_end == next - 1 ? t->rct_b + 1 : 2;
 	t->rct_b = b;
-	return NG_UNLIKELY(b >= t->rct_lim) && ng_health_note(&t->rct_max, &t->rct_lim, b, t->rct_cutoff);
+	if (NG_UNLIKELY(b >= t->rct_lim) && ng_health_note(&t->rct_max, &t->rct_lim, b, t->rct_cutoff))
+		*f = true;
+	t->run_end = next;
 }
 
 /* 4.4.2 step 3 on a stream where x, not the window's first sample, equals
- * A: B = B + 1, and B >= C is a failure (at every later sample of the
+ * A: B = B + 1, and B >= C is a failure (*f = true; at every later sample of the
  * window too, but B changes only here, a failure ends the batch, and
  * ng_health_run compares B with C at a batch's first sample). Steps 1-2,
  * A = x and B = 1 at the window's first sample, are ng_health_run's. */
-NG_STEP bool ng_apt_same(ng_health_stream *t)
+NG_STEP void ng_apt_same(ng_health_stream *t, bool *f)
 {
 	const uint32_t b = ++t->apt_b;
-	return NG_UNLIKELY(b >= t->apt_lim) && ng_health_note(&t->apt_max, &t->apt_lim, b, t->apt_cutoff);
+	if (NG_UNLIKELY(b >= t->apt_lim) && ng_health_note(&t->apt_max, &t->apt_lim, b, t->apt_cutoff))
+		*f = true;
 }
 
 /* A firing of `test` on `stream` at the sample being tested, with count B.
@@ -246,45 +249,39 @@ static inline uint32_t ng_zero_lane(uint32_t u, uint32_t one, uint32_t high)
 	return (u - one) & ~u & high;
 }
 
-/* Stream t's tests at the sample just before `next`, where r: its lane
- * equals the stream's A of 4.4.1, p: of 4.4.2; *end is just past the last
- * sample at which r held (`run` of ng_rct_same). True when a test failed. */
-NG_STEP bool ng_health_lane(ng_health_stream *t, const uint32_t **end, const uint32_t *next, bool r, bool p)
+/* Stream t's tests at the sample before `next`, where r: its lane equals A of
+ * 4.4.1, p: of 4.4.2; *f = true when one failed. */
+NG_STEP void ng_health_lane(ng_health_stream *t, const uint32_t *next, bool r, bool p, bool *f)
 {
-	bool f = false;
-	if (r) {
-		f = ng_rct_same(t, *end == next - 1);
-		*end = next;
-	}
 	if (p)
-		f |= ng_apt_same(t);
-	return f;
+		ng_apt_same(t, f);
+	if (r)
+		ng_rct_same(t, next, f);
 }
 
-/* The sample just before `next` on ns streams, with d = x ^ prev and e = x ^ apt_a:
- * stream k's value equals its A of 4.4.1 where d's lane is 0, its A of
- * 4.4.2 where e's lane is 0, and only those streams are stepped. True when
- * a test failed. */
-NG_STEP bool ng_health_sample(ng_health_stream *t, const uint32_t **end, const uint32_t *next,
-			      uint32_t d, uint32_t e, const uint32_t ns)
+/* The sample before `next` on ns streams, d = x ^ prev, e = x ^ apt_a: stream
+ * k's value equals its A of 4.4.1 where d's lane is 0, of 4.4.2 where e's is,
+ * and only those streams are stepped (*f = true when a test failed). */
+NG_STEP void ng_health_sample(ng_health_stream *t, const uint32_t *next,
+			      uint32_t d, uint32_t e, const uint32_t ns, bool *f)
 {
-	if (ns == 1)
-		return ng_health_lane(&t[0], &end[0], next, d == 0, e == 0);
-	bool f = false;
+	if (ns == 1) {
+		ng_health_lane(&t[0], next, d == 0, e == 0, f);
+		return;
+	}
 	if (!(d << 16) || !(e << 16)) {   /* (the word equals an A only where its low half does) */
-		f = ng_health_lane(&t[1], &end[1], next, !(d << 16), !(e << 16));
+		ng_health_lane(&t[1], next, !(d << 16), !(e << 16), f);
 		if (d == 0 || e == 0)
-			f |= ng_health_lane(&t[0], &end[0], next, d == 0, e == 0);
+			ng_health_lane(&t[0], next, d == 0, e == 0, f);
 	}
 	if (d < 0x10000u || e < 0x10000u)
-		f |= ng_health_lane(&t[2], &end[2], next, d < 0x10000u, e < 0x10000u);
-	return f;
+		ng_health_lane(&t[2], next, d < 0x10000u, e < 0x10000u, f);
 }
 
 /* ng_health_test on ns streams (1 or 3, a constant where it is inlined).
  * On a stream where x equals neither A, 4.4.1 sets A = x and B = 1 and
  * 4.4.2 changes nothing: x only moves `prev`, and its B = 1 is implied when
- * the stream's next step needs it (ng_rct_same's `run`, from run_end) and
+ * the stream's next step needs it (ng_rct_same, from run_end) and
  * written at the batch's end. So a sample equal to no A ("plain") costs a
  * few word operations: the check below, (v - 1) of each lane of d and e,
  * has its top bit set for a lane v = 0 and otherwise only for v above half
@@ -297,9 +294,9 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	const uint32_t one = ns > 1 ? 0x00010001u : 1u, high = ns > 1 ? 0x80008000u : 0x80000000u;
 	uint32_t prev = h->prev, a = h->apt_a, i = h->apt_i;
 	bool f = false;   /* a test failed */
-	/* run_end[k]: just past the last sample equal to stream k's A of 4.4.1
-	 * (at the batch's start B is the run's) */
-	const uint32_t *q = s, *end = s + n, *run_end[NG_STREAMS] = { s, s, s };
+	const uint32_t *q = s, *end = s + n;
+	for (uint32_t k = 0; k < ns; k++)   /* (at the batch's start B is the run's) */
+		t[k].run_end = s;
 	/* a batch's first sample, in a window whose B >= C already: 4.4.2
 	 * step 3b, a failure at every later sample of the window */
 	for (uint32_t k = 0; k < ns && i != 0 && n; k++)
@@ -316,7 +313,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 				d = ~0u;
 		}
 		q++;
-		f |= ng_health_sample(t, run_end, q, d, e, ns);
+		ng_health_sample(t, q, d, e, ns, &f);
 		prev = x;
 		if (++i == NG_APT_WINDOW)
 			i = 0;
@@ -328,9 +325,11 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		while (q < wend) {
 			q++;   /* q[-1]: the sample, q[-2]: the previous one */
 			const uint32_t d = q[-1] ^ q[-2], e = q[-1] ^ a;
-			if ((((d - one) | (e - one)) & high) &&   /* not plain (the check above) */
-			    (f = ng_health_sample(t, run_end, q, d, e, ns)))
-				break;
+			if ((((d - one) | (e - one)) & high)) {   /* not plain (the check above) */
+				ng_health_sample(t, q, d, e, ns, &f);
+				if (f)
+					break;
+			}
 		}
 		i += (uint32_t)(q - w);
 		if (i == NG_APT_WINDOW)
@@ -353,7 +352,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		 * B >= C here was reached at this sample or held at the batch's
 		 * first) */
 		for (uint32_t k = 0; k < ns; k++) {
-			uint32_t bits = (run_end[k] == q && t[k].rct_b >= t[k].rct_cutoff ? NG_HEALTH_RCT : 0) |
+			uint32_t bits = (t[k].run_end == q && t[k].rct_b >= t[k].rct_cutoff ? NG_HEALTH_RCT : 0) |
 					(t[k].apt_b >= t[k].apt_cutoff ? NG_HEALTH_APT : 0);
 			if (bits)
 				ng_health_failed(h, k, bits, s[j]);
@@ -364,7 +363,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		h->samples += j;
 	}
 	for (uint32_t k = 0; k < ns; k++)   /* B = 1 where the last sample ended a run */
-		if (run_end[k] != q)
+		if (t[k].run_end != q)
 			t[k].rct_b = 1;
 	ng_health_startup_check(h);
 	return j;
@@ -484,7 +483,7 @@ static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_
 		n = room4k;
 	for (;;) {
 		const size_t stop = n - k > end / 4 ? k + end / 4 : n;
-		for (; k < stop && !ng_neug_same(v[k], last, a64, a4k); k++)
+		for (; k < stop && !NG_UNLIKELY(ng_neug_same(v[k], last, a64, a4k)); k++)
 			last = v[k] >> 24;
 		if (k < stop || k == n)
 			break;

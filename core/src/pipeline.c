@@ -67,15 +67,14 @@ static void ng_pipe_crc_unit(ng_pipeline *p, const uint32_t *w, size_t g, uint32
 
 /* ---- blocks and the queue ------------------------------------------------ */
 
-/* Discards the queued blocks and the block in progress (with its pending
- * samples), wiped. */
+/* Discards the queued blocks and the block in progress (its samples too), wiped. */
 static void ng_pipe_discard(ng_pipeline *p)
 {
 	ng_wipe(p->q, sizeof p->q);
 	p->q_head = p->q_count = 0;
 	p->pend_n = p->grp = p->blk_fail = p->mfill = 0;
 	ng_wipe(p->pend, sizeof p->pend);
-	ng_wipe(p->mh, sizeof p->mh);
+	memcpy(p->mh, ng_sha256_h0, sizeof p->mh);   /* (the next block's start) */
 	ng_wipe(p->msg, sizeof p->msg);
 }
 
@@ -99,6 +98,7 @@ ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 	if (!spb || ng_health_start(&h, &cfg->health, cfg->adc_health.h_milli ? &cfg->adc_health : NULL) != NG_OK)
 		return NG_ERR_ARG;
 	ng_wipe(p, sizeof *p);
+	memcpy(p->mh, ng_sha256_h0, sizeof p->mh);
 	p->health = h;
 	p->mode = cfg->mode;
 	p->spb = spb;
@@ -174,27 +174,26 @@ static void ng_pipe_msg_word(ng_pipeline *p, uint32_t w)
 		ng_pipe_compress(p);
 }
 
-/* The start of a block: H(0) and 01 00 00 01 | 00 v>>8 v>>16 v>>24. */
+/* The start of a block (p->mh is H(0)): 01 00 00 01 | 00 v>>8 v>>16 v>>24. */
 static void ng_pipe_m0_start(ng_pipeline *p)
 {
-	memcpy(p->mh, ng_sha256_h0, sizeof p->mh);
 	p->mfill = 0;
 	ng_pipe_msg_word(p, 0x01000001u);
 	ng_pipe_msg_word(p, p->crc_reg & 0xffffff00u);
 }
 
-/* The digest into out, and its first half for the next message. The
- * ring's first block is wiped: without it the digest cannot be recomputed
- * from what is left. */
+/* The digest into out, and its first half for the next message; H(0)
+ * replaces it for the next block. The ring's first block is wiped: without
+ * it the digest cannot be recomputed from what is left. */
 static void ng_pipe_m0_digest(ng_pipeline *p, uint8_t *out)
 {
 	for (int i = 0; i < 8; i++) {   /* big endian (FIPS 180-4) */
 		const uint32_t w = __builtin_bswap32(p->mh[i]);
+		p->mh[i] = ng_sha256_h0[i];
 		ng_put_le32(out + 4 * i, w);
 		if (i < 4)
 			ng_put_le32(p->prev + 4 * i, w);
 	}
-	ng_wipe(p->mh, sizeof p->mh);
 	ng_wipe(p->msg, 64);
 }
 

@@ -53,6 +53,7 @@ typedef struct {
 	uint32_t rct_max, apt_max;      /* largest B seen (monotone) */
 	uint32_t rct_lim, apt_lim;      /* min(max + 1, C): the least B to note */
 	uint32_t rct_failures, apt_failures; /* firings (see doc/health.md) */
+	const uint32_t *run_end;        /* in ng_health_test: just past the last sample equal to A of 4.4.1 */
 } ng_health_stream;
 
 /* NeuG 1.0.x's tests on the bytes of the CRC output (doc/health.md):
