@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint8_t ep = (uint8_t)(0x80u | (op >> 3) % 4u);
 			uint8_t b[64];
 			uint16_t n;
-			bool dtr = ng_neug_dtr(&D), busy = D.tx_busy;
+			bool dtr = ng_neug_dtr(&D), busy = D.tx_len != 0;
 			int r = fk_in(&F, ep, b, 64, &n);
 			if (ep == NG_NEUG_EP_DATA_IN && r == FK_OK && n && !dtr && !busy)
 				fail("bulk IN data while DTR is low");
