@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The permanent boot loader (doc/firmware.md, "Updates over USB"): the
  * first NG_LOADER_KB KiB of flash (boot/layout.h), never erased by an
- * update. At every reset:
+ * update. At every reset, after the clocks and the board's pins (D+ held
+ * low where the board's pull-up is fixed, the LED off):
  *   1. check the application at NG_APP_BASE (boot/update.h: vector table,
  *      trailer length, SHA-256, with an owner key the Ed25519 signature)
  *      and write what it found into the boot record at the start of RAM;
@@ -70,6 +71,10 @@ int main(void)
 	ng_boot_target t = { .bus = &ng_bus, .mem = (const uint8_t *)NG_FLASH_MEM,
 			     .flash_size = NG_BOARD_FLASH_KB * 1024u, .ram_base = 0x20000000u,
 			     .ram_size = NG_BOARD_RAM_KB * 1024u };
+	/* first: on a board with a fixed D+ pull-up this drives D+ low, so the
+	 * host does not try to enumerate a device busy checking its image (a
+	 * fraction of a second, more with an owner key) */
+	ng_board_init();
 	t.owner_key = ng_boot_keyslot(t.mem);
 	ng_boot_info *rec = NG_BOOT_RECORD;
 	bool asked = rec->magic == NG_BOOTINFO_MAGIC && rec->request == NG_BOOT_REQ_DFU;
@@ -85,7 +90,6 @@ int main(void)
 
 	rec->status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
 	ng_systick_init();
-	ng_board_init();
 	ng_led_set(NG_LED_DFU);
 	ng_update_init(&ng_up, &t);
 	ng_dfu_backend_update(&ng_be, &ng_up);
