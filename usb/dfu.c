@@ -107,7 +107,6 @@ static bool runtime_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s
 
 #endif
 
-#define KEY(rt, req) ((uint16_t)((rt) << 8 | (req)))
 #define IN_STATE(x) (1u << NG_DFU_##x)
 
 /* The DFU-mode requests (DFU 1.1 §3 table 3.2, and the challenge and
@@ -117,10 +116,11 @@ static bool runtime_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s
  * (bitCanUpload 0). */
 enum { M_DNLOAD, M_CLRSTATUS, M_ABORT, M_DETACH, M_GETSTATUS, M_GETSTATE, M_CHALLENGE, M_ANSWER, M_INFO, M_N };
 static const uint16_t mode_keys[M_N] = {
-	KEY(RT_CLASS_OUT, NG_DFU_DNLOAD), KEY(RT_CLASS_OUT, NG_DFU_CLRSTATUS), KEY(RT_CLASS_OUT, NG_DFU_ABORT),
-	KEY(RT_CLASS_OUT, NG_DFU_DETACH), KEY(RT_CLASS_IN, NG_DFU_GETSTATUS), KEY(RT_CLASS_IN, NG_DFU_GETSTATE),
-	KEY(RT_VENDOR_OUT, NG_DFU_REQ_CHALLENGE), KEY(RT_VENDOR_IN, NG_DFU_REQ_ANSWER),
-	KEY(0xC0u, NG_DFU_REQ_GET_INFO), /* vendor, device */
+	NG_REQ_KEY(RT_CLASS_OUT, NG_DFU_DNLOAD), NG_REQ_KEY(RT_CLASS_OUT, NG_DFU_CLRSTATUS),
+	NG_REQ_KEY(RT_CLASS_OUT, NG_DFU_ABORT), NG_REQ_KEY(RT_CLASS_OUT, NG_DFU_DETACH),
+	NG_REQ_KEY(RT_CLASS_IN, NG_DFU_GETSTATUS), NG_REQ_KEY(RT_CLASS_IN, NG_DFU_GETSTATE),
+	NG_REQ_KEY(RT_VENDOR_OUT, NG_DFU_REQ_CHALLENGE), NG_REQ_KEY(RT_VENDOR_IN, NG_DFU_REQ_ANSWER),
+	NG_REQ_KEY(0xC0u, NG_DFU_REQ_GET_INFO), /* vendor, device */
 };
 static const uint16_t mode_states[M_N] = {
 	IN_STATE(IDLE) | IN_STATE(DNLOAD_IDLE),
@@ -138,7 +138,7 @@ static bool mode_control(ng_dfu_ctx *d, ng_usbd_ctx *u, const ng_usb_setup *s, u
 			 const uint8_t *data, uint16_t len)
 {
 	uint8_t r = 0, st = d->state;
-	while (r < M_N && mode_keys[r] != KEY(s->bmRequestType, s->bRequest))
+	while (r < M_N && mode_keys[r] != NG_REQ_KEY(s->bmRequestType, s->bRequest))
 		r++;
 	if (r == M_N || !((mode_states[r] >> st) & 1u) || (r >= M_CLRSTATUS && r <= M_DETACH && s->wLength != 0) ||
 	    (r >= M_CHALLENGE && s->wValue != 0))

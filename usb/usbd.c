@@ -222,7 +222,6 @@ static uint16_t string_desc(ng_usbd_ctx *u, uint8_t index)
 	return out[0];
 }
 
-#define KEY(rt, req) ((uint16_t)((rt) << 8 | (req)))
 
 /* The standard requests a device answers (§9.4), as bmRequestType << 8 |
  * bRequest. In this order: only S_GET_DESCRIPTOR ... S_SET_CONFIGURATION
@@ -235,10 +234,12 @@ static uint16_t string_desc(ng_usbd_ctx *u, uint8_t index)
 enum { S_GET_STATUS_DEV, S_GET_STATUS_IF, S_GET_STATUS_EP, S_GET_CONFIGURATION, S_GET_INTERFACE,
        S_GET_DESCRIPTOR, S_SET_ADDRESS, S_SET_CONFIGURATION, S_SET_INTERFACE, S_CLEAR_HALT, S_SET_HALT, S_N };
 static const uint16_t std_keys[S_N] = {
-	KEY(0x80, REQ_GET_STATUS), KEY(0x81, REQ_GET_STATUS), KEY(0x82, REQ_GET_STATUS),
-	KEY(0x80, REQ_GET_CONFIGURATION), KEY(0x81, REQ_GET_INTERFACE), KEY(0x80, REQ_GET_DESCRIPTOR),
-	KEY(0x00, REQ_SET_ADDRESS), KEY(0x00, REQ_SET_CONFIGURATION), KEY(0x01, REQ_SET_INTERFACE),
-	KEY(0x02, REQ_CLEAR_FEATURE), KEY(0x02, REQ_SET_FEATURE),
+	NG_REQ_KEY(0x80, REQ_GET_STATUS), NG_REQ_KEY(0x81, REQ_GET_STATUS),
+	NG_REQ_KEY(0x82, REQ_GET_STATUS), NG_REQ_KEY(0x80, REQ_GET_CONFIGURATION),
+	NG_REQ_KEY(0x81, REQ_GET_INTERFACE), NG_REQ_KEY(0x80, REQ_GET_DESCRIPTOR),
+	NG_REQ_KEY(0x00, REQ_SET_ADDRESS), NG_REQ_KEY(0x00, REQ_SET_CONFIGURATION),
+	NG_REQ_KEY(0x01, REQ_SET_INTERFACE), NG_REQ_KEY(0x02, REQ_CLEAR_FEATURE),
+	NG_REQ_KEY(0x02, REQ_SET_FEATURE),
 };
 
 /* Standard requests, USB 2.0 §9.4. Returns the control stage to enter
@@ -250,7 +251,7 @@ static uint8_t std_request(ng_usbd_ctx *u, const ng_usb_setup *s)
 	uint16_t n = 2;
 	uint8_t r = 0, rcpt = s->bmRequestType & NG_REQ_RCPT_MASK;
 	uint8_t ep = (uint8_t)s->wIndex, en = NG_EP_NUM(ep), ed = (uint8_t)DIR(ep);
-	while (r < S_N && std_keys[r] != KEY(s->bmRequestType, s->bRequest))
+	while (r < S_N && std_keys[r] != NG_REQ_KEY(s->bmRequestType, s->bRequest))
 		r++;
 	/* No host-to-device one has a data stage. */
 	if (r == S_N || (!(s->bmRequestType & NG_REQ_DIR_IN) && s->wLength != 0) ||

@@ -49,6 +49,8 @@ typedef struct {
 #define NG_REQ_RCPT_DEVICE  0x00u
 #define NG_REQ_RCPT_IFACE   0x01u
 #define NG_REQ_RCPT_EP      0x02u
+/* A request as one key for table lookups: bmRequestType << 8 | bRequest. */
+#define NG_REQ_KEY(rt, req) ((uint16_t)((rt) << 8 | (req)))
 
 /* Stages of a class control request, see ng_usbd_class.control. */
 #define NG_CTRL_SETUP 0u /* the setup packet arrived */
