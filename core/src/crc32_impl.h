@@ -13,11 +13,7 @@
 #define NG_CRC32_BITWISE 0
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
 #define NG_CRC_INLINE static inline __attribute__((always_inline))
-#else
-#define NG_CRC_INLINE static inline
-#endif
 
 extern const uint32_t ng_crc32_t[16][256];
 

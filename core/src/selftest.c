@@ -41,7 +41,28 @@ static const uint8_t ng_st_a1000[32] = {
 	0x20, 0xcb, 0xc9, 0xf5, 0xa5, 0xd1, 0x34, 0x64, 0x5a, 0xdb, 0x5d, 0xb1, 0xb9, 0x73, 0x7e, 0xa3,
 };
 
-static bool ng_st_ok(const char *name, bool ok);
+static const char *ng_st_first;   /* the first test that failed */
+#ifdef NG_SELFTEST_HOOKS
+static const char *ng_st_wrong;   /* its known answer is made wrong */
+#endif
+
+static bool ng_st_ok(const char *name, bool ok)
+{
+#ifdef NG_SELFTEST_HOOKS
+	if (ng_st_wrong && !strcmp(ng_st_wrong, name))
+		ok = false;
+#endif
+	if (!ok && !ng_st_first)
+		ng_st_first = name;
+	return ok;
+}
+
+#ifdef NG_SELFTEST_HOOKS
+void ng_selftest_inject(const char *name)
+{
+	ng_st_wrong = name;
+}
+#endif
 
 /* The known answers on ng_sha256, with the compression this CPU uses
  * (on the Cortex-M3 the assembly alone): one, two and sixteen blocks, a
@@ -80,18 +101,15 @@ static bool ng_st_sha(void)
 #endif
 }
 
+/* The check value, and word order: the word 0x31323334 is the bytes "1234". */
 static bool ng_st_crc(void)
 {
-	ng_crc32_ctx c;
+	ng_crc32_ctx c, w, b;
 	ng_crc32_reset(&c);
+	ng_crc32_reset(&w);
+	ng_crc32_reset(&b);
 	bool ok = ng_crc32_bytes(&c, (const uint8_t *)"123456789", 9) == 0x0376E6E7u;
-	/* word order: the word 0x31323334 is the bytes "1234" */
-	uint32_t a, b;
-	ng_crc32_reset(&c);
-	a = ng_crc32_word(&c, 0x31323334u);
-	ng_crc32_reset(&c);
-	b = ng_crc32_bytes(&c, (const uint8_t *)"1234", 4);
-	return ng_st_ok("crc", ok && a == b);
+	return ng_st_ok("crc", ok && ng_crc32_word(&w, 0x31323334u) == ng_crc32_bytes(&b, (const uint8_t *)"1234", 4));
 }
 
 /* The pipeline vector: xorshift32 from 0x6e657567, sample i of a run. */
@@ -154,29 +172,6 @@ static bool ng_st_pipeline(void)
 	return ok && ng_st_run(NG_MODE_CRC32, false, ng_st_xorshift, 1304, d, &nb) && nb == 40 &&
 	       !memcmp(d, ng_st_m1, 32);
 }
-
-static const char *ng_st_first;   /* the first test that failed */
-#ifdef NG_SELFTEST_HOOKS
-static const char *ng_st_wrong;   /* its known answer is made wrong */
-#endif
-
-static bool ng_st_ok(const char *name, bool ok)
-{
-#ifdef NG_SELFTEST_HOOKS
-	if (ng_st_wrong && !strcmp(ng_st_wrong, name))
-		ok = false;
-#endif
-	if (!ok && !ng_st_first)
-		ng_st_first = name;
-	return ok;
-}
-
-#ifdef NG_SELFTEST_HOOKS
-void ng_selftest_inject(const char *name)
-{
-	ng_st_wrong = name;
-}
-#endif
 
 /* n samples from gen(i) in mode 0 (dual-ADC words when adc); true when the
  * first persistent failure latched at sample `index` on `stream` by
