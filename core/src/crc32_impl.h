@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal to core/src: the software CRC's inline word steps. Hosts use 16
- * tables (16 KiB, one step per 4 words); the Cortex-M3, whose firmware runs
- * the CRC unit and keeps the software CRC only to check the unit at
- * power-up, shifts bit by bit (NG_CRC32_BITWISE: no table). */
+ * tables (16 KiB, one step per 4 words); the Cortex-M3 (NG_CRC32_BITWISE),
+ * whose software CRC only checks the CRC unit at power-up, shifts bit by bit. */
 #ifndef NG_CRC32_IMPL_H
 #define NG_CRC32_IMPL_H
 #include <stdint.h>

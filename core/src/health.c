@@ -117,10 +117,10 @@ ng_status ng_health_start(ng_health_ctx *h, const ng_health_limits *word, const 
 /* Each stream's value is a lane of the sample (ng_lane): the word, and with
  * the ADC streams its two half-words. A of 4.4.1 is always the previous
  * sample's lane and A of 4.4.2 the window's first sample's, so the context
- * keeps those two samples (prev, apt_a) and each stream only its B's. */
-
-/* B reached lim = min(max + 1, C): notes a new largest B, returns B >= C
- * (so a step compares B once). */
+ * keeps those two samples (prev, apt_a) and each stream only its B's.
+ *
+ * ng_health_note: B reached lim = min(max + 1, C); notes a new largest B,
+ * returns B >= C (so a step compares B once). */
 static bool ng_health_note(uint32_t *max, uint32_t *lim, uint32_t b, uint32_t c)
 {
 	if (b > *max)
@@ -208,8 +208,7 @@ static inline uint32_t ng_zero_lane(uint32_t u, uint32_t one, uint32_t high)
 	return (u - one) & ~u & high;
 }
 
-/* Stream t's tests at the sample before `next`, where r: its lane equals A of
- * 4.4.1, p: of 4.4.2; *f = true when one failed. */
+/* Stream t's tests at the sample before `next` that equals its A of 4.4.1 (r), of 4.4.2 (p). */
 NG_STEP void ng_health_lane(ng_health_stream *t, const uint32_t *next, bool r, bool p, bool *f)
 {
 	if (p)
@@ -366,11 +365,10 @@ NG_STEP bool ng_neug_apt(uint32_t *a, uint32_t *b, uint32_t *s, uint16_t *max,
 		return false;
 	if (++*b > *max)
 		*max = (uint16_t)*b;
-	if (*b + 1 >= cutoff) {
-		ng_neug_inc(err);
-		return true;
-	}
-	return false;
+	if (*b + 1 < cutoff)
+		return false;
+	ng_neug_inc(err);
+	return true;
 }
 
 NG_STEP bool ng_neug_byte(ng_neug_tests_ctx *t, uint8_t x)
@@ -421,7 +419,7 @@ static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_
 	if (!t->rc_max || t->p4k_i >= 4092)
 		return 0;
 	const uint32_t room4k = (4092 - t->p4k_i + 3) / 4, a4k = t->p4k_a * 0x01010101u;
-	uint32_t a64 = t->p64_a * 0x01010101u, last = t->rc_a, b64 = t->p64_b;
+	uint32_t a64 = t->p64_a * 0x01010101u, last = t->rc_a;
 	uint32_t end = 63 - t->p64_i;   /* the next 64-byte window's first byte, from v[k]'s first */
 	size_t k = 0;
 	if (n > room4k)
@@ -440,7 +438,7 @@ static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_
 		    ng_zero_lane((x ^ na) | 0x01010101u >> (24 - sh), 0x01010101u, 0x80808080u))
 			break;
 		a64 = na;
-		b64 = 0;
+		t->p64_b = 0;
 		last = x >> 24;
 		k++;
 		end = end % 4 + 60;
@@ -449,7 +447,6 @@ static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_
 		t->rc_a = last;
 		t->rc_b = 1;
 		t->p64_a = a64 & 0xffu;
-		t->p64_b = b64;
 		t->p64_i = (t->p64_i + 4 * (uint32_t)k) % 64;
 		t->p4k_i += 4 * (uint32_t)k;
 	}

@@ -118,9 +118,8 @@ ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 	return NG_OK;
 }
 
-/* A block is complete: the queue slot it goes into, or NULL when it is
- * dropped (a test fired during it, modes 0 and 1) or lost (the queue is
- * full). */
+/* A block is complete: its queue slot, or NULL when it is dropped (a test
+ * fired during it, modes 0 and 1) or lost (the queue is full). */
 static uint8_t *ng_pipe_block_done(ng_pipeline *p, bool *dropped)
 {
 	uint8_t *slot = NULL;
@@ -140,10 +139,9 @@ static uint8_t *ng_pipe_block_done(ng_pipeline *p, bool *dropped)
 /* NeuG's tests fired on a CRC value the block uses: it is dropped. */
 static void ng_pipe_neug(ng_pipeline *p, bool fired)
 {
-	if (fired) {
-		p->blk_fail |= NG_HEALTH_NEUG;
-		p->health.status |= NG_HEALTH_NEUG;
-	}
+	const uint32_t bit = fired ? NG_HEALTH_NEUG : 0u;
+	p->blk_fail |= bit;
+	p->health.status |= bit;
 }
 
 /* g groups from w through the CRC, their values into v; the first n of them
@@ -281,12 +279,11 @@ uint32_t ng_pipeline_samples_per_block(const ng_pipeline *p)
 	return p->mode == NG_MODE_CONDITIONED ? p->spb : p->mode == NG_MODE_CRC32 ? 32u : 8u;
 }
 
-/* The input is tested a block at a time (up to the end of the block in
- * progress), so what fires is charged to the block its sample belongs to.
- * When a persistent failure latches (modes 0 and 1), the samples before the
- * latching one still go through the CRC and NeuG's tests, exactly as when
- * they are fed one at a time, so the state never depends on how the input
- * was cut (tests/fuzz/fuzz_health.c checks this); then the queue and the
+/* The input is tested up to the end of the block in progress at a time, so
+ * what fires is charged to its sample's block. When a persistent failure
+ * latches (modes 0 and 1), the samples before it still go through the CRC
+ * and NeuG's tests, as when fed one at a time (the state never depends on
+ * how the input was cut: tests/fuzz/fuzz_health.c); then the queue and the
  * block in progress are discarded and later samples are only tested. */
 ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n)
 {
@@ -360,9 +357,8 @@ void ng_pipeline_set_mode(ng_pipeline *p, uint32_t mode)
 		return;
 	ng_pipe_discard(p);
 	p->mode = mode;
-	/* Raw blocks start at a sample index that is a multiple of 8, so that
-	 * each 32-byte raw block is a 32-byte-aligned block of the input (the
-	 * device's raw mode is for evaluation: records line up with the source). */
+	/* Raw blocks start at a sample index that is a multiple of 8: each is a
+	 * 32-byte-aligned block of the input (records line up with the source). */
 	p->skip = mode == NG_MODE_RAW ? (uint32_t)((8u - p->health.samples % 8u) % 8u) : 0u;
 }
 
@@ -370,8 +366,7 @@ uint32_t ng_pipeline_mode(const ng_pipeline *p) { return p->mode; }
 
 const ng_health_ctx *ng_pipeline_health(const ng_pipeline *p) { return &p->health; }
 
-/* A largest-B figure: 1 once any sample was tested (every run and window
- * holds at least one sample). */
+/* A largest B: at least 1 once any sample was tested. */
 static uint32_t ng_pipe_max(uint32_t m, uint64_t samples)
 {
 	return m ? m : samples ? 1u : 0u;
@@ -382,8 +377,6 @@ void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st)
 	const ng_health_ctx *h = &p->health;
 	const ng_health_stream *w = &h->st[NG_STREAM_WORD], *a1 = &h->st[NG_STREAM_ADC1],
 			       *a2 = &h->st[NG_STREAM_ADC2];
-	const ng_neug_tests_ctx *t = &h->neug;
-	const bool adc = h->nstreams > 1;
 	memset(st, 0, sizeof *st);
 	st->samples = h->samples;
 	st->blocks_out = p->blocks_out;
@@ -398,7 +391,7 @@ void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st)
 	st->apt_failures = w->apt_failures;
 	st->rct_max = ng_pipe_max(w->rct_max, h->samples);
 	st->apt_max = ng_pipe_max(w->apt_max, h->samples);
-	if (adc) {
+	if (h->nstreams > 1) {
 		st->adc_h_milli = a1->h_milli;
 		st->adc_rct_cutoff = a1->rct_cutoff;
 		st->adc_apt_cutoff = a1->apt_cutoff;
@@ -416,7 +409,7 @@ void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st)
 	st->fail_stream = h->fail_stream;
 	st->fail_index = h->fail_index;
 	st->fail_count = h->fail_count;
-	ng_neug_tests_stats(t, st);
+	ng_neug_tests_stats(&h->neug, st);
 	st->mode = p->mode;
 	st->ready = ng_pipeline_ready(p);
 }
