@@ -117,10 +117,10 @@ ng_status ng_health_start(ng_health_ctx *h, const ng_health_limits *word, const 
 /* Each stream's value is a lane of the sample (ng_lane): the word, and with
  * the ADC streams its two half-words. A of 4.4.1 is always the previous
  * sample's lane and A of 4.4.2 the window's first sample's, so the context
- * keeps those two samples (prev, apt_a) and each stream only its B's.
- *
- * ng_health_note: B reached lim = min(max + 1, C); notes a new largest B,
- * returns B >= C (so a step compares B once). */
+ * keeps those two samples (prev, apt_a) and each stream only its B's. */
+
+/* B reached lim = min(max + 1, C): notes a new largest B, returns B >= C
+ * (so a step compares B once). */
 static bool ng_health_note(uint32_t *max, uint32_t *lim, uint32_t b, uint32_t c)
 {
 	if (b > *max)
@@ -295,10 +295,10 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	h->prev = prev;
 	h->apt_a = a;
 	h->apt_i = i;
-	size_t j = (size_t)(q - s);
+	const size_t j = (size_t)(q - s) - f;   /* n, or the failing sample's index */
+	h->samples += j;
 	*fired = 0;
-	if (f) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
-		h->samples += --j;
+	if (f) {   /* count, maybe latch, before the failing sample's index moves on */
 		ng_health_startup_check(h);
 		/* which failed: 4.4.1 where the sample equalled A with B >= C,
 		 * 4.4.2 where B >= C (B grows only where it is compared) */
@@ -310,8 +310,6 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 			*fired |= bits;
 		}
 		h->samples++;
-	} else {
-		h->samples += j;
 	}
 	for (uint32_t k = 0; k < ns; k++)   /* B = 1 where the last sample ended a run */
 		if (t[k].run_end != q)

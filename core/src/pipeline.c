@@ -165,7 +165,8 @@ static void ng_pipe_crc_values(ng_pipeline *p, const uint32_t *w, size_t g, size
 
 /* The end of a block, v its last CRC value: v's low byte, the previous
  * output's first half, then FIPS 180-4's padding (0x80, zeros, the length
- * in bits as 64 bits big endian), all compressed. The digest goes into the
+ * in bits as 64 bits big endian), all compressed (word aligned: 8 header
+ * bytes, 4-byte values, 17 bytes + 0x80 + 2 zeros). The digest goes into the
  * queue and its first half into prev; H(0) replaces it, and the ring's
  * first block is wiped: the digest cannot be recomputed from what is left. */
 static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
