@@ -226,8 +226,6 @@ $(B)/firmware/qemu/vectors.o: $(FW_Q)/vectors.S $(wildcard $(FW_QVEC)/*.bin)
 $(B)/firmware/qemu/%.elf: $(B)/firmware/qemu/%.o $(FW_QOBJ) $(FW_COMMON_OBJ) $(FW_Q)/mps2.ld
 	$(FW_CC) $(FW_LDFLAGS) -T$(FW_Q)/mps2.ld -Wl,-Map=$(@:.elf=.map) -o $@ $(filter %.o,$^) $(FW_LIBS)
 
-$(B)/firmware/qemu/fw_bench.elf: $(B)/firmware/qemu/sha_unrolled.o
-
 firmware-qemu: $(B)/firmware/qemu/fw_selftest.elf $(B)/firmware/qemu/fw_bench.elf
 
 check-firmware:
@@ -244,7 +242,6 @@ bench-firmware:
 $(B)/firmware/qemu/fw_prof.o: $(FW_Q)/fw_bench.c
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_INC) -I$(FW_Q) $(FW_CFLAGS) -DNG_FW_PROFILE -MMD -MP -c $< -o $@
-$(B)/firmware/qemu/fw_prof.elf: $(B)/firmware/qemu/sha_unrolled.o
 firmware-qemu: $(B)/firmware/qemu/fw_prof.elf
 
 # The firmware's own cost per output (fw_cost.c: main.c, noise.c, the USB
