@@ -154,8 +154,9 @@ void ng_sha256_init(ng_sha256_ctx *ctx)
 	memcpy(ctx->h, ng_sha256_h0, sizeof ctx->h);
 }
 
-/* FIPS 180-4 6.2 / 6.4: whole blocks straight from the input, the rest
- * through the buffer. */
+/* FIPS 180-4 6.2 / 6.4, for SHA-256 and SHA-512: whole blocks straight
+ * from the input, the rest through the buffer (the boot loader has a
+ * smaller one instead, in boot/sha2.c). */
 void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 {
 	const ng_sha2_kind *k = c->kind;
