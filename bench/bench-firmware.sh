@@ -70,7 +70,7 @@ part "  the same, the words only" "$(get health_test_words_minstr_per_sample)" "
 part "NeuG CRC-output tests, per CRC word" "$(get neug_tests_word_minstr)" " (x35)"
 part "software CRC, per word (the CRC unit replaces it)" "$(get crc32_sw_minstr_per_word)" " (x140)"
 part "SHA-256 compression, per 64-byte block" "$(get sha256_minstr_per_64B_block)" " (x3; NeuG: about 7,000 per output)"
-part "  the same, rounds unrolled by 8 (sha_unrolled.c)" "$(get sha256_unrolled8_minstr_per_64B_block)" " (x3; a measurement aid)"
+part "  the same, the portable C (core/src/sha256.c)" "$(get sha256_portable_minstr_per_64B_block)" " (x3; the QEMU tests' cross-check)"
 part "ng_wipe, per byte" "$(get wipe_minstr_per_byte)" ""
 part "  a word-wise volatile wipe, per byte" "$(get wipe_words_minstr_per_byte)" ""
 # Exact instructions per function on the conditioned path: QEMU's trace of

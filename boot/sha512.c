@@ -3,11 +3,12 @@
  * 6.4), written for size: the compression function (one round per loop
  * pass, the four sigma functions as one routine driven by a table of
  * rotation counts) and the streaming code are the ones the boot loader's
- * SHA-256 uses (core/src/sha2k.c, core/src/sha256.c). */
+ * SHA-256 uses (sha2.c; core/src/sha2.c, and core/src/sha256.c's update
+ * outside the loader). */
 #include <stddef.h>
 #include <string.h>
-#include "ng/sha2k.h"
 #include "ng/wipe.h"
+#include "sha2.h"
 #include "sha512.h"
 
 static const ng_sha2_kind ng_sha512_kind = {

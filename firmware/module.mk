@@ -105,8 +105,10 @@ FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 # the DFU LED pattern only, the flash driver on the chip's registers
 # directly (NG_FPEC_DIRECT), no .data to copy at start (NG_CRT_NO_DATA:
 # loader.ld refuses any), byte-loop mem* functions, and the portable
-# SHA-256 (NG_SHA256_SMALL: one round per loop pass) whose round constants
-# are SHA-512's (FIPS 180-4 4.2.2: the high halves of 4.2.3's).
+# SHA-256 of boot/sha2.c (NG_SHA256_SMALL: SHA-512's compression function,
+# one round per loop pass, on 32-bit words, whose round constants are
+# SHA-512's, FIPS 180-4 4.2.2: the high halves of 4.2.3's; a byte-at-a-time
+# update) instead of core/src/sha256.c.
 FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_USB_POLLED -DNG_SYSTICK_POLLED -DNG_USBD_DCD=ng_stm32_dcd_ops -DNG_DFU_MODE_ONLY -DNG_DFU_BACKEND_UPDATE -DNG_LED_DFU_ONLY \
 	-DNG_FPEC_DIRECT -DNG_CRT_NO_DATA -DNG_LIBC_SMALL -DNG_SHA256_SMALL
 # LTO, and the GCC passes whose code growth outweighs its gain here (each
@@ -124,7 +126,7 @@ FW_LOADER_LTO ?= -flto -fno-schedule-insns -fno-schedule-insns2 -fno-inline-smal
 FW_LOADER_CFLAGS = $(FW_CFLAGS) $(FW_LOADER_DEFS) $(FW_LOADER_LTO)
 # Input sections by alignment: less padding between them (20 bytes).
 FW_LOADER_LDFLAGS := -Wl,--sort-section=alignment
-FW_LOADER_SRC := $(BOOT_SRC) core/src/sha256.c core/src/sha2k.c core/src/wipe.c usb/usbd.c usb/dfu.c usb/dfu_device.c
+FW_LOADER_SRC := $(BOOT_SRC) core/src/sha2.c core/src/wipe.c usb/usbd.c usb/dfu.c usb/dfu_device.c
 FW_LOADER_COMMON = $(patsubst %.c,$(B)/firmware/loader-obj/%.o,$(FW_LOADER_SRC))
 
 # The loader's flags in a file rewritten only when they change: its objects
@@ -224,8 +226,6 @@ $(B)/firmware/qemu/vectors.o: $(FW_Q)/vectors.S $(wildcard $(FW_QVEC)/*.bin)
 $(B)/firmware/qemu/%.elf: $(B)/firmware/qemu/%.o $(FW_QOBJ) $(FW_COMMON_OBJ) $(FW_Q)/mps2.ld
 	$(FW_CC) $(FW_LDFLAGS) -T$(FW_Q)/mps2.ld -Wl,-Map=$(@:.elf=.map) -o $@ $(filter %.o,$^) $(FW_LIBS)
 
-$(B)/firmware/qemu/fw_bench.elf: $(B)/firmware/qemu/sha_unrolled.o
-
 firmware-qemu: $(B)/firmware/qemu/fw_selftest.elf $(B)/firmware/qemu/fw_bench.elf
 
 check-firmware:
@@ -242,7 +242,6 @@ bench-firmware:
 $(B)/firmware/qemu/fw_prof.o: $(FW_Q)/fw_bench.c
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_INC) -I$(FW_Q) $(FW_CFLAGS) -DNG_FW_PROFILE -MMD -MP -c $< -o $@
-$(B)/firmware/qemu/fw_prof.elf: $(B)/firmware/qemu/sha_unrolled.o
 firmware-qemu: $(B)/firmware/qemu/fw_prof.elf
 
 # The firmware's own cost per output (fw_cost.c: main.c, noise.c, the USB

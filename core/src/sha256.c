@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* SHA-256 as specified by FIPS 180-4 (sections 4.1.2, 4.2.2, 5.1.1, 6.2).
- * Portable C, no allocation; ng_sha256_compress dispatches to the SHA-NI
+/* SHA-256 as specified by FIPS 180-4 (sections 4.1.2, 4.2.2, 5.1.1, 6.2):
+ * the constants, the compression function, the start and the update step
+ * (sha2.c has the padding and output). Portable C, no allocation;
+ * ng_sha256_compress dispatches to the SHA-NI
  * code of sha256_x86.c when the CPU has it (x86-64 only), and to the
  * Thumb-2 assembly of sha256_armv7m.c on the Cortex-M3. */
 #include <stddef.h>
@@ -8,13 +10,6 @@
 #include "ng/sha256.h"
 #include "sha256_impl.h"
 
-#ifdef NG_SHA256_SMALL
-#include "ng/sha2k.h"
-/* The boot loader's build: SHA-512's compression function, initial hash
- * value and constants, on 32-bit words (ng/sha2k.h: the high halves),
- * computed by ng_sha256_init on its first call. */
-#else
-#define NG_K256(t) ng_sha256_k[t]
 /* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the cube
  * roots of the first 64 primes. */
 const uint32_t ng_sha256_k[64] = {
@@ -31,7 +26,6 @@ const uint32_t ng_sha256_k[64] = {
 const uint32_t ng_sha256_h0[8] = {
 	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
-#endif
 
 /* (A function, not a macro: GCC turns it into one load and a byte swap.) */
 static inline uint32_t ng_load_be32(const uint8_t *p)
@@ -50,48 +44,13 @@ static inline uint32_t ng_load_be32(const uint8_t *p)
 #define NG_SSIG0(x) (NG_ROR(x, 7) ^ NG_ROR(x, 18) ^ ((x) >> 3))
 #define NG_SSIG1(x) (NG_ROR(x, 17) ^ NG_ROR(x, 19) ^ ((x) >> 10))
 
-#ifdef NG_SHA256_SMALL
-/* The boot loader's build: SHA-512's compression function on 32-bit
- * words (core/src/sha2k.c), for size. */
-void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
-{
-	ng_sha2_compress(h0, blocks, n, 4);
-}
-#elif NG_SHA256_HAVE_ARMV7M
-/* The Cortex-M3's portable code (its known answers only: the Thumb-2
- * code does the work): FIPS 180-4 6.2.2 as written, one round per loop
- * pass, the schedule W[0..63] in w, a..h in v moved down one place per
- * round (a few hundred bytes of code). */
-void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n)
-{
-	uint32_t w[64], v[8];
-	while (n--) {
-		memcpy(v, h0, sizeof v);
-		for (unsigned t = 0; t < 64; t++) {
-			uint32_t *x = &w[t];
-			if (t < 16)
-				*x = ng_load_be32(blocks + 4 * t);
-			else
-				*x = NG_SSIG1(x[-2]) + x[-7] + NG_SSIG0(x[-15]) + x[-16];
-			uint32_t t1 = v[7] + NG_BSIG1(v[4]) + NG_CH(v[4], v[5], v[6]) + NG_K256(t) + *x;
-			uint32_t t2 = NG_BSIG0(v[0]) + NG_MAJ(v[0], v[1], v[2]);
-			for (unsigned i = 7; i > 0; i--)
-				v[i] = v[i - 1];
-			v[4] += t1;
-			v[0] = t1 + t2;
-		}
-		for (unsigned i = 0; i < 8; i++)
-			h0[i] += v[i];
-		blocks += 64;
-	}
-	ng_wipe(w, sizeof w);
-	ng_wipe(v, sizeof v);
-}
-#else
-/* Steps 2 to 4 unrolled by eight: instead of moving a..h down one place
- * per round, each round's macro call names them rotated by one (the
- * variable that would become `a` is the one that held `h`), so a round
- * costs only its arithmetic; after eight rounds the names are back. */
+/* FIPS 180-4 6.2.2, the one portable compression function (on hosts
+ * without SHA-NI, and the reference the fast paths are tested against; on
+ * the Cortex-M3 only the QEMU tests link it), steps 2 to 4 unrolled by
+ * eight: instead of moving a..h down one place per round, each round's
+ * macro call names them rotated by one (the variable that would become `a`
+ * is the one that held `h`), so a round costs only its arithmetic; after
+ * eight rounds the names are back. */
 #define NG_ROUND(a, b, c, d, e, f, g, h, t) do { \
 		uint32_t t1_ = (h) + NG_BSIG1(e) + NG_CH(e, f, g) + ng_sha256_k[t] + w[t]; \
 		(d) += t1_; \
@@ -122,7 +81,6 @@ void ng_sha256_compress_portable(uint32_t h0[8], const uint8_t *blocks, size_t n
 	}
 	ng_wipe(w, sizeof w);
 }
-#endif
 
 #if NG_SHA256_HAVE_X86
 /* 0 = not probed yet, 1 = portable, 2 = SHA-NI. Probing twice is harmless. */
@@ -177,16 +135,12 @@ const char *ng_sha256_impl(void) { return "portable"; }
 void ng_sha256_force_portable(bool on) { (void)on; }
 #endif
 
-#ifdef NG_SHA256_SMALL
-#define ng_sha256_kcompress ng_sha2_compress
-#else
 /* (The compression function as the shared streaming code calls it.) */
 static void ng_sha256_kcompress(void *h, const uint8_t *blocks, size_t n, unsigned word)
 {
 	(void)word;
 	ng_sha256_compress(h, blocks, n);
 }
-#endif
 
 static const ng_sha2_kind ng_sha256_kind = {
 	ng_sha256_kcompress, 64, 4, offsetof(ng_sha256_ctx, h), offsetof(ng_sha256_ctx, buf), sizeof(ng_sha256_ctx),
@@ -194,18 +148,15 @@ static const ng_sha2_kind ng_sha256_kind = {
 
 void ng_sha256_init(ng_sha256_ctx *ctx)
 {
-#ifdef NG_SHA256_SMALL
-	ng_sha2_init(&ctx->s, &ng_sha256_kind);
-#else
 	ctx->s.kind = &ng_sha256_kind;
 	ctx->s.len = 0;
 	ctx->s.fill = 0;
 	memcpy(ctx->h, ng_sha256_h0, sizeof ctx->h);
-#endif
 }
 
-/* FIPS 180-4 6.2 / 6.4: whole blocks straight from the input, the rest
- * through the buffer. */
+/* FIPS 180-4 6.2 / 6.4, for SHA-256 and SHA-512: whole blocks straight
+ * from the input, the rest through the buffer (the boot loader has a
+ * smaller one instead, in boot/sha2.c). */
 void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 {
 	const ng_sha2_kind *k = c->kind;
@@ -214,17 +165,6 @@ void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 	size_t bs = k->block;
 	const uint8_t *p = data;
 	c->len += len;
-#ifdef NG_SHA256_SMALL
-	/* The boot loader's build: a byte at a time, for size. */
-	(void)bs;
-	while (len--) {
-		buf[c->fill++] = *p++;
-		if (c->fill == k->block) {
-			k->compress(h, buf, 1, k->word);
-			c->fill = 0;
-		}
-	}
-#else
 	while (len) {
 		size_t n = bs - c->fill;
 		if (c->fill == 0 && len >= bs) {
@@ -243,63 +183,4 @@ void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
 		p += n;
 		len -= n;
 	}
-#endif
-}
-
-/* FIPS 180-4 5.1.1 / 5.1.2 padding: 0x80, zeros up to the length field
- * (the last 8 bytes of a 64-byte block, the last 16 of a 128-byte one),
- * the message length in bits, big-endian; then the state's 8 words,
- * big-endian (6.2.2 / 6.4.2). */
-void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
-{
-	const ng_sha2_kind *k = c->kind;
-	uint8_t *buf = (uint8_t *)c + k->buf_off;
-	void *h = (uint8_t *)c + k->h_off;
-	uint32_t bs = k->block, end = bs - bs / 8u, f = c->fill;
-	uint64_t bits = c->len << 3;
-	buf[f++] = 0x80;
-	while (f != end) {
-		if (f == bs) { /* no room for the length: one more block */
-			k->compress(h, buf, 1, k->word);
-			f = 0;
-		} else {
-			buf[f++] = 0;
-		}
-	}
-	for (f = bs; f-- > end; bits >>= 8) {
-		buf[f] = (uint8_t)bits;
-		if (f == bs - 8u)
-			bits = (c->len >> 61) << 8; /* SHA-512's: the bits above 64 */
-	}
-	k->compress(h, buf, 1, k->word);
-#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* each word's bytes in reverse order */
-	for (f = 0; f < 8u * k->word; f++)
-		digest[f] = ((const uint8_t *)h)[f ^ (k->word - 1u)];
-#else
-	for (f = 0; f < 8u * k->word; f++) {
-		uint32_t i = f / k->word, sh = 8u * (k->word - 1u - f % k->word);
-		uint64_t v = k->word == 8u ? ((const uint64_t *)h)[i] : ((const uint32_t *)h)[i];
-		digest[f] = (uint8_t)(v >> sh);
-	}
-#endif
-	ng_wipe(c, k->size);
-}
-
-void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len)
-{
-	ng_sha2_update(&ctx->s, data, len);
-}
-
-void ng_sha256_final(ng_sha256_ctx *ctx, uint8_t digest[32])
-{
-	ng_sha2_final(&ctx->s, digest);
-}
-
-void ng_sha256(uint8_t digest[32], const void *data, size_t len)
-{
-	ng_sha256_ctx c;
-	ng_sha256_init(&c);
-	ng_sha256_update(&c, data, len);
-	ng_sha256_final(&c, digest);
 }

@@ -11,7 +11,7 @@
  * per round plus 3 (rounds 0..15) or 13 (rounds 16..63) for W[t]: about
  * 1,830 per block (the C version at -O2: 2,150), in 6.2 KiB of code.
  * Built only for __ARM_ARCH_7M__; sha256.c dispatches to it there and
- * keeps the portable C as the cross-check (ng_selftest compares the two).
+ * keeps the portable C as the cross-check (the QEMU tests compare the two).
  * Top-level asm in a .c file so that the wildcard builds (firmware,
  * core-freestanding's ARM check) pick it up; on every other target this
  * file is empty but for a typedef. */

@@ -13,7 +13,7 @@ extern const uint32_t ng_sha256_h0[8];
 
 /* The SHA-NI path exists only on x86-64 with GCC or Clang (function target
  * attributes); everywhere else (Cortex-M3, freestanding ARM) it is absent. */
-#if !defined(NG_SHA256_SMALL) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NG_SHA256_HAVE_X86 1
 /* CPUID: SHA (leaf 7 EBX bit 29), SSSE3 (leaf 1 ECX bit 9), SSE4.1 (bit 19). */
 bool ng_sha256_x86_supported(void);
@@ -23,10 +23,7 @@ void ng_sha256_compress_x86(uint32_t h[8], const uint8_t *blocks, size_t n);
 #endif
 
 /* Thumb-2 assembly for the Cortex-M3 (sha256_armv7m.c); n may be 0. */
-/* NG_SHA256_SMALL (the boot loader's build): the portable code only, one
- * round per loop pass, for size rather than speed. */
-#if !defined(NG_SHA256_SMALL) && defined(__ARM_ARCH_7M__) && defined(__thumb2__) && \
-	(defined(__GNUC__) || defined(__clang__))
+#if defined(__ARM_ARCH_7M__) && defined(__thumb2__) && (defined(__GNUC__) || defined(__clang__))
 #define NG_SHA256_HAVE_ARMV7M 1
 void ng_sha256_compress_armv7m(uint32_t h[8], const uint8_t *blocks, size_t n);
 #else

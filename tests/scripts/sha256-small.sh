@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The boot loader's SHA-256 (core/src/sha256.c built with NG_SHA256_SMALL:
-# SHA-512's compression function on 32-bit words, core/src/sha2k.c, and the
-# streaming code both share, for size) against sha256sum, on lengths around
-# the block and padding boundaries and a large random input.
+# The boot loader's SHA-256 (boot/sha2.c built with NG_SHA256_SMALL:
+# SHA-512's compression function on 32-bit words and a byte-at-a-time
+# update, with core/src/sha2.c's padding and output, for size) against
+# sha256sum, on lengths around the block and padding boundaries and a large
+# random input.
 set -u
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
@@ -23,7 +24,7 @@ int main(void)
 	return 0;
 }
 C
-if ! gcc -std=c11 -O2 -Wall -Wextra -Werror -Icore/include -DNG_SHA256_SMALL "$tmp/drv.c" core/src/sha256.c core/src/sha2k.c \
+if ! gcc -std=c11 -O2 -Wall -Wextra -Werror -Icore/include -Iboot -DNG_SHA256_SMALL "$tmp/drv.c" boot/sha2.c core/src/sha2.c \
 	core/src/wipe.c -o "$tmp/sha"; then
 	echo "FAIL: sha256-small: the NG_SHA256_SMALL build does not compile"
 	exit 1

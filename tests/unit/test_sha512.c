@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SHA-512 (boot/sha512.c): the FIPS 180-4 examples, boundary lengths and
  * random update splits against OpenSSL (EVP); its computed constants
- * (core/src/sha2k.c) on a first use from several threads at once, and
+ * (boot/sha2.c) on a first use from several threads at once, and
  * against SHA-256's stored ones. */
 #include <openssl/evp.h>
 #include <pthread.h>
 #include <string.h>
 #include "check.h"
-#include "ng/sha2k.h"
+#include "sha2.h"
 #include "sha512.h"
 
 /* SHA-256's constants as core/src/sha256.c stores them (FIPS 180-4 4.2.2, 5.3.3). */

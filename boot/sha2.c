@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The SHA-512 constants (ng/sha2k.h), computed as FIPS 180-4 defines them:
- * fewer bytes of code than the 704 bytes of table; and the compression
- * function SHA-512 and the boot loader's SHA-256 share. */
+/* The SHA-512 constants (sha2.h), computed as FIPS 180-4 defines them:
+ * fewer bytes of code than the 704 bytes of table; the compression function
+ * SHA-512 and the boot loader's SHA-256 share; and, in the boot loader's
+ * build (NG_SHA256_SMALL), that SHA-256's start and update. */
 #include <stdbool.h>
-#include "ng/sha2k.h"
 #include "ng/wipe.h"
+#include "sha2.h"
 
 uint64_t ng_sha512_k[80];
 uint64_t ng_sha512_h0[8];
@@ -174,3 +175,35 @@ void ng_sha2_compress(void *h, const uint8_t *p, size_t n, unsigned word)
 	}
 	ng_wipe(w, sizeof w);
 }
+
+#ifdef NG_SHA256_SMALL
+/* The boot loader's SHA-256: the compression function, initial hash value
+ * and constants above on 32-bit words, with the padding and output of
+ * core/src/sha2.c. */
+static const ng_sha2_kind ng_sha256_kind = {
+	ng_sha2_compress, 64, 4, offsetof(ng_sha256_ctx, h), offsetof(ng_sha256_ctx, buf), sizeof(ng_sha256_ctx),
+};
+
+void ng_sha256_init(ng_sha256_ctx *ctx)
+{
+	ng_sha2_init(&ctx->s, &ng_sha256_kind);
+}
+
+/* FIPS 180-4 6.2 / 6.4 a byte at a time through the buffer: smaller code
+ * than core/src/sha256.c's, which takes whole blocks from the input. */
+void ng_sha2_update(ng_sha2_hdr *c, const void *data, size_t len)
+{
+	const ng_sha2_kind *k = c->kind;
+	uint8_t *buf = (uint8_t *)c + k->buf_off;
+	void *h = (uint8_t *)c + k->h_off;
+	const uint8_t *p = data;
+	c->len += len;
+	while (len--) {
+		buf[c->fill++] = *p++;
+		if (c->fill == k->block) {
+			k->compress(h, buf, 1, k->word);
+			c->fill = 0;
+		}
+	}
+}
+#endif

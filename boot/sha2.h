@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The SHA-512 constants of FIPS 180-4, used by boot/sha512.c and by the
- * boot loader's SHA-256 (core/src/sha256.c built with NG_SHA256_SMALL):
- * SHA-256's round constants (4.2.2) and initial hash value (5.3.3) are the
- * high 32 bits of the first 64 of SHA-512's (4.2.3) and of its initial
- * hash value (5.3.5), the same roots of the same primes to fewer bits, so
- * the loader keeps one copy. They are computed, not stored: call
- * ng_sha2k_init before reading them. */
-#ifndef NG_SHA2K_H
-#define NG_SHA2K_H
+/* The SHA-2 code of the boot layer, written for size: SHA-512's constants
+ * (FIPS 180-4 4.2.3, 5.3.5), computed rather than stored, and one
+ * compression function for 32- and 64-bit words. boot/sha512.c uses them;
+ * so does the boot loader's SHA-256 (sha2.c built with NG_SHA256_SMALL,
+ * linked instead of core/src/sha256.c): SHA-256's round constants (4.2.2)
+ * and initial hash value (5.3.3) are the high 32 bits of the first 64 of
+ * SHA-512's and of its initial hash value, the same roots of the same
+ * primes to fewer bits, so the loader keeps one copy. */
+#ifndef NG_BOOT_SHA2_H
+#define NG_BOOT_SHA2_H
 #include <stddef.h>
 #include <stdint.h>
 #include "ng/sha256.h"
