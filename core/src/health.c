@@ -295,10 +295,10 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	h->prev = prev;
 	h->apt_a = a;
 	h->apt_i = i;
-	const size_t j = (size_t)(q - s) - f;   /* n, or the failing sample's index */
-	h->samples += j;
+	size_t j = (size_t)(q - s);
 	*fired = 0;
-	if (f) {   /* count, maybe latch, before the failing sample's index moves on */
+	if (f) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
+		h->samples += --j;
 		ng_health_startup_check(h);
 		/* which failed: 4.4.1 where the sample equalled A with B >= C,
 		 * 4.4.2 where B >= C (B grows only where it is compared) */
@@ -310,6 +310,8 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 			*fired |= bits;
 		}
 		h->samples++;
+	} else {
+		h->samples += j;
 	}
 	for (uint32_t k = 0; k < ns; k++)   /* B = 1 where the last sample ended a run */
 		if (t[k].run_end != q)
