@@ -7,6 +7,17 @@
 #include <stdint.h>
 #include "ng/health.h"
 
+/* The tests' shorthand: ng_health_start with the limits ng_health_limits_for
+ * gives for h_milli and, unless it is 0 (one stream), adc_h_milli. */
+static inline ng_status ref_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_milli)
+{
+	ng_health_limits w, a;
+	if (ng_health_limits_for(&w, h_milli) != NG_OK ||
+	    (adc_h_milli && ng_health_limits_for(&a, adc_h_milli) != NG_OK))
+		return NG_ERR_ARG;
+	return ng_health_start(h, &w, adc_h_milli ? &a : NULL);
+}
+
 typedef struct {
 	uint32_t rct_a, rct_b, apt_a, apt_b, rct_max, apt_max;
 	uint32_t rct_failures, apt_failures;   /* counted as doc/health.md says */

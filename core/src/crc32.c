@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Software model of the STM32F1 CRC unit (RM0008 section 4.2): see crc32.h.
- * MSB first, table-driven (tables from tools/gen_crc32_table.py) but on the
- * Cortex-M3 (bit by bit, crc32_impl.h); bytes (the self-test's) bit by bit. */
+ * Words by tables (tools/gen_crc32_table.py; crc32_impl.h), bytes bit by bit. */
 #include "ng/crc32.h"
 #include "crc32_impl.h"
 #if !NG_CRC32_BITWISE

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal to core/src: the software CRC's inline word steps. Hosts use 16
- * tables (16 KiB, one step per 4 words); the Cortex-M3, whose firmware runs
- * the CRC unit and keeps the software CRC only to check the unit at
- * power-up, shifts bit by bit (NG_CRC32_BITWISE: no table). */
+ * tables (16 KiB, one step per 4 words); the Cortex-M3 (NG_CRC32_BITWISE),
+ * whose software CRC only checks the CRC unit at power-up, shifts bit by bit. */
 #ifndef NG_CRC32_IMPL_H
 #define NG_CRC32_IMPL_H
 #include <stdint.h>
@@ -13,11 +12,7 @@
 #define NG_CRC32_BITWISE 0
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
 #define NG_CRC_INLINE static inline __attribute__((always_inline))
-#else
-#define NG_CRC_INLINE static inline
-#endif
 
 extern const uint32_t ng_crc32_t[16][256];
 

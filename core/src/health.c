@@ -7,13 +7,8 @@
 #include "ng/health.h"
 
 /* The per-sample steps are inlined into their loops (-Os would call them). */
-#if defined(__GNUC__) || defined(__clang__)
 #define NG_STEP static inline __attribute__((always_inline))
 #define NG_UNLIKELY(c) __builtin_expect(!!(c), 0)
-#else
-#define NG_STEP static inline
-#define NG_UNLIKELY(c) (c)
-#endif
 
 /* ---- Cutoffs (SP 800-90B 4.4.1 and 4.4.2, alpha = 2^-30) ---------------- */
 
@@ -35,13 +30,11 @@ static double ng_exp2_neg(double x)
 	return r * sum;
 }
 
-/* CRITBINOM(n, p, 1 - eps): the least k with P(X <= k) >= 1 - eps for X ~
- * Binomial(n, p), i.e. the least k with the upper tail P(X > k) <= eps.
- * All weights are taken relative to the mode m = floor((n + 1) p), where the
- * probability is largest, through the ratio
- *   P(k + 1) / P(k) = (n - k) / (k + 1) * p / (1 - p),
- * so no weight exceeds 1, nothing overflows, and what underflows is below
- * 1e-300 of the total. The tail is summed from the top down (no cancellation). */
+/* CRITBINOM(n, p, 1 - eps): the least k with P(X > k) <= eps for X ~
+ * Binomial(n, p). The weights are relative to the mode m = floor((n + 1) p)
+ * through P(k + 1) / P(k) = (n - k) / (k + 1) * p / (1 - p): none exceeds 1,
+ * what underflows is below 1e-300 of the total; the tail is summed from the
+ * top down (no cancellation). */
 static uint32_t ng_critbinom(uint32_t n, double p, double eps)
 {
 	double q = 1.0 - p, up = p / q;
@@ -55,13 +48,11 @@ static uint32_t ng_critbinom(uint32_t n, double p, double eps)
 		s += r;
 	}
 	uint32_t top = m;
-	r = 1.0;
-	while (top < n) {                                        /* above the mode */
+	for (r = 1.0; top < n; top++) {                          /* above the mode */
 		double nr = r * (double)(n - top) / (double)(top + 1) * up;
 		if (nr < 1e-300)
 			break;
 		r = nr;
-		top++;
 		s += r;
 	}
 	/* r = weight of `top`; walk down summing the tail T = sum_{j > k} */
@@ -81,13 +72,9 @@ ng_status ng_health_cutoffs(uint32_t h_milli, uint32_t window,
 		return NG_ERR_ARG;
 	/* SP 800-90B 4.4.1: C = 1 + ceil(-log2(alpha) / H) = 1 + ceil(30 / H),
 	 * in integers: ceil(30000 / h_milli). H = 3.7 gives 1 + 9 = 10. */
-	if (rct_cutoff)
-		*rct_cutoff = 1 + (30000u + h_milli - 1) / h_milli;
+	*rct_cutoff = 1 + (30000u + h_milli - 1) / h_milli;
 	/* SP 800-90B 4.4.2: C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), alpha = 2^-30. */
-	if (apt_cutoff) {
-		double p = ng_exp2_neg((double)h_milli / 1000.0);
-		*apt_cutoff = 1 + ng_critbinom(window, p, 1.0 / 1073741824.0);
-	}
+	*apt_cutoff = 1 + ng_critbinom(window, ng_exp2_neg((double)h_milli / 1000.0), 1.0 / 1073741824.0);
 	return NG_OK;
 }
 
@@ -102,9 +89,8 @@ ng_status ng_health_limits_for(ng_health_limits *l, uint32_t h_milli)
 	return NG_OK;
 }
 
-/* Limits as ng_health_limits_for gives them for some H: an H in range, an
- * RCT cutoff of at least 2 (the first sample is a run of 1) and an APT
- * cutoff of at least 2 and at most the window. */
+/* Limits that some H gives: H in range, 2 <= RCT cutoff (the first sample
+ * is a run of 1), 2 <= APT cutoff <= W. */
 static bool ng_health_limits_ok(const ng_health_limits *l)
 {
 	return l->h_milli >= 100 && l->h_milli <= 32000 && l->rct_cutoff >= 2 &&
@@ -128,25 +114,13 @@ ng_status ng_health_start(ng_health_ctx *h, const ng_health_limits *word, const 
 	return NG_OK;
 }
 
-ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_milli)
-{
-	ng_health_limits w, a;
-	if (ng_health_limits_for(&w, h_milli) != NG_OK ||
-	    (adc_h_milli && ng_health_limits_for(&a, adc_h_milli) != NG_OK))
-		return NG_ERR_ARG;
-	return ng_health_start(h, &w, adc_h_milli ? &a : NULL);
-}
+/* Each stream's value is a lane of the sample (ng_lane): the word, and with
+ * the ADC streams its two half-words. A of 4.4.1 is always the previous
+ * sample's lane and A of 4.4.2 the window's first sample's, so the context
+ * keeps those two samples (prev, apt_a) and each stream only its B's. */
 
-/* The samples are tested on NG_STREAMS streams at once: every stream's
- * value is a lane of the sample, the whole word or, with the ADC streams,
- * also its two half-words (ng_lane). Every stream's A of 4.4.1 is the lane
- * of the previous sample (step 2 sets A = x whenever x != A), and its A of
- * 4.4.2 the lane of the window's first sample, so ng_health_ctx keeps the
- * two samples (prev, apt_a) and each stream only its B of each test. */
-
-/* A test's B reached lim = min(max + 1, C), the least B that is either a
- * new largest B (max) or a failure (B >= C): notes the first, returns the
- * second. (So a step compares B once.) */
+/* B reached lim = min(max + 1, C): notes a new largest B, returns B >= C
+ * (so a step compares B once). */
 static bool ng_health_note(uint32_t *max, uint32_t *lim, uint32_t b, uint32_t c)
 {
 	if (b > *max)
@@ -155,12 +129,9 @@ static bool ng_health_note(uint32_t *max, uint32_t *lim, uint32_t b, uint32_t c)
 	return b >= c;
 }
 
-/* 4.4.1 step 2a on a stream where x (just before `next`) equals A: B = B + 1,
- * and B >= C is a failure (*f = true). When x's predecessor equalled its A
- * too (run_end), the field holds B of the run x continues; otherwise that run
- * is the predecessor alone, B = 1, whatever the field holds (step 2b sets B = 1
- * at every sample that differs from A: ng_health_test steps only the samples
- * equal to an A, and writes the B = 1 of the others when a batch ends). */
+/* SP 800-90B 4.4.1 step 2a, x (just before `next`) equal to A: B = B + 1;
+ * B >= C fails (*f = true). Step 2b (A = x, B = 1) is implied: unless x's
+ * predecessor equalled A too (run_end), the run before x is 1 sample long. */
 NG_STEP void ng_rct_same(ng_health_stream *t, const uint32_t *next, bool *f)
 {
 	const uint32_t b = t->run_end == next - 1 ? t->rct_b + 1 : 2;
@@ -170,11 +141,8 @@ NG_STEP void ng_rct_same(ng_health_stream *t, const uint32_t *next, bool *f)
 	t->run_end = next;
 }
 
-/* 4.4.2 step 3 on a stream where x, not the window's first sample, equals
- * A: B = B + 1, and B >= C is a failure (*f = true; at every later sample of the
- * window too, but B changes only here, a failure ends the batch, and
- * ng_health_run compares B with C at a batch's first sample). Steps 1-2,
- * A = x and B = 1 at the window's first sample, are ng_health_run's. */
+/* SP 800-90B 4.4.2 step 3, x (not the window's first) equal to A: B = B + 1;
+ * B >= C fails (*f = true). Steps 1-2 (A = x, B = 1) are ng_health_run's. */
 NG_STEP void ng_apt_same(ng_health_stream *t, bool *f)
 {
 	const uint32_t b = ++t->apt_b;
@@ -182,13 +150,14 @@ NG_STEP void ng_apt_same(ng_health_stream *t, bool *f)
 		*f = true;
 }
 
-/* A firing of `test` on `stream` at the sample being tested, with count B.
- * The rule (doc/health.md): a firing during the start-up test, or less than
- * NG_HEALTH_REPEAT_SPAN samples after the previous firing, latches
- * NG_HEALTH_PERSISTENT and records this firing. */
-static void ng_health_fired(ng_health_ctx *h, uint32_t test, uint32_t stream, uint32_t count)
+/* A firing of `test` on `stream` at the sample being tested, with count B:
+ * counted in *n; during the start-up test, or less than NG_HEALTH_REPEAT_SPAN
+ * samples after the previous firing, it latches NG_HEALTH_PERSISTENT. */
+static void ng_health_fired(ng_health_ctx *h, uint32_t *n, uint32_t test, uint32_t stream, uint32_t count)
 {
 	uint64_t idx = h->samples;
+	if (*n != UINT32_MAX)
+		(*n)++;
 	bool latch = (h->status & NG_HEALTH_STARTUP) ||
 		     (h->last_fail && idx - (h->last_fail - 1) < NG_HEALTH_REPEAT_SPAN);
 	h->last_fail = idx + 1;
@@ -209,25 +178,17 @@ static inline uint32_t ng_lane(uint32_t x, uint32_t k)
 	return k == NG_STREAM_WORD ? x : k == NG_STREAM_ADC1 ? x & 0xffffu : x >> 16;
 }
 
-/* The sample x failed on stream k (`bits`: the tests that failed).
- * A run counts as one RCT firing when B reaches C and one more each C - 1
- * further repetitions (B = C, 2C - 1, ...), so a source stuck for good
- * fires again within C - 1 samples; a window counts as one APT firing, at
- * the sample whose match makes B reach C. */
+/* The sample x failed on stream k (`bits`: the tests that failed). A run
+ * fires the RCT when B reaches C and again each C - 1 further repetitions
+ * (B = C, 2C - 1, ...); a window fires the APT once, when B reaches C. */
 static void ng_health_failed(ng_health_ctx *h, uint32_t k, uint32_t bits, uint32_t x)
 {
 	ng_health_stream *t = &h->st[k];
 	h->status |= bits;
-	if ((bits & NG_HEALTH_RCT) && (t->rct_b - 1) % (t->rct_cutoff - 1) == 0) {
-		if (t->rct_failures != UINT32_MAX)
-			t->rct_failures++;
-		ng_health_fired(h, NG_HEALTH_RCT, k, t->rct_b);
-	}
-	if ((bits & NG_HEALTH_APT) && t->apt_b == t->apt_cutoff && ng_lane(x ^ h->apt_a, k) == 0) {
-		if (t->apt_failures != UINT32_MAX)
-			t->apt_failures++;
-		ng_health_fired(h, NG_HEALTH_APT, k, t->apt_b);
-	}
+	if ((bits & NG_HEALTH_RCT) && (t->rct_b - 1) % (t->rct_cutoff - 1) == 0)
+		ng_health_fired(h, &t->rct_failures, NG_HEALTH_RCT, k, t->rct_b);
+	if ((bits & NG_HEALTH_APT) && t->apt_b == t->apt_cutoff && ng_lane(x ^ h->apt_a, k) == 0)
+		ng_health_fired(h, &t->apt_failures, NG_HEALTH_APT, k, t->apt_b);
 }
 
 /* The start-up test passes with its last sample, unless latched. */
@@ -238,19 +199,16 @@ static void ng_health_startup_check(ng_health_ctx *h)
 		h->status &= ~NG_HEALTH_STARTUP;
 }
 
-/* Nonzero exactly when some lane of u is 0, for lanes of one width with
- * `one` the lowest bit of each lane and `high` the top bit of each: a lane
- * v >= 1 gives v - 1 without a borrow into the next lane, with its top bit
- * set only when v is above half its range, where ~v's is clear; the lowest
- * zero lane, with no borrow from below, gives all ones under ~0 = all ones.
+/* Nonzero exactly when some lane of u is 0 (`one`: each lane's lowest bit,
+ * `high`: its top bit). A lane v >= 1 borrows nothing and sets the top bit
+ * of v - 1 only where ~v's is clear; the lowest zero lane gives all ones.
  * (Lanes above a zero lane may read wrong; the answer as a whole is exact.) */
 static inline uint32_t ng_zero_lane(uint32_t u, uint32_t one, uint32_t high)
 {
 	return (u - one) & ~u & high;
 }
 
-/* Stream t's tests at the sample before `next`, where r: its lane equals A of
- * 4.4.1, p: of 4.4.2; *f = true when one failed. */
+/* Stream t's tests at the sample before `next` that equals its A of 4.4.1 (r), of 4.4.2 (p). */
 NG_STEP void ng_health_lane(ng_health_stream *t, const uint32_t *next, bool r, bool p, bool *f)
 {
 	if (p)
@@ -279,14 +237,11 @@ NG_STEP void ng_health_sample(ng_health_stream *t, const uint32_t *next,
 }
 
 /* ng_health_test on ns streams (1 or 3, a constant where it is inlined).
- * On a stream where x equals neither A, 4.4.1 sets A = x and B = 1 and
- * 4.4.2 changes nothing: x only moves `prev`, and its B = 1 is implied when
- * the stream's next step needs it (ng_rct_same, from run_end) and
- * written at the batch's end. So a sample equal to no A ("plain") costs a
- * few word operations: the check below, (v - 1) of each lane of d and e,
- * has its top bit set for a lane v = 0 and otherwise only for v above half
- * its range (never for the ADCs' 12-bit half-words, nor for words below
- * 2^31); where it is set, ng_health_sample tests the lanes one by one. */
+ * A sample equal to no A on any stream ("plain") changes nothing but prev
+ * (its B = 1 of 4.4.1 is implied, and written at the batch's end), so it
+ * costs the check below: v - 1 of each lane of d and e has its top bit set
+ * for v = 0, else only for v above half its range (never for 12-bit ADC
+ * values); where it is set, ng_health_sample tests the lanes one by one. */
 NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired,
 			     const uint32_t ns)
 {
@@ -297,8 +252,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	const uint32_t *q = s, *end = s + n;
 	for (uint32_t k = 0; k < ns; k++)   /* (at the batch's start B is the run's) */
 		t[k].run_end = s;
-	/* a batch's first sample, in a window whose B >= C already: 4.4.2
-	 * step 3b, a failure at every later sample of the window */
+	/* 4.4.2 step 3b: once B >= C, every later sample of the window fails */
 	for (uint32_t k = 0; k < ns && i != 0 && n; k++)
 		f |= t[k].apt_b >= t[k].apt_cutoff;
 	while (q < end) {
@@ -346,11 +300,8 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	if (f) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
 		h->samples += --j;
 		ng_health_startup_check(h);
-		/* at the failing sample, stream k's 4.4.1 failed if the sample
-		 * equalled its A and B >= C; its 4.4.2 failed if B >= C (B grows
-		 * only at a match, and a match that makes B >= C ends the batch, so
-		 * B >= C here was reached at this sample or held at the batch's
-		 * first) */
+		/* which failed: 4.4.1 where the sample equalled A with B >= C,
+		 * 4.4.2 where B >= C (B grows only where it is compared) */
 		for (uint32_t k = 0; k < ns; k++) {
 			uint32_t bits = (t[k].run_end == q && t[k].rct_b >= t[k].rct_cutoff ? NG_HEALTH_RCT : 0) |
 					(t[k].apt_b >= t[k].apt_cutoff ? NG_HEALTH_APT : 0);
@@ -376,20 +327,17 @@ size_t ng_health_test(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *f
 
 /* ---- NeuG 1.0.x's tests on the CRC output bytes ------------------------
  *
- * The byte stream is the bytes of each CRC value the pipeline uses, in the
- * order they enter the message or the output: little endian, all four bytes
- * of each value, and in mode 0 only the low byte of a block's last value.
- * These semantics reproduce NeuG's GET_INFO figures for adc.bin in mode 0
- * (errors 0, rc_max 2, p64_max 3, p4k_max 22; doc/health.md, the variants):
+ * The bytes of each CRC value the pipeline uses, in the order they enter the
+ * message or the output (little endian; in mode 0 only the low byte of a
+ * block's last value). This reproduces NeuG's GET_INFO figures for adc.bin
+ * in mode 0 (errors 0, rc_max 2, p64_max 3, p4k_max 22; doc/health.md):
  *   repetition count: A = the byte of the current run, B = its length;
  *     fires when B >= 9; rc_max = the longest run.
- *   adaptive proportion (W = 64 or 4096): the state starts all zero (A = 0,
- *     B = 0, s = 0). For each byte x: if s >= W - 1 the window ends and x
- *     starts the next one (A = x, B = 0, s = 0); otherwise s = s + 1 and, if
- *     x == A, B = B + 1. B thus counts the repeats of A after A itself, in a
- *     W-byte window (the first window compares W - 1 bytes with A = 0).
- *     It fires when B + 1 (A's count including A, as in SP 800-90B) reaches
- *     the cutoff (18 or 315); p64_max / p4k_max = the largest B seen. */
+ *   adaptive proportion (W = 64 or 4096), from A = B = s = 0: for each byte
+ *     x, if s >= W - 1 then x starts the next window (A = x, B = 0, s = 0),
+ *     else s = s + 1 and, if x == A, B = B + 1 (the repeats of A after A).
+ *     It fires when B + 1 (A's count, as in SP 800-90B) reaches the cutoff
+ *     (18 or 315); p64_max / p4k_max = the largest B seen. */
 
 void ng_neug_tests_init(ng_neug_tests_ctx *t)
 {
@@ -417,11 +365,10 @@ NG_STEP bool ng_neug_apt(uint32_t *a, uint32_t *b, uint32_t *s, uint16_t *max,
 		return false;
 	if (++*b > *max)
 		*max = (uint16_t)*b;
-	if (*b + 1 >= cutoff) {
-		ng_neug_inc(err);
-		return true;
-	}
-	return false;
+	if (*b + 1 < cutoff)
+		return false;
+	ng_neug_inc(err);
+	return true;
 }
 
 NG_STEP bool ng_neug_byte(ng_neug_tests_ctx *t, uint8_t x)
@@ -455,15 +402,11 @@ bool ng_neug_tests_byte(ng_neug_tests_ctx *t, uint8_t x)
 	return ng_neug_byte(t, x);
 }
 
-/* A word's bytes each step ng_neug_byte. A word is "plain" when no byte of
- * it equals the byte before it (the RC's A), nor the A of the 64-byte
- * window it falls in (after a window's first byte, that byte), nor the
- * 4096-byte window's A, and no 4096-byte window ends inside it (s + 4 < W:
- * p4k_i < 4092). For each byte x of a plain word the RC sets A = x, B = 1;
- * each APT's s steps to (s + 1) mod W, and the byte seen at s = W - 1
- * starts the next window (A = x, B = 0); nothing fires. So a plain word
- * moves just those, and every other word goes through ng_neug_byte a byte
- * at a time. */
+/* A word is "plain" when no byte of it equals the byte before it (the RC's
+ * A), its 64-byte window's A or the 4096-byte window's A, and no 4096-byte
+ * window ends inside it: then each byte x sets the RC's A = x, B = 1, and
+ * steps each APT's s (at s = W - 1, x starts the next window: A = x, B = 0);
+ * nothing fires. Other words go through ng_neug_byte a byte at a time. */
 static inline uint32_t ng_neug_same(uint32_t x, uint32_t last, uint32_t a64, uint32_t a4k)
 {
 	return ng_zero_lane(x ^ (x << 8 | last), 0x01010101u, 0x80808080u) |
@@ -476,7 +419,7 @@ static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_
 	if (!t->rc_max || t->p4k_i >= 4092)
 		return 0;
 	const uint32_t room4k = (4092 - t->p4k_i + 3) / 4, a4k = t->p4k_a * 0x01010101u;
-	uint32_t a64 = t->p64_a * 0x01010101u, last = t->rc_a, b64 = t->p64_b;
+	uint32_t a64 = t->p64_a * 0x01010101u, last = t->rc_a;
 	uint32_t end = 63 - t->p64_i;   /* the next 64-byte window's first byte, from v[k]'s first */
 	size_t k = 0;
 	if (n > room4k)
@@ -488,14 +431,14 @@ static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_
 		if (k < stop || k == n)
 			break;
 		/* byte `end` of x starts a window: the bytes below it compare
-		 * with the old A, those above it with it (lanes that must not
-		 * count are made nonzero) */
+		 * with the old A, those above with the new (the others' lanes
+		 * made nonzero) */
 		const uint32_t x = v[k], sh = 8 * (end % 4), na = (x >> sh & 0xffu) * 0x01010101u;
 		if (ng_neug_same(x, last, a64 | 0x01010101u << sh, a4k) |
 		    ng_zero_lane((x ^ na) | 0x01010101u >> (24 - sh), 0x01010101u, 0x80808080u))
 			break;
 		a64 = na;
-		b64 = 0;
+		t->p64_b = 0;
 		last = x >> 24;
 		k++;
 		end = end % 4 + 60;
@@ -504,7 +447,6 @@ static size_t ng_neug_plain_words(ng_neug_tests_ctx *t, const uint32_t *v, size_
 		t->rc_a = last;
 		t->rc_b = 1;
 		t->p64_a = a64 & 0xffu;
-		t->p64_b = b64;
 		t->p64_i = (t->p64_i + 4 * (uint32_t)k) % 64;
 		t->p4k_i += 4 * (uint32_t)k;
 	}

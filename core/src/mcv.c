@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The most-common-value start-up estimate (ng/mcv.h). */
+#include <string.h>
 #include "ng/mcv.h"
 
 void ng_mcv_reset(ng_mcv *m)
 {
-	for (uint32_t i = 0; i < NG_MCV_BINS; i++)
-		m->count[i] = 0;
-	m->n = 0;
+	memset(m, 0, sizeof *m);
 }
 
 uint32_t ng_mcv_mode(const ng_mcv *m)
@@ -42,10 +41,9 @@ bool ng_mcv_passes(uint32_t c, uint32_t n, uint32_t h_bits)
 uint32_t ng_mcv_max_count(uint32_t n, uint32_t h_bits)
 {
 	/* ng_mcv_passes is monotone in c for c <= n / 2^h: binary search. */
-	uint32_t lo = 0, hi = n >> (h_bits > 31u ? 31u : h_bits);
+	uint32_t lo = 1, hi = n >> (h_bits > 31u ? 31u : h_bits);
 	if (!ng_mcv_passes(1, n, h_bits))
 		return 0;
-	lo = 1;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo + 1u) / 2u;
 		if (ng_mcv_passes(mid, n, h_bits))

@@ -51,13 +51,16 @@ static void ng_pipe_crc_software(ng_pipeline *p, const uint32_t *w, size_t g, ui
 	p->crc_reg = r;
 }
 
+/* The unit (RM0008 section 4): each DR write shifts a word in, a DR read
+ * gives the register. (Words loaded in pairs: one ldrd each on the M3.) */
 static void ng_pipe_crc_unit(ng_pipeline *p, const uint32_t *w, size_t g, uint32_t *v)
 {
 	volatile uint32_t *dr = p->crc_dr;
 	for (size_t k = 0; k < g; k++, w += 4) {
-		const uint32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+		const uint32_t w0 = w[0], w1 = w[1];
 		dr[0] = w0;
 		dr[0] = w1;
+		const uint32_t w2 = w[2], w3 = w[3];
 		dr[0] = w2;
 		dr[0] = w3;
 		v[k] = dr[0];
@@ -115,9 +118,8 @@ ng_status ng_pipeline_init(ng_pipeline *p, const ng_pipeline_config *cfg)
 	return NG_OK;
 }
 
-/* A block is complete: the queue slot it goes into, or NULL when it is
- * dropped (a test fired during it, modes 0 and 1) or lost (the queue is
- * full). */
+/* A block is complete: its queue slot, or NULL when it is dropped (a test
+ * fired during it, modes 0 and 1) or lost (the queue is full). */
 static uint8_t *ng_pipe_block_done(ng_pipeline *p, bool *dropped)
 {
 	uint8_t *slot = NULL;
@@ -137,116 +139,94 @@ static uint8_t *ng_pipe_block_done(ng_pipeline *p, bool *dropped)
 /* NeuG's tests fired on a CRC value the block uses: it is dropped. */
 static void ng_pipe_neug(ng_pipeline *p, bool fired)
 {
-	if (fired) {
-		p->blk_fail |= NG_HEALTH_NEUG;
-		p->health.status |= NG_HEALTH_NEUG;
-	}
+	const uint32_t bit = fired ? NG_HEALTH_NEUG : 0u;
+	p->blk_fail |= bit;
+	p->health.status |= bit;
 }
 
-/* g groups from w through the CRC, their values into v little endian (as
- * the message and the CRC32 output hold them), and through NeuG's tests. */
-static void ng_pipe_crc_values(ng_pipeline *p, const uint32_t *w, size_t g, uint32_t *v)
+/* g groups from w through the CRC, their values into v; the first n of them
+ * through NeuG's tests and little endian (as the message and the CRC32
+ * output hold them). */
+static void ng_pipe_crc_values(ng_pipeline *p, const uint32_t *w, size_t g, size_t n, uint32_t *v)
 {
 	p->crc(p, w, g, v);
-	ng_pipe_neug(p, ng_neug_tests_words(&p->health.neug, v, g));
+	ng_pipe_neug(p, ng_neug_tests_words(&p->health.neug, v, n));
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-	for (size_t k = 0; k < g; k++)
+	for (size_t k = 0; k < n; k++)
 		ng_put_le32((uint8_t *)&v[k], v[k]);
 #endif
 }
 
 /* ---- mode 0: the message -------------------------------------------------- */
 
-/* The ring's complete 64-byte blocks into the hash (NeuG's 161-byte
- * message, padded: the three blocks in one call). */
-static void ng_pipe_compress(ng_pipeline *p)
-{
-	if (p->mfill >= 64)
-		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, p->mfill / 64);
-	p->mfill = 0;
-}
-
-/* One 4-byte word of the message; the ring is compressed when full. */
-static void ng_pipe_msg_word(ng_pipeline *p, uint32_t w)
-{
-	ng_put_le32((uint8_t *)p->msg + p->mfill, w);
-	if ((p->mfill += 4) == sizeof p->msg)
-		ng_pipe_compress(p);
-}
-
-/* The start of a block (p->mh is H(0)): 01 00 00 01 | 00 v>>8 v>>16 v>>24. */
-static void ng_pipe_m0_start(ng_pipeline *p)
-{
-	p->mfill = 0;
-	ng_pipe_msg_word(p, 0x01000001u);
-	ng_pipe_msg_word(p, p->crc_reg & 0xffffff00u);
-}
-
-/* The digest into out, and its first half for the next message; H(0)
- * replaces it for the next block. The ring's first block is wiped: without
- * it the digest cannot be recomputed from what is left. */
-static void ng_pipe_m0_digest(ng_pipeline *p, uint8_t *out)
-{
-	for (int i = 0; i < 8; i++) {   /* big endian (FIPS 180-4) */
-		const uint32_t w = __builtin_bswap32(p->mh[i]);
-		p->mh[i] = ng_sha256_h0[i];
-		ng_put_le32(out + 4 * i, w);
-		if (i < 4)
-			ng_put_le32(p->prev + 4 * i, w);
-	}
-	ng_wipe(p->msg, 64);
-}
+/* The message ring's 3 blocks: NeuG's 161-byte message, padded, compressed
+ * in one call (a longer message wraps; the padding may take a 4th block). */
+#define NG_RING_BYTES 192u
 
 /* The end of a block, v its last CRC value: v's low byte, the previous
  * output's first half, then FIPS 180-4's padding (0x80, zeros, the length
- * in bits as 64 bits big endian). The message stays word aligned (8 header
- * bytes, 4-byte values, 17 bytes + 0x80 + two zero bytes of padding). */
+ * in bits as 64 bits big endian), all compressed (word aligned: 8 header
+ * bytes, 4-byte values, 17 bytes + 0x80 + 2 zeros). The digest goes into the
+ * queue and its first half into prev; H(0) replaces it, and the ring's
+ * first block is wiped: the digest cannot be recomputed from what is left. */
 static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 {
 	const uint8_t *h = p->prev;
-	uint64_t bits = 8 * ((uint64_t)p->spb + 21);
+	uint8_t *m = (uint8_t *)p->msg, tmp[NG_BLOCK_BYTES];
+	uint32_t i = p->mfill;
+	const uint64_t bits = 8 * ((uint64_t)p->spb + 21);
 	ng_pipe_neug(p, ng_neug_tests_byte(&p->health.neug, (uint8_t)v));
-	ng_pipe_msg_word(p, (v & 0xffu) | ng_get_le32(h) << 8);
-	for (int i = 3; i < 15; i += 4)
-		ng_pipe_msg_word(p, ng_get_le32(h + i));
-	ng_pipe_msg_word(p, h[15] | 0x80u << 8);
-	while (p->mfill % 64 != 56)
-		ng_pipe_msg_word(p, 0);
-	ng_pipe_msg_word(p, __builtin_bswap32((uint32_t)(bits >> 32)));
-	ng_pipe_msg_word(p, __builtin_bswap32((uint32_t)bits));
-	ng_pipe_compress(p);
-	uint8_t tmp[NG_BLOCK_BYTES], *slot = ng_pipe_block_done(p, dropped);
-	ng_pipe_m0_digest(p, slot ? slot : tmp);   /* (chained even when not output) */
+	ng_put_le32(m + i, (v & 0xffu) | ng_get_le32(h) << 8);
+	for (int k = 3; k < 15; k += 4)
+		ng_put_le32(m + i + 1 + k, ng_get_le32(h + k));
+	ng_put_le32(m + i + 16, h[15] | 0x80u << 8);
+	for (i += 20; i % 64 != 56; i += 4)
+		ng_put_le32(m + i, 0);
+	ng_put_le32(m + i, __builtin_bswap32((uint32_t)(bits >> 32)));
+	ng_put_le32(m + i + 4, __builtin_bswap32((uint32_t)bits));
+	ng_sha256_compress(p->mh, m, (i + 8) / 64);
+	p->mfill = 0;
+	uint8_t *slot = ng_pipe_block_done(p, dropped), *out = slot ? slot : tmp;
+	for (int k = 0; k < 8; k++) {   /* big endian (FIPS 180-4) */
+		ng_put_le32(out + 4 * k, __builtin_bswap32(p->mh[k]));
+		p->mh[k] = ng_sha256_h0[k];
+	}
+	for (int k = 0; k < 16; k += 4)   /* chained even when not output */
+		ng_put_le32(p->prev + k, ng_get_le32(out + k));
+	ng_wipe(m, 64);
 	if (!slot)
 		ng_wipe(tmp, sizeof tmp);
 }
 
 /* ---- groups ---------------------------------------------------------------- */
 
-/* Mode 0: up to g groups (1 <= g) from w into the block in progress: its
- * first group starts the message, its last ends it (that CRC value's low
- * byte only), and the others, as many as fit in the ring, go straight into
- * it and through NeuG's tests together. Returns the groups taken. */
+/* Mode 0: up to g groups (1 <= g) from w into the block in progress, as
+ * many as fit in the ring: its first group starts the message (01 00 00 01 |
+ * 00 v>>8 v>>16 v>>24; p->mh is H(0)), its last ends it. Returns the groups
+ * taken. */
 static size_t ng_pipe_m0_groups(ng_pipeline *p, const uint32_t *w, size_t g, bool *dropped)
 {
-	const uint32_t left = p->spb / 4 - 1 - p->grp;
-	if (p->grp == 0)
-		ng_pipe_m0_start(p);
-	if (!left) {
-		uint32_t v;
-		p->crc(p, w, 1, &v);
-		ng_pipe_m0_end(p, v, dropped);
-		return 1;
+	const uint32_t left = p->spb / 4 - p->grp;
+	if (p->grp == 0) {
+		ng_put_le32((uint8_t *)p->msg, 0x01000001u);
+		ng_put_le32((uint8_t *)p->msg + 4, p->crc_reg & 0xffffff00u);
+		p->mfill = 8;
 	}
-	uint32_t *v = p->msg + p->mfill / 4, room = (uint32_t)(sizeof p->msg - p->mfill) / 4;
+	uint32_t *v = p->msg + p->mfill / 4, room = (NG_RING_BYTES - p->mfill) / 4;
 	if (g > left)
 		g = left;
 	if (g > room)
 		g = room;
-	ng_pipe_crc_values(p, w, g, v);
+	const bool last = g == left;   /* (its value is not a message word) */
+	ng_pipe_crc_values(p, w, g, g - last, v);
 	p->grp += (uint32_t)g;
-	if ((p->mfill += 4 * (uint32_t)g) == sizeof p->msg)
-		ng_pipe_compress(p);
+	p->mfill += 4 * (uint32_t)(g - last);
+	if (last) {
+		ng_pipe_m0_end(p, v[g - 1], dropped);
+	} else if (p->mfill == NG_RING_BYTES) {
+		ng_sha256_compress(p->mh, (const uint8_t *)p->msg, NG_RING_BYTES / 64);
+		p->mfill = 0;
+	}
 	return g;
 }
 
@@ -261,7 +241,7 @@ static size_t ng_pipe_groups(ng_pipeline *p, const uint32_t *w, size_t g, bool *
 	if (g > per - p->grp)
 		g = per - p->grp;
 	if (p->mode == NG_MODE_CRC32)
-		ng_pipe_crc_values(p, w, g, p->msg + p->grp);
+		ng_pipe_crc_values(p, w, g, g, p->msg + p->grp);
 	else
 		for (size_t k = 0; k < 4 * g; k++)
 			ng_put_le32((uint8_t *)(p->msg + 4 * p->grp + k), w[k]);
@@ -300,12 +280,11 @@ uint32_t ng_pipeline_samples_per_block(const ng_pipeline *p)
 	return p->mode == NG_MODE_CONDITIONED ? p->spb : p->mode == NG_MODE_CRC32 ? 32u : 8u;
 }
 
-/* The input is tested a block at a time (up to the end of the block in
- * progress), so what fires is charged to the block its sample belongs to.
- * When a persistent failure latches (modes 0 and 1), the samples before the
- * latching one still go through the CRC and NeuG's tests, exactly as when
- * they are fed one at a time, so the state never depends on how the input
- * was cut (tests/fuzz/fuzz_health.c checks this); then the queue and the
+/* The input is tested up to the end of the block in progress at a time, so
+ * what fires is charged to its sample's block. When a persistent failure
+ * latches (modes 0 and 1), the samples before it still go through the CRC
+ * and NeuG's tests, as when fed one at a time (the state never depends on
+ * how the input was cut: tests/fuzz/fuzz_health.c); then the queue and the
  * block in progress are discarded and later samples are only tested. */
 ng_status ng_pipeline_put_many(ng_pipeline *p, const uint32_t *s, size_t n)
 {
@@ -363,8 +342,10 @@ bool ng_pipeline_take(ng_pipeline *p, uint8_t out[NG_BLOCK_BYTES])
 	if (!ng_pipeline_ready(p))
 		return false;
 	uint8_t *b = p->q[p->q_head];
-	memcpy(out, b, NG_BLOCK_BYTES);
-	ng_wipe(b, NG_BLOCK_BYTES);
+	for (uint32_t i = 0; i < NG_BLOCK_BYTES; i += 4) {   /* moved out: copied, then cleared */
+		ng_put_le32(out + i, ng_get_le32(b + i));
+		ng_put_le32(b + i, 0);
+	}
 	p->q_head = (p->q_head + 1) % NG_PIPELINE_QUEUE;
 	p->q_count--;
 	p->blocks_out++;
@@ -377,9 +358,8 @@ void ng_pipeline_set_mode(ng_pipeline *p, uint32_t mode)
 		return;
 	ng_pipe_discard(p);
 	p->mode = mode;
-	/* Raw blocks start at a sample index that is a multiple of 8, so that
-	 * each 32-byte raw block is a 32-byte-aligned block of the input (the
-	 * device's raw mode is for evaluation: records line up with the source). */
+	/* Raw blocks start at a sample index that is a multiple of 8: each is a
+	 * 32-byte-aligned block of the input (records line up with the source). */
 	p->skip = mode == NG_MODE_RAW ? (uint32_t)((8u - p->health.samples % 8u) % 8u) : 0u;
 }
 
@@ -387,8 +367,7 @@ uint32_t ng_pipeline_mode(const ng_pipeline *p) { return p->mode; }
 
 const ng_health_ctx *ng_pipeline_health(const ng_pipeline *p) { return &p->health; }
 
-/* A largest-B figure: 1 once any sample was tested (every run and window
- * holds at least one sample). */
+/* A largest B: at least 1 once any sample was tested. */
 static uint32_t ng_pipe_max(uint32_t m, uint64_t samples)
 {
 	return m ? m : samples ? 1u : 0u;
@@ -399,8 +378,6 @@ void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st)
 	const ng_health_ctx *h = &p->health;
 	const ng_health_stream *w = &h->st[NG_STREAM_WORD], *a1 = &h->st[NG_STREAM_ADC1],
 			       *a2 = &h->st[NG_STREAM_ADC2];
-	const ng_neug_tests_ctx *t = &h->neug;
-	const bool adc = h->nstreams > 1;
 	memset(st, 0, sizeof *st);
 	st->samples = h->samples;
 	st->blocks_out = p->blocks_out;
@@ -415,7 +392,7 @@ void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st)
 	st->apt_failures = w->apt_failures;
 	st->rct_max = ng_pipe_max(w->rct_max, h->samples);
 	st->apt_max = ng_pipe_max(w->apt_max, h->samples);
-	if (adc) {
+	if (h->nstreams > 1) {
 		st->adc_h_milli = a1->h_milli;
 		st->adc_rct_cutoff = a1->rct_cutoff;
 		st->adc_apt_cutoff = a1->apt_cutoff;
@@ -433,7 +410,7 @@ void ng_pipeline_get_stats(const ng_pipeline *p, ng_pipeline_stats *st)
 	st->fail_stream = h->fail_stream;
 	st->fail_index = h->fail_index;
 	st->fail_count = h->fail_count;
-	ng_neug_tests_stats(t, st);
+	ng_neug_tests_stats(&h->neug, st);
 	st->mode = p->mode;
 	st->ready = ng_pipeline_ready(p);
 }

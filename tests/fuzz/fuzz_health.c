@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static ref_ctx c;
 	const bool adc = data[0] & 1;
 	const uint32_t hw = 500 + (uint32_t)((data[1] | data[2] << 8) % 7501), ha = adc ? 500 + data[3] * 14u : 0;
-	ASSERT(ng_health_init(&h, hw, ha) == NG_OK);
+	ASSERT(ref_health_init(&h, hw, ha) == NG_OK);
 	memset(&c, 0, sizeof c);
 	c.ns = adc ? NG_STREAMS : 1;
 	c.status = NG_HEALTH_STARTUP;

@@ -248,7 +248,7 @@ int main(void)
 	bad = 0;
 	static const int ws[] = { 2, 16, 64, 1024, 4096 };
 	for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
-		ng_health_cutoffs(3700, (uint32_t)ws[i], NULL, &ac);
+		ng_health_cutoffs(3700, (uint32_t)ws[i], &rc, &ac);
 		bad += ac != ref_apt(3700, ws[i]);
 	}
 	CHECK(!bad, "APT cutoffs for windows 2..4096 == exact");
@@ -275,11 +275,11 @@ int main(void)
 		      "ng_health_limits_for: ng_health_cutoffs's figures; NG_ERR_ARG out of range");
 		ng_health_ctx a, b;
 		ng_health_limits bad1 = { 3700, 1, 81 }, bad2 = { 3700, 10, 513 }, bad3 = { 99, 10, 81 };
-		CHECK(ng_health_start(&a, &dw, &da) == NG_OK && ng_health_init(&b, 3700, 1000) == NG_OK &&
+		CHECK(ng_health_start(&a, &dw, &da) == NG_OK && ref_health_init(&b, 3700, 1000) == NG_OK &&
 		      memcmp(&a, &b, sizeof a) == 0 && ng_health_start(&a, &bad1, NULL) == NG_ERR_ARG &&
 		      ng_health_start(&a, &dw, &bad2) == NG_ERR_ARG && ng_health_start(&a, &bad3, NULL) == NG_ERR_ARG &&
 		      ng_health_start(&a, NULL, NULL) == NG_ERR_ARG,
-		      "ng_health_start with the constants == ng_health_init(3.7, 1); impossible limits -> NG_ERR_ARG");
+		      "ng_health_start with the constants == with ng_health_limits_for(3.7, 1); impossible limits -> NG_ERR_ARG");
 	}
 
 	/* ng_health_test against SP 800-90B 4.4.1 and 4.4.2 as the standard
@@ -291,7 +291,7 @@ int main(void)
 	for (int trial = 0; trial < 400; trial++) {
 		ng_health_ctx h;
 		uint32_t hm = 500 + (uint32_t)(ng_test_rand(&seed) % 7500), rc3, ac3;
-		ng_health_init(&h, hm, 0);
+		ref_health_init(&h, hm, 0);
 		ng_health_cutoffs(hm, NG_APT_WINDOW, &rc3, &ac3);
 		ref_state r = { 0 };
 		uint32_t alpha = 1 + (uint32_t)(ng_test_rand(&seed) % 40), buf[700];
@@ -334,7 +334,7 @@ int main(void)
 	for (int trial = 0; trial < 200; trial++) {
 		ng_health_ctx h;
 		uint32_t hm = 2000 + (uint32_t)(ng_test_rand(&seed) % 6000), rcw, acw, rch, ach;
-		ng_health_init(&h, hm, 1000);
+		ref_health_init(&h, hm, 1000);
 		ng_health_cutoffs(hm, NG_APT_WINDOW, &rcw, &acw);
 		ng_health_cutoffs(1000, NG_APT_WINDOW, &rch, &ach);
 		ref_state r[3] = { { 0 } };
@@ -411,7 +411,7 @@ int main(void)
 		ng_health_ctx h;
 		uint32_t w[64], f;
 		for (int dead = 1; dead <= 2; dead++) {
-			ng_health_init(&h, 3700, 1000);
+			ref_health_init(&h, 3700, 1000);
 			for (uint32_t i = 0; i < 64; i++) {   /* the live ADC cycles through 40 codes */
 				uint32_t live = 1480u + i % 40u, stuck = 4060u;
 				w[i] = dead == 2 ? stuck << 16 | live : live << 16 | stuck;
@@ -421,7 +421,7 @@ int main(void)
 			      (h.status & NG_HEALTH_STARTUP_FAILED) && h.st[0].rct_failures == 0,
 			      "ADC%d constant, ADC%d live: its own stream's RCT fires at sample 30 (k=%zu, stream %u)",
 			      dead, 3 - dead, k, h.fail_stream);
-			ng_health_init(&h, 3700, 0);
+			ref_health_init(&h, 3700, 0);
 			k = ng_health_test(&h, w, 64, &f);
 			CHECK(k == 64 && f == 0, "the same words with the word stream alone pass (what the ADC streams add)");
 		}

@@ -15,7 +15,7 @@
 #include "ng/status.h"
 
 /* Status bits (ng_health_ctx.status). Every bit but STARTUP is sticky until
- * ng_health_init; STARTUP clears only when the start-up test passes. Once
+ * ng_health_start; STARTUP clears only when the start-up test passes. Once
  * PERSISTENT is set no input clears any bit. */
 #define NG_HEALTH_RCT        0x01u /* SP 800-90B 4.4.1 repetition count test fired */
 #define NG_HEALTH_APT        0x02u /* SP 800-90B 4.4.2 adaptive proportion test fired */
@@ -41,8 +41,7 @@
 /* Cutoffs for alpha = 2^-30 and declared min-entropy h_milli/1000 bits per sample.
  *   RCT: C = 1 + ceil(30 / H)                               (SP 800-90B 4.4.1)
  *   APT: C = 1 + CRITBINOM(W, 2^-H, 1 - 2^-30)              (SP 800-90B 4.4.2)
- * h_milli in [100, 32000], window in [2, 65536]; else NG_ERR_ARG. Either
- * output pointer may be NULL. */
+ * h_milli in [100, 32000], window in [2, 65536]; else NG_ERR_ARG. */
 ng_status ng_health_cutoffs(uint32_t h_milli, uint32_t window,
 			    uint32_t *rct_cutoff, uint32_t *apt_cutoff);
 
@@ -108,11 +107,6 @@ ng_status ng_health_limits_for(ng_health_limits *l, uint32_t h_milli);
  * no H in range gives (an H outside [100, 32000], an RCT cutoff below 2, an
  * APT cutoff below 2 or above NG_APT_WINDOW). */
 ng_status ng_health_start(ng_health_ctx *h, const ng_health_limits *word, const ng_health_limits *adc);
-
-/* ng_health_start with the limits ng_health_limits_for gives for h_milli
- * and, unless it is 0 (one stream), adc_h_milli. NG_ERR_ARG when either is
- * out of range. */
-ng_status ng_health_init(ng_health_ctx *h, uint32_t h_milli, uint32_t adc_h_milli);
 
 /* The raw-sample tests on s[0..n), in order: returns n when no test fired,
  * else the index i of the first sample at which one did (samples 0..i are

@@ -28,8 +28,9 @@ struct ng_pipeline {
 	uint32_t skip;            /* samples to test but not use (raw-mode alignment) */
 	uint32_t mh[8];           /* mode 0: SHA-256 chaining value */
 	uint32_t mfill;           /* mode 0: bytes in msg (a multiple of 4) */
-	uint32_t msg[48];         /* mode 0: a ring of 3 message blocks being filled;
-				   * modes 1 and 2: the block so far */
+	uint32_t msg[64];         /* mode 0: a ring of 3 message blocks being filled,
+				   * and a 4th for the padding; modes 1 and 2: the
+				   * block so far */
 	uint8_t prev[16];         /* mode 0: first half of the previous output */
 	/* the output queue: ring of q_count blocks starting at q_head */
 	uint32_t q_head, q_count;

@@ -10,6 +10,7 @@
 #include "mps2.h"
 #include "ng/crc32.h"
 #include "ng/pipeline.h"
+#include "../../health_ref.h"
 #include "ng/health.h"
 #include "ng/sha256.h"
 #include "ng/wipe.h"
@@ -146,7 +147,7 @@ static uint64_t ng_health_path(bool mixed, bool adc)
 	const uint32_t g = ng_group_words(NG_MODE_CONDITIONED);
 	const uint32_t *vec = ng_mixed(mixed), warm = 1120, n = (ng_vec_adc_words - warm) / 1120u * 1120u;
 	uint64_t t0 = 0;
-	ng_health_init(&h, NG_DEFAULT_H_MILLI, adc ? NG_DEFAULT_ADC_H_MILLI : 0);
+	ref_health_init(&h, NG_DEFAULT_H_MILLI, adc ? NG_DEFAULT_ADC_H_MILLI : 0);
 	for (uint32_t rep = 0; rep < 5; rep++) {
 		const uint32_t *s = rep ? vec + warm : vec;
 		if (rep == 1) {
@@ -222,7 +223,7 @@ int main(void)
 	static ng_health_ctx h;
 	uint32_t fired;
 	for (uint32_t adc = 0; adc < 2; adc++) {
-		ng_health_init(&h, NG_DEFAULT_H_MILLI, adc ? NG_DEFAULT_ADC_H_MILLI : 0);
+		ref_health_init(&h, NG_DEFAULT_H_MILLI, adc ? NG_DEFAULT_ADC_H_MILLI : 0);
 		uint64_t t0 = ng_ticks();
 		for (uint32_t i = 0; i + 128 <= 4480; i += 128)
 			ng_health_test(&h, ng_vec_adc + i, 128, &fired);

@@ -9,6 +9,7 @@
 #include "mps2.h"
 #include "../../pipeline_hook.h"
 #include "ng/crc32.h"
+#include "../../health_ref.h"
 #include "ng/health.h"
 #include "ng/pipeline.h"
 #include "ng/selftest.h"
@@ -206,7 +207,7 @@ static void ng_test_pieces(void)
 	uint32_t diff = 0, fires = 0, *buf = ng_work, n = NG_WORK;
 	for (uint32_t trial = 0; trial < 20; trial++) {
 		uint32_t alpha = 1 + ng_rng() % 24, run = 0, v = 0;
-		ng_health_init(&a, 500 + ng_rng() % 7500, trial & 1 ? 1000 : 0);
+		ref_health_init(&a, 500 + ng_rng() % 7500, trial & 1 ? 1000 : 0);
 		b = a;
 		for (uint32_t i = 0; i < n; i++) {
 			if (!run) {
