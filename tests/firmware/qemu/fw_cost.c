@@ -24,6 +24,11 @@ static void fw_cost_why(char *b, size_t n, const char *msg, uint32_t addr)
 		b[i + 1] = 0;
 }
 #define snprintf(b, n, fmt, msg, addr) fw_cost_why(b, n, msg, addr)
+/* The packet memory as on the board: plain halfword loads and stores (it
+ * has no side effects, RM0008 23.5), here in the model's array at the
+ * board's stride (the unit tests check each access: ng_model_*16). */
+#define NG_PMA_RD(off)    (((volatile uint16_t *)fw_model.pma)[(uint32_t)(off)])
+#define NG_PMA_WR(off, v) (((volatile uint16_t *)fw_model.pma)[(uint32_t)(off)] = (uint16_t)(v))
 #include "../../unit/fw_model.h"
 #include "../../../firmware/stm32f103/clock.c"
 #include "../../../firmware/stm32f103/board.c"
