@@ -9,7 +9,8 @@
  * ADC with adc.bin and the host reading bulk IN). QEMU's instruction trace
  * between ng_cost_begin and ng_cost_end counts every function but the
  * model's (fw_*, ng_model_*: each register access then counts as the
- * firmware's one call instruction, where the board has one load or store)
+ * firmware's one call instruction, where the board has one load or store;
+ * the packet memory, which has no side effects, is plain memory here)
  * and but the pipeline's ng_pipeline_put_many and ng_pipeline_take with
  * their callees (the pipeline's cost: fw_bench.c; here the model has no CRC
  * unit, so the pipeline runs the software CRC). */
