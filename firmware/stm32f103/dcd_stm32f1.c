@@ -154,17 +154,19 @@ static bool ng_pma_alloc(uint32_t n, bool in, uint32_t mps)
 }
 
 /* Copies len bytes to the even USB offset pma, two bytes per halfword:
- * four at a time (one word load, unaligned too), then the last one to
- * three. (Polled, the boot loader's build: two at a time, smaller; it
+ * eight at a time (two word loads, unaligned too), then the last one to
+ * seven. (Polled, the boot loader's build: two at a time, smaller; it
  * sends control packets only.) */
 static void ng_pma_write(uint32_t pma, const uint8_t *src, uint32_t len)
 {
 	uint32_t i = 0;
 #ifndef NG_USB_POLLED
-	for (; i + 4u <= len; i += 4u) {
-		uint32_t w = ng_get_le32(src + i);
-		NG_PMA_WR(pma + i, w);
-		NG_PMA_WR(pma + i + 2u, w >> 16);
+	for (; i + 8u <= len; i += 8u) {
+		uint32_t a = ng_get_le32(src + i), b = ng_get_le32(src + i + 4u);
+		NG_PMA_WR(pma + i, a);
+		NG_PMA_WR(pma + i + 2u, a >> 16);
+		NG_PMA_WR(pma + i + 4u, b);
+		NG_PMA_WR(pma + i + 6u, b >> 16);
 	}
 #endif
 	for (; i < len; i += 2) {
