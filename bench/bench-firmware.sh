@@ -128,7 +128,7 @@ if [ -f "$cost" ]; then
 		echo "   the firmware's own instructions per conditioned output (main loop, DMA interrupt, group hand-off, USB write and its interrupt; fw_cost.c over $no outputs): $fw"
 		echo "$fparts" | awk -v n="$no" '$2 != "ACCESSES" { printf "%.0f %s\n", $1 / n, $2 }' | sort -rn |
 			awk '$1 >= 20 { printf "     %-44s %7.0f\n", $2, $1 }'
-		echo "     (its $acc register accesses per output are calls into the register model here: each about 2 instructions more than the board's load or store)"
+		echo "     (its $acc register accesses per output are calls into the register model here: each about 2 instructions more than the board's load or store; the packet memory is plain memory, as on the board)"
 		awk -v m="$c" -v f="$fw" 'BEGIN { i = m / 1000 + f; if (m <= 0) exit
 			for (cpi = 1.3; cpi <= 1.81; cpi += 0.5)
 				printf "     pipeline + firmware = %.0f instructions per output: CPU %.0f%% busy at 80 kB/s at CPI %.1f; CPU bound %.1f kB/s\n",

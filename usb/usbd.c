@@ -623,7 +623,8 @@ void ng_usbd_task(ng_usbd_ctx *u)
 		atomic_signal_fence(memory_order_acquire);
 		uint8_t type = u->evq[t].type, ep = u->evq[t].ep, setup[8];
 		uint16_t len = u->evq[t].len;
-		memcpy(setup, u->evq[t].setup, 8);
+		if (type == EV_SETUP) /* (the only event that carries the 8 bytes) */
+			memcpy(setup, u->evq[t].setup, 8);
 		bool superseded = type == EV_XFER && NG_EP_NUM(ep) == 0 && setup_queued_after(u, t);
 		atomic_signal_fence(memory_order_release);
 		u->evq_tail = (uint8_t)((t + 1u) % NG_USBD_EVENT_QUEUE);

@@ -52,6 +52,7 @@
 #include "dcd_stm32f1.h"
 #include "dcd.h"
 #include "neug_device.h"
+#include "ng/bytes.h"
 
 #define NG_MPS0 NG_EP0_SIZE
 _Static_assert(NG_MPS0 == 64u, "bMaxPacketSize0 is 64 (one 64-byte RX block, BL_SIZE = 1)");
@@ -152,10 +153,23 @@ static bool ng_pma_alloc(uint32_t n, bool in, uint32_t mps)
 	return true;
 }
 
-/* Copies len bytes to the even USB offset pma, two bytes per halfword. */
+/* Copies len bytes to the even USB offset pma, two bytes per halfword:
+ * eight at a time (two word loads, unaligned too), then the last one to
+ * seven. (Polled, the boot loader's build: two at a time, smaller; it
+ * sends control packets only.) */
 static void ng_pma_write(uint32_t pma, const uint8_t *src, uint32_t len)
 {
-	for (uint32_t i = 0; i < len; i += 2) {
+	uint32_t i = 0;
+#ifndef NG_USB_POLLED
+	for (; i + 8u <= len; i += 8u) {
+		uint32_t a = ng_get_le32(src + i), b = ng_get_le32(src + i + 4u);
+		NG_PMA_WR(pma + i, a);
+		NG_PMA_WR(pma + i + 2u, a >> 16);
+		NG_PMA_WR(pma + i + 4u, b);
+		NG_PMA_WR(pma + i + 6u, b >> 16);
+	}
+#endif
+	for (; i < len; i += 2) {
 		uint32_t v = src[i];
 		if (i + 1 < len)
 			v |= (uint32_t)src[i + 1] << 8;

@@ -57,12 +57,18 @@ void ng_led_set(uint32_t pattern)
 #else
 static uint32_t ng_led_pattern, ng_led_start;
 static uint32_t ng_led_dark_until;
+/* The millisecond the LED's state was last worked out for, and that
+ * state; stale: a pattern or a blip since (the main loop polls many times
+ * a millisecond, and within one nothing else changes the state). */
+static uint32_t ng_led_polled;
+static bool ng_led_stale = true, ng_led_on;
 
 void ng_led_set(uint32_t pattern)
 {
 	if (pattern < sizeof ng_led_shapes / sizeof ng_led_shapes[0] && pattern != ng_led_pattern) {
 		ng_led_pattern = pattern;
 		ng_led_start = ng_millis();
+		ng_led_stale = true;
 	}
 }
 #endif
@@ -70,10 +76,21 @@ void ng_led_set(uint32_t pattern)
 void ng_led_activity(void)
 {
 	ng_led_blip = true;
+#ifndef NG_LED_DFU_ONLY
+	ng_led_stale = true;
+#endif
 }
 
 void ng_led_poll(uint32_t now)
 {
+#ifndef NG_LED_DFU_ONLY
+	if (now == ng_led_polled && !ng_led_stale) {
+		ng_board_led(ng_led_on);
+		return;
+	}
+	ng_led_polled = now;
+	ng_led_stale = false;
+#endif
 	const ng_led_shape *s = &ng_led_shapes[ng_led_pattern];
 	uint32_t t = (now - ng_led_start) % s->period;
 	bool on = false;
@@ -89,6 +106,7 @@ void ng_led_poll(uint32_t now)
 		if ((int32_t)(ng_led_dark_until - now) > 0)
 			on = false;
 	}
+	ng_led_on = on;
 #endif
 	ng_board_led(on);
 }

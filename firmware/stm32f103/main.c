@@ -181,6 +181,9 @@ void ng_fw_init(void)
 static const uint32_t ng_fw_weak_led[4] = { NG_LED_RUNNING, NG_LED_NOISE_WEAK1, NG_LED_NOISE_WEAK2,
 					     NG_LED_NOISE_WEAK12 };
 
+static void ng_fw_led_choose(void);
+static uint32_t ng_fw_led_ms = 0xFFFFFFFFu; /* the millisecond it was chosen for */
+
 /* One pass of the main loop. */
 void ng_fw_poll(void)
 {
@@ -224,14 +227,31 @@ void ng_fw_poll(void)
 	size_t n;
 	const uint32_t *b;
 	while (want && (b = ng_noise_group(&n)) != NULL) { /* want is whole outputs' words */
-		ng_neug_put_samples(&ng_dev, b, n);
+		/* n words fill at most n / samples per block blocks of the room
+		 * want counted (fewer when a block fails): want - n is room left
+		 * for sure; after a health failure it is counted again. */
+		if (ng_neug_put_samples(&ng_dev, b, n) != NG_OK)
+			want = ng_neug_wants_samples(&ng_dev);
+		else
+			want = want > n ? want - n : 0;
 		ng_noise_release();
-		want = ng_neug_wants_samples(&ng_dev);
 		if (++ng_fw_groups % 32u == 0)
 			ng_led_activity();
 	}
 
-	/* the health status alone (not the whole statistics, on every pass) */
+	/* The LED's pattern from the state, once a millisecond (the LED
+	 * changes no faster): the health status alone, not the statistics. */
+	const uint32_t now = ng_millis();
+	if (now != ng_fw_led_ms) {
+		ng_fw_led_ms = now;
+		ng_fw_led_choose();
+	}
+	ng_led_poll(now);
+}
+
+/* The pattern the state calls for (fw.h, doc/firmware.md). */
+static void ng_fw_led_choose(void)
+{
 	const uint32_t status = ng_pipeline_health(&ng_dev.pipe)->status;
 	if (!ng_fw_selftest_ok || (status & NG_HEALTH_PERSISTENT))
 		ng_led_set(NG_LED_FAILURE);
@@ -245,7 +265,6 @@ void ng_fw_poll(void)
 		ng_led_set(NG_LED_STARTING);
 	else
 		ng_led_set(NG_LED_RUNNING);
-	ng_led_poll(ng_millis());
 }
 
 #ifndef NG_FW_HOST_MODEL /* the host test (tests/unit/test_fw_main.c) drives the two above */

@@ -64,16 +64,19 @@ _Static_assert(56 + 64 + 20 == NG_NOISE_GROUP_MAX, "NeuG's batches make one cond
 _Static_assert(32 <= NG_NOISE_GROUP_MAX && NG_NOISE_GROUP_MAX <= 255, "a group fits a buffer, its length a byte");
 
 static uint32_t ng_noise_buf[2][NG_NOISE_GROUP_MAX];
-static volatile uint8_t ng_noise_len[2];  /* words of the complete group in buffer b; 0: free */
-static uint8_t ng_noise_off;              /* words of the group in the fill buffer so far */
-static volatile uint8_t ng_noise_armed;   /* a batch is converting */
-static volatile uint8_t ng_noise_on;      /* batches wanted */
-static volatile uint8_t ng_noise_halted;  /* a DMA error stopped it */
-static uint8_t ng_noise_fill, ng_noise_take; /* buffer being / next to be filled; next to read */
-static uint8_t ng_noise_arm_len;
-static const uint8_t *ng_seq = ng_seq_conditioned;
-static uint8_t ng_seq_n = sizeof ng_seq_conditioned, ng_seq_i;
-static volatile uint32_t ng_noise_terr, ng_noise_batches, ng_noise_powerups;
+/* The state, in one place (the interrupt reaches it from one address). */
+static struct {
+	volatile uint8_t len[2];  /* words of the complete group in buffer b; 0: free */
+	uint8_t off;              /* words of the group in the fill buffer so far */
+	volatile uint8_t armed;   /* a batch is converting */
+	volatile uint8_t on;      /* batches wanted */
+	volatile uint8_t halted;  /* a DMA error stopped it */
+	uint8_t fill, take;       /* buffer being / next to be filled; next to read */
+	uint8_t arm_len;
+	uint8_t seq_n, seq_i;
+	const uint8_t *seq;
+	volatile uint32_t terr, batches, powerups;
+} ng_nz = { .seq = ng_seq_conditioned, .seq_n = sizeof ng_seq_conditioned };
 
 static void ng_adc_calibrate(uint32_t adc)
 {
@@ -110,45 +113,53 @@ void ng_noise_init(void)
 	ng_nvic_enable(NG_IRQ_DMA1_CH1);
 }
 
-/* Both ADCs powered down, the DMA channel off, its flags cleared. */
-static void ng_noise_halt(void)
+/* Both ADCs powered down, the DMA channel off, its flags cleared (inlined:
+ * the DMA interrupt's path at each batch's end). */
+__attribute__((always_inline)) static inline void ng_noise_halt(void)
 {
 	NG_WR(NG_ADC_CR2(NG_ADC1), 0);
 	NG_WR(NG_ADC_CR2(NG_ADC2), 0);
 	NG_WR(NG_DMA_CCR1, 0);
 	NG_WR(NG_DMA_IFCR, NG_DMA_GIF1 | NG_DMA_TCIF1 | NG_DMA_HTIF1 | NG_DMA_TEIF1);
-	ng_noise_armed = 0;
+	ng_nz.armed = 0;
 }
 
 /* Arms the next batch into the fill buffer, after the group's words so
  * far, when the buffer is free: always within a group, whose buffer holds
  * no complete group (interrupts off, or from the DMA interrupt). */
+static void ng_noise_go(uint32_t b);
 static void ng_noise_arm(void)
 {
-	uint32_t b = ng_noise_fill;
-	if (!ng_noise_on || ng_noise_armed || ng_noise_halted || ng_noise_len[b])
+	uint32_t b = ng_nz.fill;
+	if (!ng_nz.on || ng_nz.armed || ng_nz.halted || ng_nz.len[b])
 		return;
-	uint32_t n = ng_seq[ng_seq_i];
-	ng_noise_arm_len = (uint8_t)n;
-	NG_WR(NG_DMA_CMAR1, NG_DMA_ADDR(&ng_noise_buf[b][ng_noise_off]));
+	ng_noise_go(b);
+}
+
+/* Arms the next batch into buffer b (ng_noise_arm's conditions hold). */
+static void ng_noise_go(uint32_t b)
+{
+	uint32_t n = ng_nz.seq[ng_nz.seq_i];
+	ng_nz.arm_len = (uint8_t)n;
+	NG_WR(NG_DMA_CMAR1, NG_DMA_ADDR(&ng_noise_buf[b][ng_nz.off]));
 	NG_WR(NG_DMA_CNDTR1, n);
 	NG_WR(NG_DMA_CCR1, NG_DMA_CCR_PL_HIGH | NG_DMA_CCR_MSIZE32 | NG_DMA_CCR_PSIZE32 |
 			   NG_DMA_CCR_MINC | NG_DMA_CCR_TEIE | NG_DMA_CCR_TCIE | NG_DMA_CCR_EN);
 	/* Power up from CR2 = 0 and trigger in the same write (no tSTAB wait). */
 	NG_WR(NG_ADC_CR2(NG_ADC2), NG_CR2_ADC2_RUN);
 	NG_WR(NG_ADC_CR2(NG_ADC1), NG_CR2_ADC1_RUN | NG_ADC_CR2_SWSTART);
-	ng_noise_armed = 1;
-	ng_noise_powerups++;
+	ng_nz.armed = 1;
+	ng_nz.powerups++;
 }
 
 void ng_noise_stop(void)
 {
 	ng_irq_disable();
-	ng_noise_on = 0;
+	ng_nz.on = 0;
 	ng_noise_halt();
-	ng_noise_len[0] = ng_noise_len[1] = 0;
-	ng_noise_off = 0; /* a partial group is dropped */
-	ng_seq_i = 0;
+	ng_nz.len[0] = ng_nz.len[1] = 0;
+	ng_nz.off = 0; /* a partial group is dropped */
+	ng_nz.seq_i = 0;
 	ng_irq_enable();
 }
 
@@ -156,19 +167,19 @@ void ng_noise_start(uint32_t mode)
 {
 	ng_noise_stop();
 	if (mode == NG_NOISE_SEQ_CRC32) {
-		ng_seq = ng_seq_crc32;
-		ng_seq_n = sizeof ng_seq_crc32;
+		ng_nz.seq = ng_seq_crc32;
+		ng_nz.seq_n = sizeof ng_seq_crc32;
 	} else if (mode == NG_NOISE_SEQ_RAW) {
-		ng_seq = ng_seq_raw;
-		ng_seq_n = sizeof ng_seq_raw;
+		ng_nz.seq = ng_seq_raw;
+		ng_nz.seq_n = sizeof ng_seq_raw;
 	} else {
-		ng_seq = ng_seq_conditioned;
-		ng_seq_n = sizeof ng_seq_conditioned;
+		ng_nz.seq = ng_seq_conditioned;
+		ng_nz.seq_n = sizeof ng_seq_conditioned;
 	}
-	ng_noise_fill = ng_noise_take = 0;
-	ng_noise_halted = 0;
+	ng_nz.fill = ng_nz.take = 0;
+	ng_nz.halted = 0;
 	ng_irq_disable();
-	ng_noise_on = 1;
+	ng_nz.on = 1;
 	ng_noise_arm();
 	ng_irq_enable();
 }
@@ -179,40 +190,44 @@ void ng_noise_isr(void)
 	if (f & NG_DMA_TEIF1) {
 		/* The hardware disabled the channel (RM0008 13.3.6). */
 		ng_noise_halt();
-		ng_noise_terr++;
-		ng_noise_halted = 1;
+		ng_nz.terr++;
+		ng_nz.halted = 1;
 		return;
 	}
-	if (!(f & NG_DMA_TCIF1) || !ng_noise_armed) {
+	if (!(f & NG_DMA_TCIF1) || !ng_nz.armed) {
 		NG_WR(NG_DMA_IFCR, f);
 		return;
 	}
 	ng_noise_halt(); /* CR2 = 0 on both: the batch ends here */
-	ng_noise_off = (uint8_t)(ng_noise_off + ng_noise_arm_len);
-	ng_seq_i++;
-	if (ng_seq_i == ng_seq_n) { /* the group is complete */
-		ng_noise_len[ng_noise_fill] = ng_noise_off;
-		ng_noise_fill ^= 1u;
-		ng_noise_off = 0;
-		ng_seq_i = 0;
+	ng_nz.batches++;
+	uint32_t b = ng_nz.fill, off = ng_nz.off + ng_nz.arm_len, i = ng_nz.seq_i + 1u;
+	if (i == ng_nz.seq_n) { /* the group is complete */
+		ng_nz.len[b] = (uint8_t)off;
+		b ^= 1u;
+		ng_nz.fill = (uint8_t)b;
+		off = i = 0;
 	}
-	ng_noise_batches++;
-	ng_noise_arm(); /* the next batch at once, if its buffer is free */
+	ng_nz.off = (uint8_t)off;
+	ng_nz.seq_i = (uint8_t)i;
+	/* The next batch at once, if its buffer is free: within a group it
+	 * is; a batch was armed, so the source is on and not halted. */
+	if (!ng_nz.len[b])
+		ng_noise_go(b);
 }
 
 const uint32_t *ng_noise_group(size_t *n)
 {
-	uint32_t len = ng_noise_len[ng_noise_take];
+	uint32_t len = ng_nz.len[ng_nz.take];
 	*n = len;
-	return len ? ng_noise_buf[ng_noise_take] : NULL;
+	return len ? ng_noise_buf[ng_nz.take] : NULL;
 }
 
 void ng_noise_release(void)
 {
 	ng_irq_disable();
-	if (ng_noise_len[ng_noise_take]) {
-		ng_noise_len[ng_noise_take] = 0;
-		ng_noise_take ^= 1u;
+	if (ng_nz.len[ng_nz.take]) {
+		ng_nz.len[ng_nz.take] = 0;
+		ng_nz.take ^= 1u;
 	}
 	ng_noise_arm();
 	ng_irq_enable();
@@ -220,12 +235,12 @@ void ng_noise_release(void)
 
 bool ng_noise_stopped(void)
 {
-	return ng_noise_halted != 0;
+	return ng_nz.halted != 0;
 }
 
 void ng_noise_get_stats(ng_noise_stats *st)
 {
-	st->dma_errors = ng_noise_terr;
-	st->batches = ng_noise_batches;
-	st->powerups = ng_noise_powerups;
+	st->dma_errors = ng_nz.terr;
+	st->batches = ng_nz.batches;
+	st->powerups = ng_nz.powerups;
 }

@@ -81,8 +81,10 @@
 #define NG_USB_NEP      8u
 #endif
 
-/* Halfword access to the packet memory (host model: ng_model_*16). */
-#ifdef NG_FW_HOST_MODEL
+/* Halfword access to the packet memory (host model: ng_model_*16; a
+ * test may map it itself: tests/firmware/qemu/fw_cost.c). */
+#if defined(NG_PMA_RD) && defined(NG_PMA_WR)
+#elif defined(NG_FW_HOST_MODEL)
 uint16_t ng_model_read16(uint32_t addr);
 void ng_model_write16(uint32_t addr, uint16_t val);
 #define NG_PMA_RD(off)    ng_model_read16(NG_USB_PMA + 2u * (uint32_t)(off))

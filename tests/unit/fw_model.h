@@ -91,7 +91,9 @@ static struct {
 	uint32_t nregs;
 	uint16_t epr[NG_USB_NEP];
 	uint16_t istr;
-	uint16_t pma[NG_PMA_BYTES / 2];
+	/* the packet memory at the board's stride (RM0008 23.5: each halfword
+	 * at a 32-bit address, the upper half unused): USB offset u at pma[u & ~1] */
+	uint16_t pma[NG_PMA_BYTES];
 	bool irq_enabled, in_isr;
 	uint32_t errors;
 	char why[200];
@@ -623,7 +625,7 @@ uint16_t ng_model_read16(uint32_t a)
 		fw_model_error("16-bit read outside the packet memory's halfwords", a);
 		return 0;
 	}
-	return fw_model.pma[(a - NG_USB_PMA) / 4u];
+	return fw_model.pma[(a - NG_USB_PMA) / 2u];
 }
 
 void ng_model_write16(uint32_t a, uint16_t v)
@@ -632,7 +634,7 @@ void ng_model_write16(uint32_t a, uint16_t v)
 		fw_model_error("16-bit write outside the packet memory's halfwords", a);
 		return;
 	}
-	fw_model.pma[(a - NG_USB_PMA) / 4u] = v;
+	fw_model.pma[(a - NG_USB_PMA) / 2u] = v;
 }
 
 void ng_model_irq(int enable)
@@ -657,12 +659,12 @@ void ng_model_wfi(void)
 
 /* ---- the USB host side ------------------------------------------------- */
 
-FW_FN uint32_t fw_pma_addr(uint32_t off) { return fw_model.pma[off / 2u]; }
+FW_FN uint32_t fw_pma_addr(uint32_t off) { return fw_model.pma[off & ~1u]; }
 
 FW_FN void fw_pma_put(uint32_t usb_off, const uint8_t *p, uint32_t len)
 {
 	for (uint32_t i = 0; i < len; i++) {
-		uint16_t *h = &fw_model.pma[(usb_off + i) / 2u];
+		uint16_t *h = &fw_model.pma[(usb_off + i) & ~1u];
 		if ((usb_off + i) & 1u)
 			*h = (uint16_t)((*h & 0x00FFu) | (p[i] << 8));
 		else
@@ -673,7 +675,7 @@ FW_FN void fw_pma_put(uint32_t usb_off, const uint8_t *p, uint32_t len)
 FW_FN void fw_pma_get(uint8_t *p, uint32_t usb_off, uint32_t len)
 {
 	for (uint32_t i = 0; i < len; i++) {
-		uint16_t h = fw_model.pma[(usb_off + i) / 2u];
+		uint16_t h = fw_model.pma[(usb_off + i) & ~1u];
 		p[i] = (uint8_t)(((usb_off + i) & 1u) ? h >> 8 : h);
 	}
 }
@@ -723,7 +725,7 @@ FW_FN int fw_host_setup(const uint8_t s[8])
 	if (fw_model.epr[n] & NG_EPR_CTR_RX)
 		return FW_NOREPLY;
 	fw_pma_put(fw_pma_addr(NG_BT_ADDR_RX(n)), s, 8);
-	fw_model.pma[NG_BT_COUNT_RX(n) / 2u] = (uint16_t)((fw_model.pma[NG_BT_COUNT_RX(n) / 2u] & 0xFC00u) | 8u);
+	fw_model.pma[NG_BT_COUNT_RX(n)] = (uint16_t)((fw_model.pma[NG_BT_COUNT_RX(n)] & 0xFC00u) | 8u);
 	uint16_t r = fw_model.epr[n];
 	r = (uint16_t)((r & ~(NG_EPR_STAT_RX | NG_EPR_STAT_TX)) | (NG_STAT_NAK << 12) | (NG_STAT_NAK << 4));
 	r |= NG_EPR_DTOG_RX | NG_EPR_DTOG_TX | NG_EPR_SETUP | NG_EPR_CTR_RX;
@@ -770,7 +772,7 @@ FW_FN int fw_host_out(uint32_t ea, const uint8_t *buf, uint32_t len, int *dtog)
 		return FW_ERR;
 	}
 	fw_pma_put(fw_pma_addr(NG_BT_ADDR_RX(n)), buf, len);
-	fw_model.pma[NG_BT_COUNT_RX(n) / 2u] = (uint16_t)((fw_model.pma[NG_BT_COUNT_RX(n) / 2u] & 0xFC00u) | len);
+	fw_model.pma[NG_BT_COUNT_RX(n)] = (uint16_t)((fw_model.pma[NG_BT_COUNT_RX(n)] & 0xFC00u) | len);
 	if (dtog)
 		*dtog = (r & NG_EPR_DTOG_RX) ? 1 : 0;
 	r = (uint16_t)((r & ~(NG_EPR_STAT_RX | NG_EPR_SETUP)) | (NG_STAT_NAK << 12));

@@ -9,7 +9,8 @@
  * ADC with adc.bin and the host reading bulk IN). QEMU's instruction trace
  * between ng_cost_begin and ng_cost_end counts every function but the
  * model's (fw_*, ng_model_*: each register access then counts as the
- * firmware's one call instruction, where the board has one load or store)
+ * firmware's one call instruction, where the board has one load or store;
+ * the packet memory, which has no side effects, is plain memory here)
  * and but the pipeline's ng_pipeline_put_many and ng_pipeline_take with
  * their callees (the pipeline's cost: fw_bench.c; here the model has no CRC
  * unit, so the pipeline runs the software CRC). */
@@ -24,6 +25,11 @@ static void fw_cost_why(char *b, size_t n, const char *msg, uint32_t addr)
 		b[i + 1] = 0;
 }
 #define snprintf(b, n, fmt, msg, addr) fw_cost_why(b, n, msg, addr)
+/* The packet memory as on the board: plain halfword loads and stores (it
+ * has no side effects, RM0008 23.5), here in the model's array at the
+ * board's stride (the unit tests check each access: ng_model_*16). */
+#define NG_PMA_RD(off)    (((volatile uint16_t *)fw_model.pma)[(uint32_t)(off)])
+#define NG_PMA_WR(off, v) (((volatile uint16_t *)fw_model.pma)[(uint32_t)(off)] = (uint16_t)(v))
 #include "../../unit/fw_model.h"
 #include "../../../firmware/stm32f103/clock.c"
 #include "../../../firmware/stm32f103/board.c"
