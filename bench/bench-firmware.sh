@@ -49,7 +49,7 @@ awk -v m="$(get conditioned_hwcrc_minstr_per_output)" 'BEGIN {
 		cpu = 32 / (i * c / 72e6) / 1000
 		out = cpu < adc ? cpu : adc
 		busy80 = 2500 * i * c / 72e6 * 100
-		printf "     conditioned at CPI %.1f: ADC bound %.1f kB/s (%.1f us per output), CPU bound %.1f kB/s: %.1f kB/s; CPU %.0f%% busy at 80 kB/s\n",
+		printf "     conditioned at CPI %.1f: ADC bound %.1f kB/s (%.1f us per output), CPU bound %.1f kB/s: %.1f kB/s; CPU %.1f%% busy at 80 kB/s\n",
 			c, adc, adc_us, cpu, out, busy80
 	}
 }'
@@ -131,7 +131,7 @@ if [ -f "$cost" ]; then
 		echo "     (its $acc register accesses per output are calls into the register model here: each about 2 instructions more than the board's load or store; the packet memory is plain memory, as on the board)"
 		awk -v m="$c" -v f="$fw" 'BEGIN { i = m / 1000 + f; if (m <= 0) exit
 			for (cpi = 1.3; cpi <= 1.81; cpi += 0.5)
-				printf "     pipeline + firmware = %.0f instructions per output: CPU %.0f%% busy at 80 kB/s at CPI %.1f; CPU bound %.1f kB/s\n",
+				printf "     pipeline + firmware = %.0f instructions per output: CPU %.1f%% busy at 80 kB/s at CPI %.1f; CPU bound %.1f kB/s\n",
 					i, 2500 * i * cpi / 72e6 * 100, cpi, 32 / (i * cpi / 72e6) / 1000
 			printf "   goal: CPU under 70%% busy at 80 kB/s at CPI 1.8 (<= 11,200 instructions per output in all): %s\n", i <= 11200 ? "met" : "NOT met" }'
 	else
