@@ -87,7 +87,7 @@ void *memmove(void *dst, const void *src, size_t n)
 
 #ifndef NG_LIBC_SMALL
 /* Bytes up to a word boundary, then 16 bytes per stmia on the Cortex-M3
- * (ng_wipe clears about 130 bytes per conditioned output), two words per
+ * (ng_wipe clears 64 bytes per conditioned output), two words per
  * pass, then the tail. */
 void *memset(void *dst, int c, size_t n)
 {
