@@ -91,15 +91,15 @@ $(B)/neug: $(B)/obj/cli/main.o $(B)/libneug.a
 
 $(B)/tests/%: tests/unit/%.c $(B)/libneug.a tests/check.h tests/health_ref.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
+	$(CC) $(CPPFLAGS) $(INC) -Itests $(CFLAGS) -MMD -MP -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
 
 $(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libneug.a tests/check.h tests/health_ref.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) $(ASAN) -o $@ $< $(B)/asan/libneug.a $(TEST_LDLIBS)
+	$(CC) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) $(ASAN) -MMD -MP -o $@ $< $(B)/asan/libneug.a $(TEST_LDLIBS)
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) tests/health_ref.h
 	@mkdir -p $(@D)
-	$(CLANG) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+	$(CLANG) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -MMD -MP -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
 # The test build of the command (tests/scripts/selftest.sh): the same objects,
 # but the self-test units compiled with -DNG_SELFTEST_HOOKS, which makes them
@@ -131,14 +131,14 @@ $(B)/loader-test/obj/%.o: %.c $(FW_LOADER_FLAGS)
 
 $(B)/tests/test_dfu_loader: tests/unit/test_dfu.c $(LOADER_TEST_OBJ) $(B)/libneug.a tests/check.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LOADER_TEST_DEFS) $(INC) -Itests $(CFLAGS) -o $@ $< $(LOADER_TEST_OBJ) $(B)/libneug.a $(TEST_LDLIBS)
+	$(CC) $(CPPFLAGS) $(LOADER_TEST_DEFS) $(INC) -Itests $(CFLAGS) -MMD -MP -o $@ $< $(LOADER_TEST_OBJ) $(B)/libneug.a $(TEST_LDLIBS)
 
 CHECK_DEPS += $(B)/tests/test_dfu_loader
 
 # The STM32 USB driver as the boot loader builds it (endpoint 0 only).
 $(B)/tests/test_fw_usb_drv_ep0: tests/unit/test_fw_usb_drv.c $(B)/libneug.a tests/check.h tests/unit/fw_model.h $(FW_LOADER_FLAGS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(filter -DNG_USB_NEP=% -DNG_USB_POLLED,$(FW_LOADER_DEFS)) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
+	$(CC) $(CPPFLAGS) $(filter -DNG_USB_NEP=% -DNG_USB_POLLED,$(FW_LOADER_DEFS)) $(INC) -Itests $(CFLAGS) -MMD -MP -o $@ $< $(B)/libneug.a $(TEST_LDLIBS)
 
 CHECK_DEPS += $(B)/tests/test_fw_usb_drv_ep0
 

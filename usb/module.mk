@@ -15,6 +15,6 @@ GEN_SRC += $(B)/gen/disk_image.c
 
 $(B)/bench/usb_bench: bench/usb_bench.c $(B)/libneug.a tests/fakes/fake_dcd.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(INC) -Itests $(CFLAGS) -o $@ $< $(B)/libneug.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(INC) -Itests $(CFLAGS) -MMD -MP -o $@ $< $(B)/libneug.a $(LDLIBS)
 
 BENCH_DEPS += $(B)/bench/usb_bench

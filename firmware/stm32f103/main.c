@@ -152,6 +152,8 @@ static uint32_t ng_fw_app_info(void *user, uint16_t index)
 static bool ng_fw_running;
 static uint32_t ng_fw_mode;
 static uint32_t ng_fw_groups; /* groups fed: one output each, in every mode */
+static uint32_t ng_fw_led_ms;  /* the millisecond the LED's pattern was chosen for */
+static void ng_fw_led_choose(void);
 
 /* Power-up: clocks are set (startup.c); self-test, device, noise source. */
 void ng_fw_init(void)
@@ -175,14 +177,13 @@ void ng_fw_init(void)
 	ng_noise_init();
 	ng_fw_startup_estimate();
 	ng_fw_selftest_ok = ok;
+	ng_fw_led_ms = ng_millis() - 1u; /* chosen on the first pass */
 	ng_neug_connect(&ng_dev, true);
 }
 
 static const uint32_t ng_fw_weak_led[4] = { NG_LED_RUNNING, NG_LED_NOISE_WEAK1, NG_LED_NOISE_WEAK2,
 					     NG_LED_NOISE_WEAK12 };
 
-static void ng_fw_led_choose(void);
-static uint32_t ng_fw_led_ms = 0xFFFFFFFFu; /* the millisecond it was chosen for */
 
 /* One pass of the main loop. */
 void ng_fw_poll(void)

@@ -18,6 +18,7 @@ static void fw_main_power_up(const uint32_t *samples, size_t n)
 	fw_model.dma_mem_words = sizeof ng_noise_buf / 4u;
 	fw_model.dma_isr = ng_noise_isr;
 	fw_model.usb_isr = ng_stm32_usb_isr;
+	fw_model.systick_isr = ng_systick_isr; /* ng_millis runs on model time */
 	*fw_plain(NG_UID_BASE) = 0x12345678u;
 	*fw_plain(NG_UID_BASE + 4) = 0x9abcdef0u;
 	*fw_plain(NG_UID_BASE + 8) = 0x0fedcba9u;
