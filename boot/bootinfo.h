@@ -18,7 +18,7 @@
 #define NG_BOOTINFO_RAM     128u        /* bytes reserved at the start of RAM */
 
 #define NG_LOADER_VERSION_MAJOR 1u
-#define NG_LOADER_VERSION_MINOR 0u
+#define NG_LOADER_VERSION_MINOR 1u
 #define NG_LOADER_VERSION ((NG_LOADER_VERSION_MAJOR << 16) | NG_LOADER_VERSION_MINOR)
 
 /* status bits (GET_INFO 41, NG_INFO_BOOT_STATUS) */
@@ -38,6 +38,7 @@ typedef struct {
 	uint32_t image_len;      /* bytes checked: binary + trailer */
 	uint8_t digest[32];      /* SHA-256 of the image, as computed at boot */
 	uint8_t key_fp[32];      /* SHA-256 of the owner key; zeros: none */
+	uint32_t floor;          /* the version floor (boot/update.h) */
 } ng_boot_info;
 _Static_assert(sizeof(ng_boot_info) <= NG_BOOTINFO_RAM, "the boot record fits its RAM");
 

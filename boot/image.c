@@ -96,7 +96,7 @@ ng_status ng_image_check(const uint8_t *region, size_t region_len, const uint8_t
 	if (memcmp(w, t + NG_T_CHECK, 4))
 		return NG_ERR_IMAGE_TRAILER;
 	bool is_signed = out->flags & NG_IMAGE_SIGNED;
-	if ((out->flags & ~NG_IMAGE_SIGNED) || !ng_zero(t + NG_T_RESERVED, 4) ||
+	if ((out->flags & ~(NG_IMAGE_SIGNED | NG_IMAGE_DOWNGRADE)) || !ng_zero(t + NG_T_RESERVED, 4) ||
 	    !ng_field_ok(t + NG_T_VERSTR, NG_IMAGE_VERSION_MAX) || !ng_field_ok(t + NG_T_BOARD, NG_IMAGE_BOARD_MAX) ||
 	    (!is_signed && !ng_zero(t + NG_T_KEYID, NG_T_RESERVED - NG_T_KEYID)) ||
 	    (!is_signed && !ng_zero(t + NG_T_SIG, NG_T_END - NG_T_SIG)))
@@ -150,7 +150,7 @@ ng_status ng_image_make(uint8_t *buf, size_t buf_cap, size_t bin_len, const ng_i
 	memcpy(t + NG_T_MAGIC, ng_image_magic, sizeof ng_image_magic);
 	t[NG_T_FORMAT] = NG_IMAGE_FORMAT;
 	t[NG_T_SIZE] = NG_IMAGE_TRAILER_LEN;
-	ng_put_le32(t + NG_T_FLAGS, secret ? NG_IMAGE_SIGNED : 0);
+	ng_put_le32(t + NG_T_FLAGS, (secret ? NG_IMAGE_SIGNED : 0) | (p->flags & NG_IMAGE_DOWNGRADE));
 	ng_put_le32(t + NG_T_IMGLEN, (uint32_t)len);
 	ng_put_le32(t + NG_T_LOAD, p->load_addr);
 	ng_put_le32(t + NG_T_VERSION, p->version);

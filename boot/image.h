@@ -7,7 +7,9 @@
  *     0    8  magic        "NEUGIMG\0"
  *     8    2  format       1
  *    10    2  size         192 (the trailer's length)
- *    12    4  flags        bit 0: signed; the other bits are 0
+ *    12    4  flags        bit 0: signed; bit 1: downgrade allowed (the
+ *                          loader takes it below its version floor, see
+ *                          boot/update.h); the other bits are 0
  *    16    4  image_len    bytes before the trailer (a multiple of 4, > 0)
  *    20    4  load_addr    the flash address the image is linked for
  *    24    4  version      major << 16 | minor << 8 | patch
@@ -41,6 +43,7 @@
 #define NG_IMAGE_FORMAT      1u
 #define NG_IMAGE_ALIGN       4u   /* image_len and the trailer's offset */
 #define NG_IMAGE_SIGNED      1u   /* flags bit 0 */
+#define NG_IMAGE_DOWNGRADE   2u   /* flags bit 1: may go below the version floor */
 #define NG_IMAGE_SIGNED_LEN  124u /* trailer bytes the signature covers */
 #define NG_IMAGE_VERSION_MAX 32u  /* version_str, NUL included */
 #define NG_IMAGE_BOARD_MAX   16u  /* board, NUL included */
@@ -51,7 +54,7 @@ typedef struct {
 	uint32_t image_len;   /* also the trailer's offset in the region */
 	uint32_t load_addr;
 	uint32_t version;
-	uint32_t flags;       /* NG_IMAGE_SIGNED */
+	uint32_t flags;       /* NG_IMAGE_SIGNED, NG_IMAGE_DOWNGRADE */
 	char version_str[NG_IMAGE_VERSION_MAX];
 	char board[NG_IMAGE_BOARD_MAX];
 	uint8_t digest[32];   /* the trailer's SHA-256 of the image */
@@ -65,6 +68,7 @@ typedef struct {
 	uint32_t version;
 	const char *version_str; /* at most 31 bytes */
 	const char *board;       /* at most 15 bytes */
+	uint32_t flags;          /* NG_IMAGE_DOWNGRADE or 0 (signed is set from the key) */
 } ng_image_params;
 
 /* Checks the image in region[0, region_len): finds the trailer (scanning
@@ -76,7 +80,7 @@ typedef struct {
  * Returns NG_OK or the first failure:
  *   NG_ERR_IMAGE_NONE       no trailer: erased, or an unfinished download
  *   NG_ERR_IMAGE_FORMAT     not a format-1 trailer (magic, format, size,
- *                           flags, reserved or padding bytes, strings)
+ *                           unknown flags, reserved or padding bytes, strings)
  *   NG_ERR_IMAGE_TRAILER    the trailer's check word does not match
  *   NG_ERR_IMAGE_LENGTH     image_len is not the trailer's offset
  *   NG_ERR_IMAGE_DIGEST     the image's SHA-256 differs

@@ -6,10 +6,16 @@
 #include "update.h"
 
 /* DFU 1.1 status codes (usb/dfu.h; boot/ sits below usb/). */
-enum { ST_OK = 0x00, ST_WRITE = 0x03, ST_ERASE = 0x04, ST_PROG = 0x06, ST_VERIFY = 0x07, ST_ADDRESS = 0x08,
-       ST_FIRMWARE = 0x0A };
+enum { ST_OK = 0x00, ST_TARGET = 0x01, ST_FILE = 0x02, ST_WRITE = 0x03, ST_ERASE = 0x04, ST_PROG = 0x06,
+       ST_VERIFY = 0x07, ST_ADDRESS = 0x08, ST_FIRMWARE = 0x0A };
 
-static uint32_t region_len(const ng_boot_target *t) { return t->flash_size - NG_LOADER_SIZE; }
+static uint32_t region_len(const ng_boot_target *t) { return NG_REGION_LEN(t->flash_size); }
+
+/* Another board's image, or one linked for another address. */
+static bool foreign(const ng_boot_target *t, const ng_image_info *info)
+{
+	return info->load_addr != NG_APP_BASE || memcmp(info->board, t->board, NG_IMAGE_BOARD_MAX) != 0;
+}
 
 
 ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info)
@@ -21,11 +27,37 @@ ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info)
 	/* ARMv7-M B1.5.3: word 0 the initial SP, word 1 the reset vector (Thumb) */
 	uint32_t sp = ng_get_le32(r), pc = ng_get_le32(r + 4);
 	/* unsigned differences: one compare per range */
-	if (info->load_addr != NG_APP_BASE || info->image_len < 8 || (sp & 3u) || !(pc & 1u) ||
+	if (foreign(t, info) || info->image_len < 8 || (sp & 3u) || !(pc & 1u) ||
 	    sp - (t->ram_base + NG_BOOTINFO_RAM) > t->ram_size - NG_BOOTINFO_RAM ||
 	    pc - (NG_APP_BASE + 8) >= info->image_len - 8)
 		return NG_ERR_IMAGE_FORMAT;
 	return NG_OK;
+}
+
+uint32_t ng_boot_floor(const ng_boot_target *t)
+{
+	const uint8_t *p = t->mem + (NG_FLOOR_ADDR(t->flash_size) - NG_FLASH_MEM);
+	uint32_t f = 0;
+	for (uint32_t i = 0; i < NG_FLASH_PAGE; i += 4) {
+		uint32_t v = ~ng_get_le32(p + i); /* erased: 0 */
+		if (v > f)
+			f = v;
+	}
+	return f;
+}
+
+void ng_boot_floor_raise(const ng_boot_target *t, uint32_t version)
+{
+	uint32_t a = NG_FLOOR_ADDR(t->flash_size);
+	if (version <= ng_boot_floor(t))
+		return;
+	for (const uint8_t *p = t->mem + (a - NG_FLASH_MEM); a < NG_FLOOR_ADDR(t->flash_size) + NG_FLASH_PAGE; a += 4, p += 4)
+		if (ng_get_le32(p) == 0xFFFFFFFFu) { /* the first unused word: the complement, low half first */
+			uint8_t w[4];
+			ng_put_le32(w, ~version);
+			ng_fpec_program(t->bus, a, w, 4);
+			return;
+		}
 }
 
 const uint8_t *ng_boot_keyslot(const uint8_t *mem)
@@ -53,6 +85,18 @@ void ng_boot_info_fill(ng_boot_info *b, const ng_boot_target *t, ng_status st, c
 	if (t->bus && (ng_fpec_protected(t->bus) & NG_LOADER_WRP_MASK) == NG_LOADER_WRP_MASK)
 		s |= NG_BOOT_WRP;
 	b->status = s;
+	b->floor = ng_boot_floor(t);
+}
+
+/* The boot record as the flash is now (DFU mode's bits kept). */
+static void record(ng_update *up, ng_status st)
+{
+	ng_boot_info *b = up->t.rec;
+	if (!b)
+		return;
+	uint32_t mode = b->status & (NG_BOOT_DFU_MODE | NG_BOOT_DFU_REQUESTED);
+	ng_boot_info_fill(b, &up->t, st, &up->info);
+	b->status |= mode;
 }
 
 void ng_update_init(ng_update *up, const ng_boot_target *t)
@@ -107,11 +151,13 @@ uint8_t ng_update_block(ng_update *up, uint16_t blk, const uint8_t *data, uint16
 {
 	if (first) {
 		up->active = true;
+		up->next_blk = 0; /* the region's block 0: nothing else starts a download */
 		up->odd = false;
 		up->received = 0;
 		up->erased_to = 0; /* page 0 first: block() erases it before anything else */
 		memset(up->page0, 0xFF, sizeof up->page0);
-	} else if (!up->active || blk != up->next_blk || up->odd) {
+	}
+	if (!up->active || blk != up->next_blk || up->odd) {
 		up->active = false; /* the download is over: start again from block 0 */
 		return ST_ADDRESS;
 	}
@@ -119,6 +165,8 @@ uint8_t ng_update_block(ng_update *up, uint16_t blk, const uint8_t *data, uint16
 		up->active = false;
 		return ST_ADDRESS;
 	}
+	if (first)
+		record(up, NG_ERR_IMAGE_NONE); /* block() erases the first page now */
 	if (ng_fpec_unlock(up->t.bus) != NG_FPEC_OK)
 		return ST_WRITE;
 	uint8_t st = block(up, data, len);
@@ -147,13 +195,18 @@ uint8_t ng_update_manifest(ng_update *up)
 	uint8_t st = status_of(e, ST_WRITE);
 	if (st == ST_OK) {
 		ng_status c = ng_boot_check(&up->t, &up->info);
-		if (c != NG_OK) {
-			st = (c == NG_ERR_IMAGE_UNSIGNED || c == NG_ERR_IMAGE_KEY || c == NG_ERR_IMAGE_SIGNATURE)
-				     ? ST_FIRMWARE : ST_VERIFY;
+		if (c == NG_OK)
+			st = up->info.version < ng_boot_floor(&up->t) && !(up->info.flags & NG_IMAGE_DOWNGRADE) ? ST_FILE
+													     : ST_OK;
+		else if (c == NG_ERR_IMAGE_UNSIGNED || c == NG_ERR_IMAGE_KEY || c == NG_ERR_IMAGE_SIGNATURE)
+			st = ST_FIRMWARE;
+		else
+			st = up->info.image_len && foreign(&up->t, &up->info) ? ST_TARGET : ST_VERIFY;
+		if (st != ST_OK)
 			erase(up, 0); /* not bootable, not even half */
-		}
 	}
 	ng_fpec_lock(up->t.bus);
+	record(up, st == ST_OK ? NG_OK : NG_ERR_IMAGE_NONE);
 	return st;
 }
 

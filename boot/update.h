@@ -13,9 +13,23 @@
  *  3. At the end (the zero-length DNLOAD) the pages behind the image are
  *     erased (no old trailer survives, boot/image.h), the first page is
  *     written last and read back, and the whole image is checked from
- *     flash; if the check fails the first page is erased again.
+ *     flash (ng_boot_check, then the version floor); if it is refused the
+ *     first page is erased again. (The check reads the image from flash:
+ *     it cannot run before the first page is there. Until then the first
+ *     page is erased, and a cut between its write and its erase leaves an
+ *     image that ng_boot_check refuses at the next boot all the same.)
  * At every boot ng_boot_check decides: a plausible vector table, a trailer
- * whose length fits, the SHA-256 and, with an owner key, the signature.
+ * whose length fits, linked for NG_APP_BASE and made for this board, the
+ * SHA-256 and, with an owner key, the signature.
+ *
+ * The version floor: the last page of flash (NG_FLOOR_ADDR) is a log of
+ * 256 words, each the complement of a version the loader started
+ * (ng_boot_floor_raise, at boot, before the jump). It is never erased, so
+ * every word only loses bits: the floor (the highest version in the log)
+ * can only rise, and a program cut short leaves a word whose version has
+ * a subset of the intended bits, so no more than it. A download of an
+ * image below the floor is refused (errFILE) unless its trailer carries
+ * NG_IMAGE_DOWNGRADE (signed by the owner when the board holds a key).
  *
  * The same code runs in the loader (on the chip's FPEC) and in the
  * emulation and tests (on host/fpec_model.h). Freestanding, no malloc. */
@@ -33,10 +47,14 @@
 #define NG_APP_BASE    (NG_FLASH_MEM + NG_LOADER_SIZE) /* the application, behind them */
 #define NG_KEYSLOT_ADDR (NG_APP_BASE - 64u) /* the owner key slot: last 64 bytes of the loader */
 #define NG_KEYSLOT_MAGIC "NGKEY1\0\0"       /* 8 bytes, then the 32-byte public key */
-/* The WRP option bits that guard the loader (PM0075 §2.4.2: 4 pages each). */
+/* The version floor's page: the last of flash, not the application's. */
+#define NG_FLOOR_ADDR(flash_size) (NG_FLASH_MEM + (flash_size) - NG_FLASH_PAGE)
+/* The application's region: from NG_APP_BASE to the floor's page. */
+#define NG_REGION_LEN(flash_size) ((flash_size) - NG_LOADER_SIZE - NG_FLASH_PAGE)
+/* The WRP option bits that guard the loader (PM0075 §2.4.2: 4 pages each):
+ * the whole groups of 4 pages in its area (boot/layout.h: not its 9th). */
 #define NG_LOADER_WRP_MASK ((1u << (NG_LOADER_SIZE / NG_FLASH_PAGE / NG_OPT_WRP_PAGES)) - 1u)
-_Static_assert(NG_LOADER_SIZE % (NG_FLASH_PAGE * NG_OPT_WRP_PAGES) == 0,
-	       "the loader's area is whole WRP groups of 4 pages");
+_Static_assert(NG_FLOOR_KB * 1024u == NG_FLASH_PAGE, "the version floor's log is one page");
 
 /* Where the flash is and what the board is. */
 typedef struct {
@@ -45,6 +63,8 @@ typedef struct {
 	uint32_t flash_size;    /* bytes of main flash */
 	uint32_t ram_base, ram_size; /* where an application's stack may start */
 	const uint8_t *owner_key; /* 32 bytes, or NULL: integrity only */
+	const char *board;      /* NG_IMAGE_BOARD_MAX bytes, NUL-padded: the trailer's board must be this */
+	ng_boot_info *rec;      /* the boot record DFU mode reports, kept current by the update; or NULL */
 } ng_boot_target;
 
 /* Do not rely on the layout of this type; the caller owns it. */
@@ -61,11 +81,16 @@ typedef struct {
 
 /* The boot check of the application in t (see top). NG_OK with info
  * filled; NG_ERR_IMAGE_* from boot/image.h, or NG_ERR_IMAGE_FORMAT for a
- * vector table that does not point into RAM and into the image, or a
- * trailer linked for another address. */
+ * vector table that does not point into RAM and into the image, a trailer
+ * linked for another address, or made for another board. */
 ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info);
+/* The version floor (see top): the highest version in the log, 0 if none. */
+uint32_t ng_boot_floor(const ng_boot_target *t);
+/* Adds version to the log if it is above the floor (the FPEC unlocked);
+ * nothing when the log's 256 words are used up (the floor then stays). */
+void ng_boot_floor_raise(const ng_boot_target *t, uint32_t version);
 /* Fills b from what the check found (NG_BOOT_* status bits, digest, key
- * fingerprint); loader_version NG_LOADER_VERSION, request cleared. */
+ * fingerprint, the floor); loader_version NG_LOADER_VERSION, request cleared. */
 void ng_boot_info_fill(ng_boot_info *b, const ng_boot_target *t, ng_status st, const ng_image_info *info);
 /* The owner key in the key slot of mem (NULL: the slot is erased or not a key). */
 const uint8_t *ng_boot_keyslot(const uint8_t *mem);
@@ -73,10 +98,15 @@ const uint8_t *ng_boot_keyslot(const uint8_t *mem);
 void ng_update_init(ng_update *up, const ng_boot_target *t);
 /* One DNLOAD block; returns a DFU status (usb/dfu.h's NG_DFU_OK / ERR_*
  * values, as plain numbers: 0 ok, 3 errWRITE, 4 errERASE, 6 errPROG,
- * 7 errVERIFY, 8 errADDRESS). */
+ * 7 errVERIFY, 8 errADDRESS: a first block that is not block 0, a block
+ * out of order, or past the region). From the first block on the boot
+ * record (t->rec) says "no valid image". */
 uint8_t ng_update_block(ng_update *up, uint16_t blk, const uint8_t *data, uint16_t len, bool first);
-/* The end of the download: see top. 0, 7 errVERIFY (length, digest,
- * format), 10 errFIRMWARE (signature), or a write error. */
+/* The end of the download: see top. 0, 1 errTARGET (another board, or
+ * linked for another address), 2 errFILE (below the version floor, without
+ * NG_IMAGE_DOWNGRADE), 7 errVERIFY (length, digest, format), 10
+ * errFIRMWARE (signature), or a write error. The boot record then tells
+ * the image now in flash (valid, or none). */
 uint8_t ng_update_manifest(ng_update *up);
 /* An unfinished download is dropped (the first page stays erased). */
 void ng_update_abort(ng_update *up);

@@ -21,7 +21,7 @@
 #include "ng/wipe.h"
 
 #define NG_DEFAULT_LOAD NG_APP_BASE /* behind the boot loader (boot/update.h) */
-_Static_assert(NG_DEFAULT_LOAD == 0x08002000u, "the help text and neug-sign(1) name the default load address");
+_Static_assert(NG_DEFAULT_LOAD == 0x08002400u, "the help text and neug-sign(1) name the default load address");
 
 static void hexprint(FILE *f, const uint8_t *p, size_t n)
 {
@@ -189,7 +189,9 @@ static void sign_usage(FILE *f)
 	      "      --board=NAME        the board it is built for (at most 15 characters)\n"
 	      "      --version=STR       its version string (default " NG_VERSION "; at most 31\n"
 	      "                          characters; A.B.C also gives the number A<<16|B<<8|C)\n"
-	      "      --load-address=A    the flash address BINARY is linked for (default 0x08002000)\n"
+	      "      --load-address=A    the flash address BINARY is linked for (default 0x08002400)\n"
+	      "      --allow-downgrade   mark the image as one the board may take below its\n"
+	      "                          version floor (the newest version it has started)\n"
 	      "      --vid=V, --pid=P, --bcd-device=D\n"
 	      "                          the DFU suffix's idVendor, idProduct, bcdDevice\n"
 	      "                          (default 0x234b, 0x0001, 0xffff; 0xffff matches any)\n"
@@ -235,6 +237,8 @@ static int check_image(const char *path, const char *pubpath)
 		} else {
 			printf("no\n");
 		}
+		if (info.flags & NG_IMAGE_DOWNGRADE)
+			printf("downgrade: allowed (the board takes it below its version floor)\n");
 	}
 	free(buf);
 	if (st != NG_OK) {
@@ -248,7 +252,7 @@ static int check_image(const char *path, const char *pubpath)
 
 int ng_cmd_sign(int argc, char **argv)
 {
-	enum { O_DFU = 256, O_BOARD, O_VERSION, O_LOAD, O_VID, O_PID, O_BCD, O_CHECK, O_PUB };
+	enum { O_DFU = 256, O_BOARD, O_VERSION, O_LOAD, O_VID, O_PID, O_BCD, O_CHECK, O_PUB, O_DOWN };
 	static const struct option lo[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"key", required_argument, NULL, 'k'},
@@ -261,6 +265,7 @@ int ng_cmd_sign(int argc, char **argv)
 		{"bcd-device", required_argument, NULL, O_BCD},
 		{"check", no_argument, NULL, O_CHECK},
 		{"public-key", required_argument, NULL, O_PUB},
+		{"allow-downgrade", no_argument, NULL, O_DOWN},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -277,6 +282,7 @@ int ng_cmd_sign(int argc, char **argv)
 		case O_DFU: dfu = optarg; break;
 		case O_CHECK: check = 1; break;
 		case O_PUB: pub = optarg; break;
+		case O_DOWN: p.flags |= NG_IMAGE_DOWNGRADE; break;
 		case O_BOARD:
 			if (strlen(optarg) >= NG_IMAGE_BOARD_MAX) {
 				fprintf(stderr, "neug sign: bad --board '%s': at most %u characters\n", optarg,
@@ -295,7 +301,7 @@ int ng_cmd_sign(int argc, char **argv)
 			break;
 		case O_LOAD:
 			if (parse_u32(optarg, 0xffffffffu, &p.load_addr) < 0 || p.load_addr % 4) {
-				fprintf(stderr, "neug sign: bad --load-address '%s': expected an address such as 0x08002000 (a multiple of 4)\n", optarg);
+				fprintf(stderr, "neug sign: bad --load-address '%s': expected an address such as 0x08002400 (a multiple of 4)\n", optarg);
 				return NG_EXIT_USAGE;
 			}
 			break;

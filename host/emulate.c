@@ -115,6 +115,10 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 		memset(&info, 0, sizeof info);
 		ng_status st = ng_boot_check(&e->t, &info);
 		bool asked = e->bi.magic == NG_BOOTINFO_MAGIC && e->bi.request == NG_BOOT_REQ_DFU;
+		if (st == NG_OK && ng_fpec_unlock(&e->bus) == NG_FPEC_OK) { /* the version floor, as the loader */
+			ng_boot_floor_raise(&e->t, info.version);
+			ng_fpec_lock(&e->bus);
+		}
 		ng_boot_info_fill(&e->bi, &e->t, st, &info);
 		e->dfu_mode = st != NG_OK || asked;
 		if (e->o.log && e->o.verbose)
@@ -127,7 +131,7 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 			if (e->o.unplug_after)
 				e->be.dnload = emu_dnload;
 			ng_dfu_dev_config dc = { .uid = {e->o.uid[0], e->o.uid[1], e->o.uid[2]}, .be = &e->be,
-						 .boot = &e->bi, .loader = "NeuG loader " NG_VERSION " (emulated)" };
+						 .boot = &e->bi, .loader = "NeuG loader 1.1 emulate" };
 			ng_dfu_dev_init(&e->dfu, &dc, &ng_dcd_usbip_ops, &e->drv);
 			ng_dfu_dev_connect(&e->dfu, true);
 			return NG_OK;
@@ -214,8 +218,10 @@ static int flash_open(ng_emu *e, char *err, size_t errlen)
 	ng_fpec_model_init(&e->fm, e->flash, (uint32_t)len);
 	ng_fpec_model_bus(&e->fm, &e->bus);
 	e->bus.spin_max = 0;
+	/* "emulate": the board name images for the emulation carry */
+	static const char board[NG_IMAGE_BOARD_MAX] = "emulate";
 	e->t = (ng_boot_target){ .bus = &e->bus, .mem = e->flash, .flash_size = (uint32_t)len,
-				 .ram_base = 0x20000000u, .ram_size = 20u * 1024u };
+				 .ram_base = 0x20000000u, .ram_size = 20u * 1024u, .board = board, .rec = &e->bi };
 	return 0;
 }
 
@@ -244,7 +250,7 @@ static int flash_first(ng_emu *e, char *err, size_t errlen)
 	}
 	if (e->o.program) {
 		FILE *f = fopen(e->o.program, "rb");
-		size_t cap = e->flash_len - NG_LOADER_SIZE, n = 0;
+		size_t cap = NG_REGION_LEN(e->flash_len), n = 0;
 		uint8_t *img = malloc(cap + 1);
 		if (!f || !img) {
 			snprintf(err, errlen, "%s: %s", e->o.program, f ? "out of memory" : strerror(errno));

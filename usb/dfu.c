@@ -47,12 +47,15 @@ void ng_dfu_functional_desc(uint8_t out[NG_DFU_FUNC_LEN])
 bool ng_dfu_boot_info_reply(ng_usbd_ctx *u, const ng_boot_info *bi, uint16_t index)
 {
 	/* where each index's value is, from NG_INFO_LOADER_VERSION on */
-	static const uint8_t field[NG_INFO_IMAGE_LENGTH - NG_INFO_LOADER_VERSION + 1] = {
+	static const uint8_t field[NG_INFO_IMAGE_LENGTH - NG_INFO_LOADER_VERSION + 2] = {
 		offsetof(ng_boot_info, loader_version), offsetof(ng_boot_info, status),
 		offsetof(ng_boot_info, digest), offsetof(ng_boot_info, key_fp),
 		offsetof(ng_boot_info, image_version), offsetof(ng_boot_info, image_len),
+		offsetof(ng_boot_info, floor), /* NG_INFO_VERSION_FLOOR, after them */
 	};
-	if (!bi || bi->magic != NG_BOOTINFO_MAGIC || index < NG_INFO_LOADER_VERSION || index > NG_INFO_IMAGE_LENGTH)
+	if (index == NG_INFO_VERSION_FLOOR)
+		index = NG_INFO_IMAGE_LENGTH + 1;
+	if (!bi || bi->magic != NG_BOOTINFO_MAGIC || index < NG_INFO_LOADER_VERSION || index > NG_INFO_IMAGE_LENGTH + 1)
 		return false;
 	const uint8_t *p = (const uint8_t *)bi + field[index - NG_INFO_LOADER_VERSION];
 	uint16_t n = index == NG_INFO_IMAGE_DIGEST || index == NG_INFO_KEY_FINGERPRINT ? 32u : 4u;

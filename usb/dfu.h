@@ -33,7 +33,9 @@
  *    without a fresh nonce, or with no valid image, STALLs.
  *  Boot information (both modes): vendor request GET_INFO (neug_device.h,
  *    bmRequestType 0xC0, bRequest 254) indices NG_INFO_LOADER_VERSION ..
- *    NG_INFO_IMAGE_LENGTH below, as the loader found them at its last boot.
+ *    NG_INFO_IMAGE_LENGTH and NG_INFO_VERSION_FLOOR below, as the loader
+ *    found them at its last boot and, in DFU mode, as an update left them
+ *    (a download under way or refused: no valid image).
  *
  * Freestanding: no malloc, no stdio. Runs in the main loop only. */
 #ifndef NG_DFU_H
@@ -125,6 +127,7 @@ _Static_assert(NG_DFU_TRANSFER_SIZE <= NG_USBD_CTRL_BUF, "a DNLOAD block fits th
 #define NG_INFO_KEY_FINGERPRINT 43u /* 32 bytes: SHA-256 of the owner's Ed25519 public key; zeros: no key */
 #define NG_INFO_IMAGE_VERSION   44u /* u32: the trailer's version field */
 #define NG_INFO_IMAGE_LENGTH    45u /* u32: bytes checked (binary + trailer, = neug.img) */
+#define NG_INFO_VERSION_FLOOR   59u /* u32: the version floor (boot/update.h; 46..58 are the application's) */
 
 /* ---------------------------------------------------------------- the class */
 
@@ -182,9 +185,9 @@ uint8_t ng_dfu_take_leave(ng_dfu_ctx *d, const ng_usbd_ctx *u);
 uint8_t ng_dfu_state(const ng_dfu_ctx *d);
 uint8_t ng_dfu_status(const ng_dfu_ctx *d);
 
-/* Answers GET_INFO index NG_INFO_LOADER_VERSION..NG_INFO_IMAGE_LENGTH from
- * bi (inside a class's control callback, NG_CTRL_SETUP). Returns false
- * (STALL) for bi NULL or another index. */
+/* Answers GET_INFO index NG_INFO_LOADER_VERSION..NG_INFO_IMAGE_LENGTH and
+ * NG_INFO_VERSION_FLOOR from bi (inside a class's control callback,
+ * NG_CTRL_SETUP). Returns false (STALL) for bi NULL or another index. */
 bool ng_dfu_boot_info_reply(ng_usbd_ctx *u, const ng_boot_info *bi, uint16_t index);
 /* The 9-byte functional descriptor into out. */
 void ng_dfu_functional_desc(uint8_t out[NG_DFU_FUNC_LEN]);

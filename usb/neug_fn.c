@@ -207,7 +207,8 @@ static bool neug_control(void *ctx, ng_usbd_ctx *u, const ng_usb_setup *s, uint8
 	if (s->bmRequestType != 0xC0 || s->bRequest != NG_NEUG_REQ_GET_INFO || stage != NG_CTRL_SETUP ||
 	    s->wValue != 0)
 		return false;
-	if (s->wIndex >= NG_INFO_LOADER_VERSION && s->wIndex <= NG_INFO_IMAGE_LENGTH)
+	if ((s->wIndex >= NG_INFO_LOADER_VERSION && s->wIndex <= NG_INFO_IMAGE_LENGTH) ||
+	    s->wIndex == NG_INFO_VERSION_FLOOR)
 		return ng_dfu_boot_info_reply(u, d->cfg.boot, s->wIndex);
 	for (size_t r = 0; r < sizeof info_rows / sizeof info_rows[0]; r++) {
 		if (info_rows[r].index != s->wIndex)

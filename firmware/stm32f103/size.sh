@@ -33,9 +33,11 @@ done
 echo "(ram includes the ${stack:-0}-byte reserved stack)"
 # The boot loader (every board; its area is the first NG_LOADER_KB KiB,
 # boot/layout.h, with the 64-byte owner key slot at the end): its size,
-# loader + neug.img against the board, and loader.bin's SHA-256.
+# loader + the floor's page + neug.img against the board, and loader.bin's SHA-256.
 kb=$(sed -n 's/^#define NG_LOADER_KB *\([0-9]*\).*/\1/p' boot/layout.h)
 area=$((kb * 1024))
+floor=$(sed -n 's/^#define NG_FLOOR_KB *\([0-9]*\).*/\1/p' boot/layout.h)
+floor=$((${floor:-0} * 1024)) # the version floor's page at the end of flash
 printf '\n%-18s %8s %10s %12s  %s\n' board loader loader/KiB 'with img/KiB' 'sha256 (loader.bin)'
 for b in "$@"; do
 	h=firmware/stm32f103/boards/$b.h elf=build/firmware/$b/loader.elf
@@ -43,9 +45,9 @@ for b in "$@"; do
 	read -r text data _ < <(arm-none-eabi-size "$elf" | tail -n 1)
 	img=$(stat -c %s build/firmware/$b/neug.img 2>/dev/null || echo 0)
 	sum=$(sha256sum < build/firmware/$b/loader.bin | cut -c1-64)
-	awk -v b="$b" -v l=$((text + data)) -v i="$img" -v fk="$fk" -v h="$sum" -v kb="$kb" 'BEGIN {
-		printf "%-18s %8d %5.1f/%-4d %6.1f/%-3d  %s\n", b, l, l / 1024, kb, (kb * 1024 + i) / 1024, fk, h }'
-	if [ "$text" -gt $((area - 64)) ] || [ $((area + img)) -gt $((fk * 1024)) ]; then
+	awk -v b="$b" -v l=$((text + data)) -v i="$img" -v fk="$fk" -v h="$sum" -v kb="$kb" -v fl="$floor" 'BEGIN {
+		printf "%-18s %8d %5.1f/%-4d %6.1f/%-3d  %s\n", b, l, l / 1024, kb, (kb * 1024 + fl + i) / 1024, fk, h }'
+	if [ "$text" -gt $((area - 64)) ] || [ $((area + floor + img)) -gt $((fk * 1024)) ]; then
 		echo "size.sh: the loader and neug.img do not fit $b" >&2
 		rc=1
 	fi

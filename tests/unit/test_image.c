@@ -152,7 +152,7 @@ int main(void)
 #define EDIT(stmt) (memcpy(e, uimg, un), (stmt), recheck(et), ng_image_check(e, un, NULL, NULL))
 	CHECK(EDIT(et[16] += 4) == NG_ERR_IMAGE_LENGTH, "image_len + 4: NG_ERR_IMAGE_LENGTH");
 	CHECK(EDIT(memset(et + 16, 0, 4)) == NG_ERR_IMAGE_LENGTH, "image_len 0: NG_ERR_IMAGE_LENGTH");
-	CHECK(EDIT(et[12] |= 2) == NG_ERR_IMAGE_FORMAT, "an unknown flag: NG_ERR_IMAGE_FORMAT");
+	CHECK(EDIT(et[12] |= 4) == NG_ERR_IMAGE_FORMAT, "an unknown flag (bit 2): NG_ERR_IMAGE_FORMAT");
 	CHECK(EDIT(et[117] = 1) == NG_ERR_IMAGE_FORMAT, "reserved bytes not 0: NG_ERR_IMAGE_FORMAT");
 	CHECK(EDIT(memset(et + 28, 'x', 32)) == NG_ERR_IMAGE_FORMAT, "version string without its NUL: NG_ERR_IMAGE_FORMAT");
 	CHECK(EDIT(et[60 + 8] = 'x') == NG_ERR_IMAGE_FORMAT, "a byte after the board's NUL: NG_ERR_IMAGE_FORMAT");

@@ -19,12 +19,25 @@ static uint8_t A[BF_IMG_CAP], Bimg[BF_IMG_CAP], S[BF_IMG_CAP];
 static uint8_t saved[BF_FLASH];
 
 static long cut_at, ops;
+static int op_kind[4096];
+static uint32_t op_addr[4096];
 static bool cut_cb(void *user, int kind, uint32_t addr)
 {
 	(void)user;
-	(void)kind;
-	(void)addr;
+	if (ops < 4096) {
+		op_kind[ops] = kind;
+		op_addr[ops] = addr;
+	}
 	return ops++ == cut_at;
+}
+
+/* The floor's log as it is: how many words are used. */
+static unsigned floor_words(const bf_board *b)
+{
+	unsigned n = 0;
+	for (uint32_t i = 0; i < NG_FLASH_PAGE; i += 4)
+		n += memcmp(b->mem + (NG_FLOOR_ADDR(BF_FLASH) - NG_FLASH_MEM) + i, "\xff\xff\xff\xff", 4) != 0;
+	return n;
 }
 
 static bool boots(const uint8_t *img, size_t n)
@@ -116,14 +129,15 @@ int main(void)
 	CHECK(ng_update_manifest(&U) == 8, "manifest without a download: errADDRESS");
 
 	/* The layout (boot/layout.h, boot/update.h): the loader's NG_LOADER_KB
-	 * KiB, one WRP bit per 4 pages of it, the key slot at its end, and on
-	 * a 64 KiB board the rest for the image and its trailer. */
+	 * KiB, one WRP bit per whole group of 4 pages of it, the key slot at
+	 * its end, the floor's page at the end of flash, and on a 64 KiB board
+	 * the rest for the image and its trailer. */
 	CHECK(NG_APP_BASE == 0x08000000u + NG_LOADER_KB * 1024u && NG_LOADER_SIZE == NG_LOADER_KB * 1024u &&
 	      NG_KEYSLOT_ADDR == NG_APP_BASE - 64u && NG_LOADER_WRP_MASK == (1u << (NG_LOADER_KB / 4u)) - 1u &&
-	      BF_IMG_CAP == (64u - NG_LOADER_KB) * 1024u,
-	      "layout (NG_LOADER_KB %u): application at %#x, key slot %#x, WRP mask %#x, %u KiB for neug.img on 64 KiB",
+	      BF_IMG_CAP == (64u - NG_LOADER_KB - NG_FLOOR_KB) * 1024u && NG_FLOOR_ADDR(BF_FLASH) == 0x0800FC00u,
+	      "layout (NG_LOADER_KB %u): application at %#x, key slot %#x, WRP mask %#x, floor at %#x, %u KiB for neug.img on 64 KiB",
 	      (unsigned)NG_LOADER_KB, (unsigned)NG_APP_BASE, (unsigned)NG_KEYSLOT_ADDR, (unsigned)NG_LOADER_WRP_MASK,
-	      (unsigned)(BF_IMG_CAP / 1024u));
+	      (unsigned)NG_FLOOR_ADDR(BF_FLASH), (unsigned)(BF_IMG_CAP / 1024u));
 	{
 		static uint8_t full[BF_IMG_CAP];
 		size_t nf = bf_image(full, sizeof full, BF_IMG_CAP - NG_IMAGE_TRAILER_LEN, seed + 7, 0x000300, NULL);
@@ -135,11 +149,13 @@ int main(void)
 		ng_fpec_protect(&W.bus, NG_LOADER_WRP_MASK);
 		ng_fpec_model_reset(&W.m);
 		ng_fpec_unlock(&W.bus);
+		uint32_t last_wrp = NG_FLASH_MEM + (NG_LOADER_SIZE / (4 * NG_FLASH_PAGE)) * 4 * NG_FLASH_PAGE - NG_FLASH_PAGE;
 		CHECK(ng_fpec_protected(&W.bus) == NG_LOADER_WRP_MASK &&
-		      ng_fpec_erase_page(&W.bus, NG_APP_BASE - NG_FLASH_PAGE) == NG_FPEC_ERR_WRP &&
+		      ng_fpec_erase_page(&W.bus, last_wrp) == NG_FPEC_ERR_WRP &&
 		      ng_fpec_erase_page(&W.bus, NG_FLASH_MEM) == NG_FPEC_ERR_WRP &&
 		      ng_fpec_erase_page(&W.bus, NG_APP_BASE) == NG_FPEC_OK,
-		      "the loader's WRP bits guard pages 0 and 11 (the key slot's) but not the application's first page");
+		      "the loader's WRP bits guard pages 0 to %u but not the application's first page",
+		      (unsigned)((last_wrp - NG_FLASH_MEM) / NG_FLASH_PAGE));
 	}
 
 	/* The challenge. */
@@ -202,8 +218,202 @@ int main(void)
 	uint32_t sp = 0x30000000u;
 	memcpy(S, &sp, 4);
 	nv = 0;
-	ng_image_params p = { .load_addr = NG_APP_BASE, .version = 1, .version_str = "1", .board = "t" };
+	ng_image_params p = { .load_addr = NG_APP_BASE, .version = 1, .version_str = "1", .board = "test" };
 	ng_image_make(S, sizeof S, 2000, &p, NULL, &nv);
 	CHECK(bf_update(&U, S, nv, 256) == 7 && ng_boot_check(&B.t, &info) != NG_OK, "initial SP outside RAM: refused");
+	/* Another board's image, another load address: errTARGET, whatever
+	 * sends it; the boot record says no valid image (DFU mode kept). */
+	bf_init(&B, NULL);
+	ng_update_init(&U, &B.t);
+	CHECK(bf_update(&U, A, na, 256) == 0 && bf_boot(&B) == NG_OK && (B.rec.status & NG_BOOT_IMAGE_VALID),
+	      "a fresh board takes A and boots it (boot record: valid)");
+	B.rec.status |= NG_BOOT_DFU_MODE;
+	size_t nx = bf_image_for(S, sizeof S, 3000, seed + 3, 0x000400, NULL, "blue-pill", 0, NG_APP_BASE);
+	CHECK(bf_update(&U, S, nx, 256) == 1 && ng_boot_check(&B.t, &info) != NG_OK,
+	      "an image for board 'blue-pill' on board 'test': errTARGET, no image left");
+	CHECK(!(B.rec.status & NG_BOOT_IMAGE_VALID) && (B.rec.status & NG_BOOT_DFU_MODE) && B.rec.image_len == 0,
+	      "the boot record then says: no valid image, DFU mode (GET_INFO 41 = %#x)", (unsigned)B.rec.status);
+	{
+		/* the boot check itself refuses another board's image in flash */
+		static bf_board X;
+		bf_init(&X, NULL);
+		uint8_t *img = S;
+		size_t n = bf_image_for(img, sizeof S, 3000, seed + 4, 0x000100, NULL, "test2", 0, NG_APP_BASE);
+		ng_fpec_unlock(&X.bus);
+		ng_fpec_program(&X.bus, NG_APP_BASE, img, (uint32_t)n);
+		CHECK(bf_boot(&X) == NG_ERR_IMAGE_FORMAT && !(X.rec.status & NG_BOOT_IMAGE_VALID),
+		      "an intact image for board 'test2' put in flash by a programmer: the boot check refuses it (DFU mode)");
+	}
+	nx = bf_image_for(S, sizeof S, 3000, seed + 3, 0x000400, NULL, "test", 0, NG_APP_BASE + 0x400);
+	CHECK(bf_update(&U, S, nx, 256) == 1 && ng_boot_check(&B.t, &info) != NG_OK,
+	      "an image linked for %#x (not the application base): errTARGET, no image", (unsigned)(NG_APP_BASE + 0x400));
+	CHECK(bf_update(&U, A, na, 256) == 0 && (B.rec.status & NG_BOOT_IMAGE_VALID) &&
+	      B.rec.image_len == na && B.rec.image_version == 0x000100 && (B.rec.status & NG_BOOT_DFU_MODE),
+	      "after a good download the boot record says valid, A's length and version (DFU mode kept)");
+
+	/* Block numbers: a download starts at block 0 only. */
+	CHECK(ng_update_block(&U, 0xFFF8, A, 256, true) == 8 && ng_boot_check(&B.t, &info) == NG_OK &&
+	      (B.rec.status & NG_BOOT_IMAGE_VALID),
+	      "a download whose first block is 0xFFF8: errADDRESS, nothing erased, A still boots");
+	CHECK(ng_update_block(&U, 0xFFF9, A + 256, 256, false) == 8 && ng_update_manifest(&U) == 8 &&
+	      ng_boot_check(&B.t, &info) == NG_OK, "then block 0xFFF9 and the manifestation: errADDRESS, A still boots");
+
+	/* The write order (doc/firmware.md, "Never bricked"): page 0 erased by
+	 * the first block before anything else; the other pages erased and
+	 * programmed as the download reaches them; at the end the rest of the
+	 * region erased, page 0 programmed last; a refused image: page 0
+	 * erased again after it. */
+	{
+		B.m.cut = cut_cb;
+		cut_at = -1;
+		ops = 0;
+		uint8_t r0 = bf_update(&U, Bimg, nb, 256);
+		CHECK(r0 == 0 && ops <= 4096, "B again, every flash operation recorded (%ld)", ops);
+		long n = ops < 4096 ? ops : 4096, first_p0 = -1, last_other = -1;
+		bool erase_first = op_kind[0] == NG_FPEC_OP_ERASE && op_addr[0] == NG_APP_BASE;
+		for (long i = 0; i < n; i++) {
+			bool p0 = op_addr[i] >= NG_APP_BASE && op_addr[i] < NG_APP_BASE + NG_FLASH_PAGE;
+			if (p0 && op_kind[i] == NG_FPEC_OP_PROGRAM && first_p0 < 0)
+				first_p0 = i;
+			if (!p0)
+				last_other = i;
+		}
+		CHECK(erase_first && first_p0 > last_other && op_kind[n - 1] == NG_FPEC_OP_PROGRAM,
+		      "order: page 0 erased first (op 0), every other page's erase and program before page 0's first half-word (op %ld > %ld), page 0 last",
+		      first_p0, last_other);
+		memcpy(S, Bimg, nb);
+		S[2000] ^= 1;
+		ops = 0;
+		CHECK(bf_update(&U, S, nb, 256) == 7, "a flipped bit: errVERIFY");
+		n = ops < 4096 ? ops : 4096;
+		CHECK(op_kind[n - 1] == NG_FPEC_OP_ERASE && op_addr[n - 1] == NG_APP_BASE,
+		      "order: a refused image's page 0 is programmed, checked from flash, then erased again (the last operation)");
+		B.m.cut = NULL;
+	}
+
+	/* The version floor: the newest version the board started. */
+	bf_init(&B, NULL);
+	ng_update_init(&U, &B.t);
+	size_t f1 = bf_image(A, sizeof A, 3000, seed + 10, 0x000100, NULL);
+	size_t f2 = bf_image(Bimg, sizeof Bimg, 3000, seed + 11, 0x000200, NULL);
+	size_t f1d = bf_image_for(S, sizeof S, 3000, seed + 12, 0x000100, NULL, "test", NG_IMAGE_DOWNGRADE, NG_APP_BASE);
+	CHECK(ng_boot_floor(&B.t) == 0 && floor_words(&B) == 0, "a new board: floor 0, the log empty");
+	CHECK(bf_update(&U, Bimg, f2, 256) == 0 && bf_boot(&B) == NG_OK && ng_boot_floor(&B.t) == 0x000200 &&
+	      B.rec.floor == 0x000200, "0.2.0 downloaded and started: floor 0.2.0 (boot record too)");
+	CHECK(bf_update(&U, A, f1, 256) == 2 && ng_boot_check(&B.t, &info) != NG_OK && !(B.rec.status & NG_BOOT_IMAGE_VALID),
+	      "0.1.0 below it: errFILE, no image left, the record says so");
+	CHECK(bf_update(&U, S, f1d, 256) == 0 && bf_boot(&B) == NG_OK && ng_boot_floor(&B.t) == 0x000200,
+	      "0.1.0 with the downgrade flag: taken and started; the floor stays 0.2.0");
+	CHECK(bf_update(&U, A, f1, 256) == 2, "0.1.0 without the flag, over the flagged one: still errFILE");
+	CHECK(bf_update(&U, Bimg, f2, 256) == 0 && bf_boot(&B) == NG_OK && floor_words(&B) == 1,
+	      "0.2.0 again (= the floor): taken; the log unchanged (one word)");
+	{
+		/* power cut at each flash operation of the boot that raises the
+		 * floor from 0.2.0 to 0.3.0, each cut left half done with other
+		 * bits (the model's random): never below 0.2.0, never above
+		 * 0.3.0, and the next boot finishes it */
+		size_t n3 = bf_image(S, sizeof S, 3000, seed + 13, 0x000300, NULL);
+		CHECK(bf_update(&U, S, n3, 256) == 0, "0.3.0 downloaded (not started yet)");
+		static uint8_t keep[BF_FLASH];
+		memcpy(keep, B.mem, sizeof keep);
+		B.m.cut = cut_cb;
+		cut_at = -1;
+		ops = 0;
+		bf_boot(&B);
+		long raise_ops = ops;
+		CHECK(raise_ops == 1 && ng_boot_floor(&B.t) == 0x000300,
+		      "the raise to 0.3.0 is %ld flash operation (the word's low half-word; its high one is erased)", raise_ops);
+		long below = 0, above = 0, unfinished = 0, tries = 0;
+		for (int r = 0; r < 64; r++)
+			for (long k = 0; k < raise_ops; k++) {
+				memcpy(B.mem, keep, sizeof keep);
+				B.m.rng ^= (uint64_t)(r + 1) * 0x9E3779B97F4A7C15ull;
+				cut_at = k;
+				ops = 0;
+				bf_boot(&B);
+				uint32_t f = ng_boot_floor(&B.t);
+				below += f < 0x000200;
+				above += f > 0x000300;
+				cut_at = -1;
+				bf_boot(&B);
+				unfinished += ng_boot_floor(&B.t) != 0x000300;
+				tries++;
+			}
+		CHECK(below == 0 && above == 0 && unfinished == 0,
+		      "%ld cuts in the raise (random torn bits): the floor never below 0.2.0 (%ld), never above 0.3.0 (%ld); the next boot makes it 0.3.0 (%ld not)",
+		      tries, below, above, unfinished);
+		/* and versions with both half-words: 1.2.3 over 0.3.0 */
+		size_t n4 = bf_image(S, sizeof S, 3000, seed + 14, 0x010203, NULL);
+		CHECK(bf_update(&U, S, n4, 256) == 0, "1.2.3 downloaded");
+		memcpy(keep, B.mem, sizeof keep);
+		ops = 0;
+		bf_boot(&B);
+		raise_ops = ops;
+		below = above = unfinished = tries = 0;
+		for (int r = 0; r < 64; r++)
+			for (long k = 0; k < raise_ops; k++) {
+				memcpy(B.mem, keep, sizeof keep);
+				B.m.rng ^= (uint64_t)(r + 7) * 0xD1B54A32D192ED03ull;
+				cut_at = k;
+				ops = 0;
+				bf_boot(&B);
+				uint32_t f = ng_boot_floor(&B.t);
+				below += f < 0x000300;
+				above += f > 0x010203;
+				cut_at = -1;
+				bf_boot(&B);
+				unfinished += ng_boot_floor(&B.t) != 0x010203;
+				tries++;
+			}
+		CHECK(raise_ops == 2 && below == 0 && above == 0 && unfinished == 0,
+		      "%ld cuts in the raise to 1.2.3 (%ld operations): never below 0.3.0 (%ld), never above 1.2.3 (%ld); the next boot finishes (%ld not)",
+		      tries, raise_ops, below, above, unfinished);
+		B.m.cut = NULL;
+	}
+	{
+		/* power cut at every flash operation of a whole update from
+		 * 1.2.3 to 1.2.4 and its first boot: the floor never drops */
+		size_t n5 = bf_image(S, sizeof S, 5000, seed + 15, 0x010204, NULL);
+		static uint8_t keep[BF_FLASH];
+		memcpy(keep, B.mem, sizeof keep);
+		B.m.cut = cut_cb;
+		cut_at = -1;
+		ops = 0;
+		bf_update(&U, S, n5, 256);
+		bf_boot(&B);
+		long total2 = ops, dropped = 0, wrong = 0;
+		for (long k = 0; k < total2; k++) {
+			memcpy(B.mem, keep, sizeof keep);
+			ng_fpec_model_reset(&B.m);
+			ng_update_init(&U, &B.t);
+			cut_at = k;
+			ops = 0;
+			bf_update(&U, S, n5, 256);
+			bf_boot(&B);
+			dropped += ng_boot_floor(&B.t) < 0x010203;
+			cut_at = -1;
+			ng_update_init(&U, &B.t);
+			if (bf_boot(&B) != NG_OK && (bf_update(&U, S, n5, 256) != 0 || bf_boot(&B) != NG_OK))
+				wrong++;
+			wrong += ng_boot_floor(&B.t) != 0x010204;
+		}
+		CHECK(dropped == 0 && wrong == 0,
+		      "power cut at each of the %ld flash operations of an update and its boot: the floor never below 1.2.3; after a retry it is 1.2.4 (%ld not)",
+		      total2, wrong);
+		B.m.cut = NULL;
+	}
+	{
+		/* the log's 256 words used up: the floor stays at its highest,
+		 * and the page is never erased */
+		static bf_board F;
+		bf_init(&F, NULL);
+		ng_fpec_unlock(&F.bus);
+		for (uint32_t v = 1; v <= 300; v++)
+			ng_boot_floor_raise(&F.t, v);
+		ng_boot_floor_raise(&F.t, 5); /* below: nothing */
+		CHECK(floor_words(&F) == 256 && ng_boot_floor(&F.t) == 256 && F.m.erases == 0,
+		      "300 raises: the log's 256 words used, the floor at the 256th (%u), no erase (%u)",
+		      (unsigned)ng_boot_floor(&F.t), (unsigned)F.m.erases);
+	}
 	return ng_check_exit();
 }

@@ -4,8 +4,10 @@
  * update. At every reset, after the clocks and the board's pins (D+ held
  * low where the board's pull-up is fixed, the LED off):
  *   1. check the application at NG_APP_BASE (boot/update.h: vector table,
- *      trailer length, SHA-256, with an owner key the Ed25519 signature)
- *      and write what it found into the boot record at the start of RAM;
+ *      trailer length, load address, this board's name (NG_BOARD_ID),
+ *      SHA-256, with an owner key the Ed25519 signature), raise the version
+ *      floor to a valid image's version (boot/update.h), and write what it
+ *      found into the boot record at the start of RAM;
  *   2. a valid image, and no request for DFU mode from the application:
  *      write-protect the loader's pages if they are not yet (WRP option
  *      bytes, effective from the next reset), lock the FPEC out until the
@@ -68,21 +70,27 @@ static void __attribute__((noreturn)) ng_loader_reset_chip(void)
 
 int main(void)
 {
+	/* the board's file name, as `make firmware` writes it into the trailer */
+	static const char board_id[NG_IMAGE_BOARD_MAX] = NG_BOARD_ID;
+	ng_boot_info *rec = NG_BOOT_RECORD;
 	ng_boot_target t = { .bus = &ng_bus, .mem = (const uint8_t *)NG_FLASH_MEM,
 			     .flash_size = NG_BOARD_FLASH_KB * 1024u, .ram_base = 0x20000000u,
-			     .ram_size = NG_BOARD_RAM_KB * 1024u };
+			     .ram_size = NG_BOARD_RAM_KB * 1024u, .board = board_id, .rec = rec };
 	/* first: on a board with a fixed D+ pull-up this drives D+ low, so the
 	 * host does not try to enumerate a device busy checking its image (a
 	 * fraction of a second, more with an owner key) */
 	ng_board_init();
 	t.owner_key = ng_boot_keyslot(t.mem);
-	ng_boot_info *rec = NG_BOOT_RECORD;
 	bool asked = rec->magic == NG_BOOTINFO_MAGIC && rec->request == NG_BOOT_REQ_DFU;
 	ng_image_info info;
 	ng_status st = ng_boot_check(&t, &info);
+	/* a valid image: its version into the floor's log before it runs */
+	bool unlocked = st == NG_OK && ng_fpec_unlock(&ng_bus) == NG_FPEC_OK;
+	if (unlocked)
+		ng_boot_floor_raise(&t, info.version);
 	ng_boot_info_fill(rec, &t, st, &info);
 	if (st == NG_OK && !asked) {
-		if (NG_LOADER_WRP && !(rec->status & NG_BOOT_WRP) && ng_fpec_unlock(&ng_bus) == NG_FPEC_OK)
+		if (NG_LOADER_WRP && !(rec->status & NG_BOOT_WRP) && unlocked)
 			ng_fpec_protect(&ng_bus, NG_LOADER_WRP_MASK); /* one WRP bit per 4 of its pages */
 		ng_fpec_lockout(&ng_bus);
 		ng_loader_jump(NG_APP_BASE);
@@ -93,7 +101,7 @@ int main(void)
 	ng_led_set(NG_LED_DFU);
 	ng_update_init(&ng_up, &t);
 	ng_dfu_backend_update(&ng_be, &ng_up);
-	ng_dfu_dev_config cfg = { .be = &ng_be, .boot = rec, .loader = "NeuG loader 1.0" };
+	ng_dfu_dev_config cfg = { .be = &ng_be, .boot = rec, .loader = "NeuG loader 1.1 " NG_BOARD_ID };
 	ng_uid_read(cfg.uid);
 	ng_dfu_dev_init(&ng_dev, &cfg, &ng_stm32_dcd_ops, NULL);
 	ng_dfu_dev_connect(&ng_dev, true);
