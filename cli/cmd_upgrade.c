@@ -14,11 +14,14 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: neug upgrade IMAGE [DEVICE] [--timeout=SECONDS] [--quiet]\n"
+		"Usage: neug upgrade IMAGE [DEVICE] [--timeout=SECONDS] [--quiet] [--allow-downgrade]\n"
 		"Puts the firmware image IMAGE (neug.img, or neug.dfu: the same with a DFU\n"
 		"suffix; `make firmware` writes both) onto a NeuG board over USB DFU 1.1:\n"
 		"  1. checks the image (its trailer: length, SHA-256, the DFU suffix's CRC)\n"
-		"     and that it is for this board (the board name); nothing is sent if not;\n"
+		"     and that the board's loader would take it: its board name, the load\n"
+		"     address, signed by the board's owner key if it holds one, and not below\n"
+		"     its version floor (the newest version it has started); nothing is sent,\n"
+		"     nothing erased if not;\n"
 		"  2. finds the board, running its application or already in DFU mode, and\n"
 		"     asks the application to restart in DFU mode (DFU_DETACH);\n"
 		"  3. downloads the image with a progress bar (plain lines when stdout is not\n"
@@ -31,10 +34,14 @@ static void usage(FILE *f)
 		"refused an image) is found the same way: run the command again.\n\n"
 		"  --timeout=SECONDS  how long the board may take to come back (default 30)\n"
 		"  --quiet            no steps and no progress, only errors\n"
+		"  --allow-downgrade  send an image below the board's version floor; its\n"
+		"                     trailer must allow it (neug sign --allow-downgrade, signed\n"
+		"                     by the owner on a board with an owner key)\n"
 		"  --help\n"
 		"Exit: 0 done and confirmed; 2 usage; 3 no board, or cannot talk to it;\n"
 		"5 the image was refused before anything was sent (not an image, damaged,\n"
-		"not for this board); 6 the update failed on the way (the board is in DFU\n"
+		"not for this board, its key or its version floor: the message names the\n"
+		"field); 6 the update failed on the way (the board is in DFU\n"
 		"mode: run the command again); 7 the board did not come back running the\n"
 		"image. See neug-upgrade(1).\n");
 }
@@ -42,7 +49,7 @@ static void usage(FILE *f)
 int ng_cmd_upgrade(int argc, char **argv)
 {
 	static const struct option lo[] = {{"timeout", 1, 0, 't'}, {"quiet", 0, 0, 'q'},
-					   {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+					   {"allow-downgrade", 0, 0, 'd'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
 	ng_board_opts o = {.out = stdout};
 	int c;
 	optind = 1;
@@ -56,6 +63,8 @@ int ng_cmd_upgrade(int argc, char **argv)
 			o.timeout_ms = (unsigned)v * 1000u;
 		} else if (c == 'q') {
 			o.out = NULL;
+		} else if (c == 'd') {
+			o.allow_downgrade = true;
 		} else if (c == 'h') {
 			return usage(stdout), NG_EXIT_OK;
 		} else {

@@ -9,6 +9,7 @@
 #include "exit.h"
 #include "file.h"
 #include "neug_device.h"
+#include "update.h"
 
 static uint16_t le16(const uint8_t *b) { return (uint16_t)(b[0] | b[1] << 8); }
 
@@ -185,11 +186,74 @@ int ng_update_fits(const ng_image_info *ii, size_t img_len, const char *config, 
 		return -1;
 	}
 	const uint32_t base = 0x08000000u;
-	if (flash_kb && (ii->load_addr < base || ii->load_addr - base + (uint64_t)img_len > flash_kb * 1024u)) {
+	uint64_t room = flash_kb * 1024u - NG_FLOOR_KB * 1024u; /* the floor's page: the last */
+	if (flash_kb && (ii->load_addr < base || ii->load_addr - base + (uint64_t)img_len > room)) {
 		snprintf(err, errlen, "the image (%zu bytes at 0x%08x) does not fit this board's %lu KiB of flash "
-			 "(0x%08x..0x%08lx)", img_len, ii->load_addr, flash_kb, base,
-			 (unsigned long)base + flash_kb * 1024u);
+			 "(0x%08x..0x%08lx, less the version floor's last KiB)", img_len, ii->load_addr, flash_kb, base,
+			 (unsigned long)(base + room));
 		return -1;
+	}
+	return 0;
+}
+
+static void version_text(char *out, size_t len, uint32_t v)
+{
+	snprintf(out, len, "%u.%u.%u", v >> 16, (v >> 8) & 0xffu, v & 0xffu);
+}
+
+int ng_update_acceptable(const ng_image_info *ii, const ng_info *inf, bool allow_downgrade, char *err,
+			 size_t errlen)
+{
+	char id[64] = "";
+	if (inf->dfu_mode)
+		snprintf(id, sizeof id, "%s", inf->loader_board);
+	else
+		snprintf(id, sizeof id, "%.*s", (int)strcspn(inf->config, ":"), inf->config);
+	bool v11 = inf->boot && inf->loader_version >= (1u << 16 | 1u);
+	if (id[0] && v11 && strcmp(ii->board, id) != 0) {
+		snprintf(err, errlen, "board: the image is for board '%s', this board's loader takes only '%s' "
+			 "(use build/firmware/%s/neug.dfu)", ii->board, id, id);
+		return -1;
+	}
+	uint32_t app = inf->boot && !v11 ? 0x08002000u : NG_APP_BASE;
+	if (inf->boot && ii->load_addr != app) {
+		snprintf(err, errlen, "load address: the image is linked for 0x%08x, this board's loader %u.%u starts "
+			 "the application at 0x%08x%s", ii->load_addr, inf->loader_version >> 16,
+			 inf->loader_version & 0xffffu, app,
+			 v11 ? "" : " (its area is 8 KiB: build the image with the loader it has)");
+		return -1;
+	}
+	if (inf->boot && (inf->boot_status & NG_BOOT_OWNER_KEY)) {
+		char want[2 * NG_IMAGE_KEY_ID_LEN + 1], got[2 * NG_IMAGE_KEY_ID_LEN + 1];
+		ng_hex(want, inf->key_fpr, NG_IMAGE_KEY_ID_LEN);
+		if (!(ii->flags & NG_IMAGE_SIGNED)) {
+			snprintf(err, errlen, "signed: the image is unsigned, and this board holds an owner key (key id "
+				 "%s): it takes only images that key signed (neug sign --key=SECRET)", want);
+			return -1;
+		}
+		ng_hex(got, ii->key_id, NG_IMAGE_KEY_ID_LEN);
+		if (inf->have[NG_INFO_KEY_FINGERPRINT] && memcmp(ii->key_id, inf->key_fpr, NG_IMAGE_KEY_ID_LEN) != 0) {
+			snprintf(err, errlen, "key id: the image is signed by key id %s, this board's owner key is key id "
+				 "%s", got, want);
+			return -1;
+		}
+	}
+	if (inf->have[NG_INFO_FLOOR] && ii->version < inf->floor) {
+		char iv[16], fv[16];
+		version_text(iv, sizeof iv, ii->version);
+		version_text(fv, sizeof fv, inf->floor);
+		if (!(ii->flags & NG_IMAGE_DOWNGRADE)) {
+			snprintf(err, errlen, "version: %s is below the board's version floor %s (the newest it has "
+				 "started): it refuses older images unless their trailer allows it (neug sign "
+				 "--allow-downgrade%s, then neug upgrade --allow-downgrade)", iv, fv,
+				 inf->boot_status & NG_BOOT_OWNER_KEY ? " --key=SECRET: the owner signs it" : "");
+			return -1;
+		}
+		if (!allow_downgrade) {
+			snprintf(err, errlen, "version: %s is below the board's version floor %s; the image allows the "
+				 "downgrade: confirm it with --allow-downgrade", iv, fv);
+			return -1;
+		}
 	}
 	return 0;
 }

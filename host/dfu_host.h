@@ -14,6 +14,7 @@
 #include "dfu.h"
 #include "dfu_file.h"
 #include "image.h"
+#include "info.h"
 
 /* The functional descriptor (DFU 1.1 §4.1.3) as the host reads it. */
 typedef struct {
@@ -79,6 +80,22 @@ void ng_update_image_free(ng_update_image *img);
  * board NULL or "": not known, not checked. 0, or -1 with the reason. */
 int ng_update_fits(const ng_image_info *ii, size_t img_len, const char *config, const char *board,
 		   char *err, size_t errlen);
+
+/* Everything the board's loader would refuse, checked from what the board
+ * reports (inf: its strings and GET_INFO 40..45, 59) before anything is
+ * sent, so that a refused image never erases the running one:
+ *  - board: the trailer's board must be the loader's own, exactly (loader
+ *    1.1 compares them): the first field of string 5 running, the last
+ *    word of the loader's string 4 in DFU mode;
+ *  - load address: the application's base (NG_APP_BASE; 0x08002000 for a
+ *    loader 1.0, whose area was 8 KiB);
+ *  - with an owner key (GET_INFO 41): signed, and by that key (the
+ *    trailer's key id = the first 8 bytes of GET_INFO 43);
+ *  - the version floor (GET_INFO 59): not below it, unless the trailer
+ *    carries the downgrade flag and allow_downgrade is set.
+ * 0, or -1 with the reason in err, naming the field. */
+int ng_update_acceptable(const ng_image_info *ii, const ng_info *inf, bool allow_downgrade, char *err,
+			 size_t errlen);
 
 /* Hex of n bytes into out (2n + 1 bytes). */
 void ng_hex(char *out, const uint8_t *b, size_t n);

@@ -30,7 +30,7 @@ static int info_size(unsigned i)
 	case NG_INFO_IMAGE_DIGEST: case NG_INFO_KEY_FINGERPRINT:
 		return 32;
 	case NG_INFO_LOADER_VERSION: case NG_INFO_BOOT_STATUS: case NG_INFO_IMAGE_VERSION:
-	case NG_INFO_IMAGE_LENGTH:
+	case NG_INFO_IMAGE_LENGTH: case NG_INFO_FLOOR:
 		return 4;
 	default:
 		return 0;
@@ -53,6 +53,7 @@ int ng_info_decode(ng_info *inf, unsigned index, int rc, const uint8_t *data)
 		case NG_INFO_IMAGE_DIGEST: memcpy(inf->image_digest, data, 32); break;
 		case NG_INFO_KEY_FINGERPRINT: memcpy(inf->key_fpr, data, 32); break;
 		case NG_INFO_IMAGE_VERSION: inf->image_version = (uint32_t)v; break;
+		case NG_INFO_FLOOR: inf->floor = (uint32_t)v; break;
 		default: inf->image_length = (uint32_t)v; break; /* NG_INFO_IMAGE_LENGTH */
 		}
 	}
@@ -113,6 +114,10 @@ void ng_info_print_boot(const ng_info *inf, FILE *f)
 	else
 		fprintf(f, "signed        not checked: the board holds no owner key (integrity only: length "
 			"and SHA-256)\n");
+	if (inf->have[NG_INFO_FLOOR])
+		fprintf(f, "floor         version %u.%u.%u (the newest it started: an older image needs the "
+			"downgrade flag, neug sign --allow-downgrade)\n", inf->floor >> 16, (inf->floor >> 8) & 0xff,
+			inf->floor & 0xff);
 }
 
 const char *ng_info_mode_name(uint32_t mode)

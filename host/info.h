@@ -17,8 +17,10 @@
 #define NG_INFO_EXT_LAST  39u
 #define NG_INFO_BOOT_FIRST 40u /* the boot information (usb/dfu.h): 40..45 */
 #define NG_INFO_BOOT_LAST  45u
+#define NG_INFO_FLOOR      59u /* the version floor (usb/dfu.h NG_INFO_VERSION_FLOOR; loader 1.1) */
 #define NG_INFO_MAX_SIZE   32u /* the longest GET_INFO value (a digest) */
-#define NG_INFO_LAST NG_COUNTERS_LAST_INFO /* the highest index asked for */
+#define NG_INFO_LAST NG_INFO_FLOOR /* the highest index asked for */
+_Static_assert(NG_COUNTERS_LAST_INFO < NG_INFO_FLOOR, "the floor's index is above the counters'");
 
 struct libusb_device_handle;
 
@@ -42,7 +44,9 @@ typedef struct {
 	uint8_t image_digest[32];/* SHA-256 of the image, as the loader computed it */
 	uint8_t key_fpr[32];     /* SHA-256 of the owner key, zeros: no key */
 	uint32_t image_version, image_length;
+	uint32_t floor;          /* GET_INFO 59: the version floor (have[NG_INFO_FLOOR]) */
 	char loader[128];        /* DFU mode: the loader's version string (its string 4) */
+	char loader_board[32];   /* DFU mode: the board it names ("NeuG loader 1.1 fst-01"), else "" */
 } ng_info;
 
 /* One GET_INFO reply: index, rc = the byte count received (>= 0) or a

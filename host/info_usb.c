@@ -62,7 +62,7 @@ int ng_info_read(libusb_device_handle *h, ng_info *inf)
 	int answered = 0;
 	for (unsigned i = 0; i <= NG_INFO_LAST; i++) {
 		uint8_t buf[NG_INFO_MAX_SIZE] = {0};
-		bool boot = i >= NG_INFO_BOOT_FIRST && i <= NG_INFO_BOOT_LAST;
+		bool boot = (i >= NG_INFO_BOOT_FIRST && i <= NG_INFO_BOOT_LAST) || i == NG_INFO_FLOOR;
 		const ng_counter *c = ng_counter_by_info(i);
 		if (!c && !boot)
 			continue; /* 8..15: no such index */
@@ -83,6 +83,11 @@ int ng_info_read(libusb_device_handle *h, ng_info *inf)
 	if (inf->dfu_mode) { /* the loader's string 4 is its own version */
 		snprintf(inf->loader, sizeof inf->loader, "%s", inf->revision);
 		inf->revision[0] = 0;
+		/* "NeuG loader 1.1 BOARD": loader 1.1 names its board (the
+		 * name it compares with the trailer's) */
+		const char *sp = strrchr(inf->loader, ' ');
+		if (!strncmp(inf->loader, "NeuG loader ", 12) && sp && sp > inf->loader + 12 && sp[1])
+			snprintf(inf->loader_board, sizeof inf->loader_board, "%s", sp + 1);
 	}
 	return answered;
 }

@@ -32,18 +32,21 @@ typedef struct {
 	FILE *out;           /* the steps and the progress; NULL: silent */
 	bool tty;            /* out is a terminal: a progress bar */
 	unsigned timeout_ms; /* how long a board may take to come back; 0: 30 s */
+	bool allow_downgrade; /* send an image below the board's version floor that allows it */
 } ng_board_opts;
 
 /* Finds the board (run-time or DFU mode) and reads what it says. */
 int ng_board_find(const ng_board_opts *o, ng_board *b, char *err, size_t errlen);
 
-/* The whole update: checks that img fits the board, detaches it into DFU
+/* The whole update: checks that img fits the board and that its loader
+ * would take it (ng_update_acceptable: board, load address, key, version
+ * floor), detaches it into DFU
  * mode (unless it is there already), downloads img with the progress,
  * manifests, leaves DFU mode, waits for the board to come back and checks
  * that it runs the image (revision string = the trailer's version, the
  * loader's digest = the trailer's). after (may be NULL) gets the board as
  * it came back. NG_EXIT_OK, _IO (no board), _IMAGE (does not fit: nothing
- * sent), _UPDATE (failed on the way: the board is in DFU mode),
+ * sent, the board untouched), _UPDATE (failed on the way: the board is in DFU mode),
  * _UNCONFIRMED (it did not come back running the image). */
 int ng_board_upgrade(const ng_board_opts *o, const ng_update_image *img, ng_board *after, char *err,
 		     size_t errlen);

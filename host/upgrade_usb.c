@@ -392,10 +392,13 @@ int ng_board_upgrade(const ng_board_opts *o, const ng_update_image *img, ng_boar
 	if (!s.b.dfu_mode)
 		say(o, "running: revision %s, board %s, build %s\n", s.b.inf.revision[0] ? s.b.inf.revision : "?",
 		    s.b.inf.board[0] ? s.b.inf.board : "?", s.b.inf.config[0] ? s.b.inf.config : "?");
+	else if (s.b.inf.loader_board[0])
+		say(o, "in DFU mode: loader %s, board %s\n", s.b.inf.loader, s.b.inf.loader_board);
 	else
 		say(o, "the loader does not say which board it is: the image's board (%s) is not checked\n",
 		    ii->board);
-	if (ng_update_fits(ii, img->len, s.b.inf.config, s.b.inf.board, err, errlen) != 0) {
+	if (ng_update_fits(ii, img->len, s.b.inf.config, s.b.inf.board, err, errlen) != 0 ||
+	    ng_update_acceptable(ii, &s.b.inf, o->allow_downgrade, err, errlen) != 0) {
 		sess_close(&s);
 		return NG_EXIT_IMAGE;
 	}

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "dfu_host.h"
 #include "exit.h"
+#include "update.h"
 
 /* Appends a DFU suffix (Appendix B) to buf[0, len). */
 static size_t add_suffix(uint8_t *buf, size_t len, uint16_t vid, uint16_t pid)
@@ -150,9 +151,73 @@ int main(void)
 	CHECK(ng_update_fits(&info, n, NULL, NULL, err, sizeof err) == 0, "nothing known (DFU mode): not checked");
 	CHECK(ng_update_fits(&info, n, "fst-01:flash=8K", NULL, err, sizeof err) == -1 && strstr(err, "8 KiB"),
 	      "an image beyond the end of flash refused: '%s'", err);
-	CHECK(ng_update_fits(&info, 0x10000 - 0x2000, "fst-01:flash=64K", NULL, err, sizeof err) == 0 &&
-		      ng_update_fits(&info, 0x10000 - 0x2000 + 4, "fst-01:flash=64K", NULL, err, sizeof err) == -1,
-	      "an image that ends exactly at the end of 64 KiB fits, 4 bytes more do not");
+	CHECK(ng_update_fits(&info, 0x10000 - 0x2000 - 0x400, "fst-01:flash=64K", NULL, err, sizeof err) == 0 &&
+		      ng_update_fits(&info, 0x10000 - 0x2000 - 0x400 + 4, "fst-01:flash=64K", NULL, err, sizeof err) == -1,
+	      "an image that ends exactly at the version floor's page (the last KiB of 64) fits, 4 bytes more do not");
+
+	/* what the loader would refuse, from what the board reports */
+	{
+		ng_info bi;
+		memset(&bi, 0, sizeof bi);
+		bi.boot = true;
+		bi.loader_version = 1u << 16 | 1u;
+		snprintf(bi.config, sizeof bi.config, "fst-01:hse=12000000:flash=128K:ram=20K");
+		ng_image_info ok = info;
+		ok.load_addr = NG_APP_BASE;
+		CHECK(ng_update_acceptable(&ok, &bi, false, err, sizeof err) == 0, "fst-01's own image at %#x: acceptable",
+		      (unsigned)NG_APP_BASE);
+		ng_image_info x = ok;
+		snprintf(x.board, sizeof x.board, "FST-01");
+		CHECK(ng_update_acceptable(&x, &bi, false, err, sizeof err) == -1 && !strncmp(err, "board:", 6) &&
+			      strstr(err, "'FST-01'") && strstr(err, "'fst-01'"),
+		      "board 'FST-01' (the loader compares exactly): '%s'", err);
+		ng_info dm = bi;
+		dm.dfu_mode = true;
+		dm.config[0] = 0;
+		snprintf(dm.loader_board, sizeof dm.loader_board, "blue-pill");
+		CHECK(ng_update_acceptable(&ok, &dm, false, err, sizeof err) == -1 && strstr(err, "'blue-pill'"),
+		      "in DFU mode, the board the loader names (blue-pill): '%s'", err);
+		x = ok;
+		x.load_addr = 0x08002000u;
+		CHECK(ng_update_acceptable(&x, &bi, false, err, sizeof err) == -1 && !strncmp(err, "load address:", 13),
+		      "linked for 0x08002000: '%s'", err);
+		ng_info old = bi;
+		old.loader_version = 1u << 16;
+		CHECK(ng_update_acceptable(&x, &old, false, err, sizeof err) == 0 &&
+			      ng_update_acceptable(&ok, &old, false, err, sizeof err) == -1 && strstr(err, "0x08002000"),
+		      "a loader 1.0 takes 0x08002000 and refuses %#x: '%s'", (unsigned)NG_APP_BASE, err);
+		ng_info kb = bi;
+		kb.boot_status = NG_BOOT_OWNER_KEY;
+		kb.have[NG_INFO_KEY_FINGERPRINT] = true;
+		for (int i = 0; i < 32; i++)
+			kb.key_fpr[i] = (uint8_t)(0xa0 + i);
+		CHECK(ng_update_acceptable(&ok, &kb, false, err, sizeof err) == -1 && !strncmp(err, "signed:", 7) &&
+			      strstr(err, "a0a1a2a3a4a5a6a7"),
+		      "unsigned, the board holds a key: '%s'", err);
+		x = ok;
+		x.flags = NG_IMAGE_SIGNED;
+		memset(x.key_id, 0x11, sizeof x.key_id);
+		CHECK(ng_update_acceptable(&x, &kb, false, err, sizeof err) == -1 && !strncmp(err, "key id:", 7) &&
+			      strstr(err, "1111111111111111"),
+		      "signed by another key id: '%s'", err);
+		memcpy(x.key_id, kb.key_fpr, sizeof x.key_id);
+		CHECK(ng_update_acceptable(&x, &kb, false, err, sizeof err) == 0, "signed with the board's key id: acceptable");
+		ng_info fl = bi;
+		fl.have[NG_INFO_FLOOR] = true;
+		fl.floor = 0x000200;
+		CHECK(ng_update_acceptable(&ok, &fl, false, err, sizeof err) == -1 && !strncmp(err, "version:", 8) &&
+			      strstr(err, "0.1.2") && strstr(err, "0.2.0") && strstr(err, "--allow-downgrade"),
+		      "0.1.2 below the floor 0.2.0: '%s'", err);
+		CHECK(ng_update_acceptable(&ok, &fl, true, err, sizeof err) == -1,
+		      "--allow-downgrade does not help an image without the flag");
+		x = ok;
+		x.flags = NG_IMAGE_DOWNGRADE;
+		CHECK(ng_update_acceptable(&x, &fl, false, err, sizeof err) == -1 && strstr(err, "confirm"),
+		      "the flag without --allow-downgrade: '%s'", err);
+		CHECK(ng_update_acceptable(&x, &fl, true, err, sizeof err) == 0, "the flag and --allow-downgrade: acceptable");
+		fl.floor = 0x000102;
+		CHECK(ng_update_acceptable(&ok, &fl, false, err, sizeof err) == 0, "at the floor: acceptable");
+	}
 
 	/* progress */
 	char line[200];
