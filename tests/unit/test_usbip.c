@@ -607,8 +607,8 @@ static void test_dfu(void)
 	static uint8_t img[BF_IMG_CAP], bad[BF_IMG_CAP];
 	char path[] = "/tmp/neug-flash-XXXXXX", ipath[] = "/tmp/neug-img-XXXXXX", err[512];
 	int fd = mkstemp(path), ifd = mkstemp(ipath);
-	size_t n = bf_image(img, sizeof img, 7000, 42, 0x000102, NULL);
-	size_t n2 = bf_image(bad, sizeof bad, 6000, 43, 0x000103, NULL);
+	size_t n = bf_image_for(img, sizeof img, 7000, 42, 0x000102, NULL, "emulate", 0, NG_APP_BASE);
+	size_t n2 = bf_image_for(bad, sizeof bad, 6000, 43, 0x000103, NULL, "emulate", 0, NG_APP_BASE);
 	if (!CHECK(fd >= 0 && ifd >= 0 && n && n2 && write(ifd, img, n) == (ssize_t)n, "a flash file and an image (%zu bytes)", n))
 		return;
 	close(fd);
@@ -635,6 +635,21 @@ static void test_dfu(void)
 	CHECK(attach(dev) == 0 && dev[306] == 0 && dev[311] == 1, "re-imported: device class 0, one interface");
 	CHECK(control_in(0xC0, 254, 0, 41, 4, &r) == 0 && (r.data[0] & 0x19) == 0x19,
 	      "GET_INFO 41: image valid, DFU mode, requested by the application");
+	CHECK(control_in(0xC0, 254, 0, 59, 4, &r) == 0 && r.actual == 4 && r.data[0] == 0x02 && r.data[1] == 0x01 &&
+		      r.data[2] == 0 && r.data[3] == 0,
+	      "GET_INFO 59: the version floor is the image's, 0.1.2 (raised at its boot; little-endian)");
+	static uint8_t other[BF_IMG_CAP];
+	size_t no = bf_image_for(other, sizeof other, 6000, 44, 0x000200, NULL, "fst-01", 0, NG_APP_BASE);
+	CHECK(dfu_download(other, no, st) == 10 && st[0] == 1, "an image for board fst-01 over USB/IP: dfuERROR errTARGET");
+	CHECK(control_in(0xC0, 254, 0, 41, 4, &r) == 0 && (r.data[0] & 0x09) == 0x08,
+	      "GET_INFO 41 then: DFU mode, no valid image");
+	CHECK(control_out(0x21, 4, 0, 0, NULL, 0) == 0, "CLRSTATUS");
+	no = bf_image_for(other, sizeof other, 6000, 45, 0x000101, NULL, "emulate", 0, NG_APP_BASE);
+	CHECK(dfu_download(other, no, st) == 10 && st[0] == 2, "0.1.1, below the floor 0.1.2: dfuERROR errFILE");
+	CHECK(control_out(0x21, 4, 0, 0, NULL, 0) == 0, "CLRSTATUS");
+	CHECK(control_out(0x21, 1, 0xFFF8, 0, img, 256) == 0 && dfu_status(0, st) == 0 && st[4] == 10 && st[0] == 8,
+	      "a download starting at block 0xFFF8: dfuERROR errADDRESS");
+	CHECK(control_out(0x21, 4, 0, 0, NULL, 0) == 0, "CLRSTATUS");
 	CHECK(dfu_download(bad, n2 - 1, st) == 10 && st[0] == 7, "a truncated image over USB/IP: dfuERROR errVERIFY");
 	CHECK(control_out(0x21, 4, 0, 0, NULL, 0) == 0, "CLRSTATUS");
 	CHECK(control_out(0x21, 0, 1000, 0, NULL, 0) == 0 && !closed_within(300) && ng_emu_dfu_mode(emu) == 1,
