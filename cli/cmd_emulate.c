@@ -23,7 +23,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: neug emulate [--usbip=ADDR[:PORT]] [--source=jitter|file:PATH]\n"
 		"                    [--uid=W0:W1:W2] [--min-entropy=H] [--selfattach[=PORT]]\n"
-		"                    [--flash=FILE [--program=IMAGE] [--owner-key=KEYFILE]\n"
+		"                    [--flash=FILE [--program=IMAGE] [--board=NAME] [--owner-key=KEYFILE]\n"
 		"                    [--unplug-after=BLOCKS]] [-v] [--help]\n"
 		"The NeuG USB device (CDC-ACM + mass storage, 234b:0001), emulated on a host\n"
 		"noise source and exported over USB/IP, bus id 1-1. Attach it with\n"
@@ -39,6 +39,8 @@ static void usage(FILE *f)
 		"                       as 128 KiB erased): a valid image there runs the application,\n"
 		"                       otherwise the device is in DFU mode (dfu-util, neug upgrade)\n"
 		"  --program=IMAGE      first write neug.img into the flash file's application region\n"
+		"  --board=NAME         the board the emulated loader is: images must carry this name\n"
+		"                       (fst-01, blue-pill, ...; default emulate)\n"
 		"  --owner-key=KEYFILE  first write this Ed25519 public key (32 bytes, or 64 hex digits)\n"
 		"                       into the flash file's erased key slot: only signed images boot\n"
 		"  --unplug-after=BLOCKS  lose power once a download has written BLOCKS blocks to the\n"
@@ -148,6 +150,12 @@ int ng_cmd_emulate(int argc, char **argv)
 			o.flash = a + 8;
 		} else if (!strncmp(a, "--program=", 10) && a[10]) {
 			o.program = a + 10;
+		} else if (!strncmp(a, "--board=", 8) && a[8]) {
+			if (strlen(a + 8) >= 16) {
+				fprintf(stderr, "neug emulate: bad --board '%s': at most 15 characters\n", a + 8);
+				return NG_EXIT_USAGE;
+			}
+			o.board = a + 8;
 		} else if (!strncmp(a, "--owner-key=", 12) && a[12]) {
 			if (read_key(a + 12, owner_key, kerr, sizeof kerr) < 0) {
 				fprintf(stderr, "neug emulate: --owner-key: %s\n", kerr);
@@ -172,8 +180,8 @@ int ng_cmd_emulate(int argc, char **argv)
 		}
 	}
 
-	if ((o.program || o.owner_key || o.unplug_after) && !o.flash) {
-		fprintf(stderr, "neug emulate: --program, --owner-key and --unplug-after need the loader's flash file: "
+	if ((o.program || o.owner_key || o.unplug_after || o.board) && !o.flash) {
+		fprintf(stderr, "neug emulate: --program, --board, --owner-key and --unplug-after need the loader's flash file: "
 				"add --flash=FILE\n");
 		return NG_EXIT_USAGE;
 	}

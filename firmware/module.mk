@@ -61,8 +61,9 @@ $(B)/firmware/%/neug.hex: $(B)/firmware/%/neug.elf
 	$(FW_OBJCOPY) -O ihex $< $@
 
 # The image and .dfu file: `neug sign` (cli/cmd_sign.c) with the board's
-# name, NG_VERSION, and the address where neug.bin starts (the lowest
-# physical address of the ELF's loaded segments, where objcopy starts it).
+# name, NG_VERSION, and the address where neug.bin starts (the load address
+# of .text, the first section, where objcopy starts it: not the first LOAD
+# segment's, which may begin lower with the ELF headers, page-aligned).
 # OWNER_KEY signs them; sign-config records which key (its path and SHA-256,
 # rewritten only when they change), so a changed OWNER_KEY remakes them.
 OWNER_KEY    ?=
@@ -81,8 +82,7 @@ $(FW_SIGN_CFG): FORCE
 
 $(B)/firmware/%/neug.img: $(B)/firmware/%/neug.bin $(B)/firmware/%/neug.elf $(FW_SIGN_TOOL) $(FW_SIGN_CFG)
 	$(FW_SIGN_TOOL) sign --board=$* --version=$(FW_VERSION) $(if $(OWNER_KEY),--key=$(OWNER_KEY)) \
-		--load-address=$$(arm-none-eabi-readelf -lW $(B)/firmware/$*/neug.elf | \
-			awk '$$1 == "LOAD" && $$5 !~ /^0x0+$$/ { print $$4 }' | sort | head -n 1) \
+		--load-address=0x$$(arm-none-eabi-objdump -h $(B)/firmware/$*/neug.elf | awk '$$2 == ".text" { print $$5 }') \
 		--vid=$(FW_DFU_VID) --pid=$(FW_DFU_PID) --dfu=$(B)/firmware/$*/neug.dfu -o $@ $<
 
 $(B)/firmware/%/neug.dfu: $(B)/firmware/%/neug.img ;

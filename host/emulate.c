@@ -45,6 +45,8 @@ struct ng_emu {
 	ng_fpec_model fm;
 	ng_fpec_bus bus;
 	ng_boot_target t;
+	char board_id[NG_IMAGE_BOARD_MAX]; /* t.board */
+	char loader_str[40];  /* its string 4: "NeuG loader 1.1 BOARD" */
 	ng_update up;
 	ng_dfu_backend be;
 	ng_boot_info bi;
@@ -121,8 +123,10 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 		}
 		ng_boot_info_fill(&e->bi, &e->t, st, &info);
 		e->dfu_mode = st != NG_OK || asked;
+		bool other = st == NG_ERR_IMAGE_FORMAT && info.image_len && strcmp(info.board, e->board_id) != 0;
 		if (e->o.log && e->o.verbose)
-			fprintf(e->o.log, "neug emulate: loader: image %s%s -> %s\n", ng_image_strerror(st),
+			fprintf(e->o.log, "neug emulate: loader: image %s%s%s -> %s\n",
+				other ? "for another board: " : ng_image_strerror(st), other ? info.board : "",
 				asked ? ", DFU mode requested" : "", e->dfu_mode ? "DFU mode" : "application");
 		if (e->dfu_mode) {
 			e->bi.status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
@@ -131,7 +135,8 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 			if (e->o.unplug_after)
 				e->be.dnload = emu_dnload;
 			ng_dfu_dev_config dc = { .uid = {e->o.uid[0], e->o.uid[1], e->o.uid[2]}, .be = &e->be,
-						 .boot = &e->bi, .loader = "NeuG loader 1.1 emulate" };
+						 .boot = &e->bi, .loader = e->loader_str };
+			snprintf(e->loader_str, sizeof e->loader_str, "NeuG loader 1.1 %s", e->board_id);
 			ng_dfu_dev_init(&e->dfu, &dc, &ng_dcd_usbip_ops, &e->drv);
 			ng_dfu_dev_connect(&e->dfu, true);
 			return NG_OK;
@@ -218,10 +223,11 @@ static int flash_open(ng_emu *e, char *err, size_t errlen)
 	ng_fpec_model_init(&e->fm, e->flash, (uint32_t)len);
 	ng_fpec_model_bus(&e->fm, &e->bus);
 	e->bus.spin_max = 0;
-	/* "emulate": the board name images for the emulation carry */
-	static const char board[NG_IMAGE_BOARD_MAX] = "emulate";
+	/* "emulate": the board name images for the emulation carry, unless
+	 * --board names another (the loader's NUL-padded 16 bytes) */
+	snprintf(e->board_id, sizeof e->board_id, "%s", e->o.board ? e->o.board : "emulate");
 	e->t = (ng_boot_target){ .bus = &e->bus, .mem = e->flash, .flash_size = (uint32_t)len,
-				 .ram_base = 0x20000000u, .ram_size = 20u * 1024u, .board = board, .rec = &e->bi };
+				 .ram_base = 0x20000000u, .ram_size = 20u * 1024u, .board = e->board_id, .rec = &e->bi };
 	return 0;
 }
 

@@ -17,10 +17,12 @@ typedef struct {
 	int verbose;
 	/* The boot loader over a file-backed flash (NULL: no loader, the
 	 * application only). The file is the whole flash (64 or 128 KiB; a new
-	 * one is 128 KiB of 0xFF): the loader's 8 KiB with its key slot, then
-	 * the application region, behind the FPEC model (host/fpec_model.h). */
+	 * one is 128 KiB of 0xFF): the loader's 9 KiB with its key slot, the
+	 * application region, the version floor's last KiB, behind the FPEC
+	 * model (host/fpec_model.h). */
 	const char *flash;
 	const char *program;  /* an image written into the region first, as by SWD (NULL: none) */
+	const char *board;    /* the loader's board name (at most 15 characters; NULL: "emulate") */
 	const uint8_t *owner_key; /* 32 bytes written into an erased key slot first (NULL: none) */
 	/* 0, or the board loses power once a download has written this many
 	 * DNLOAD blocks to the flash: it drops off the bus and serves nothing

@@ -72,8 +72,8 @@ for b in fst-01 blue-pill; do
 done
 # boot_check FLASH: the host build of the loader's boot check (neug emulate
 # --flash) on a flash file for a second; what it said is in $T/emu.
-boot_check() {
-	timeout 5 "$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$1" -v >"$T/emu" 2>&1 &
+boot_check() { # FLASH BOARD
+	timeout 5 "$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$1" --board="$2" -v >"$T/emu" 2>&1 &
 	local p=$!
 	sleep 1
 	kill $p 2>/dev/null; wait $p 2>/dev/null
@@ -81,14 +81,21 @@ boot_check() {
 # the host build of the boot check against the real image
 head -c $((128 * 1024)) /dev/zero | tr '\0' '\377' > "$T/flash"
 dd if=$d/neug-full.bin of="$T/flash" conv=notrunc status=none
-boot_check "$T/flash"
+cp "$T/flash" "$T/flash-keep"
+boot_check "$T/flash" fst-01
 if grep -q "loader: image ok -> application" "$T/emu"; then
 	pass "the loader's boot check (host build) accepts the real fst-01 image"
 else
 	fail "the boot check refused the real image: $(head -n 2 "$T/emu")"
 fi
+boot_check "$T/flash-keep" maple-mini
+if grep -q "loader: image for another board: fst-01 -> DFU mode" "$T/emu"; then
+	pass "a maple-mini loader (host build) refuses the real fst-01 image: DFU mode"
+else
+	fail "a maple-mini loader did not refuse the fst-01 image: $(head -n 2 "$T/emu")"
+fi
 printf '\x00' | dd of="$T/flash" bs=1 seek=$((area + 20000)) conv=notrunc status=none
-boot_check "$T/flash"
+boot_check "$T/flash" fst-01
 if grep -q "loader: image digest.*-> DFU mode\|-> DFU mode" "$T/emu"; then
 	pass "one byte changed in the image: DFU mode ($(grep -o 'loader: [^>]*' "$T/emu" | head -n 1))"
 else
@@ -105,7 +112,7 @@ else
 fi
 head -c $((64 * 1024)) /dev/zero | tr '\0' '\377' > "$T/flash64"
 dd if=$bp/neug-full.bin of="$T/flash64" conv=notrunc status=none
-boot_check "$T/flash64"
+boot_check "$T/flash64" blue-pill
 if [ "$(stat -c %s "$T/flash64")" = 65536 ] && grep -q "loader: image ok -> application" "$T/emu"; then
 	pass "the loader's boot check (host build) accepts the real blue-pill image in a 64 KiB flash"
 else
@@ -117,12 +124,12 @@ fi
 objs=$(awk '$1 == "LOAD" && $2 ~ /\.o$/ { print $2 }' $bp/neug.map)
 read -r lma size < <(arm-none-eabi-objdump -h $bp/neug.elf | awk '$2 == ".data" { print $5, $3 }')
 need=$(( ((0x$lma + 0x$size + 3) & ~3) - app + 192 ))
-relink() { sed "s/LENGTH = 64 \* 1024 - $kb \* 1K/LENGTH = $1/" $bp/memory.ld > "$T/mem.ld" &&
+relink() { sed "s/LENGTH = (64 - $kb - 1) \* 1K/LENGTH = $1/" $bp/memory.ld > "$T/mem.ld" &&
 	arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -nostdlib -nostartfiles -Wl,--gc-sections -Lfirmware/stm32f103 \
 		-T"$T/mem.ld" -o "$T/t.elf" $objs -lgcc >"$T/ld" 2>&1; }
-if grep -q "LENGTH = 64 \* 1024 - $kb \* 1K" $bp/memory.ld && relink $need && ! relink $((need - 4)) &&
+if grep -q "LENGTH = (64 - $kb - 1) \* 1K" $bp/memory.ld && relink $need && ! relink $((need - 4)) &&
 	grep -q "neug.img (the image and its 192-byte trailer) does not fit" "$T/ld"; then
-	pass "blue-pill links with $need bytes of flash behind the loader (neug.img) and fails with 4 fewer"
+	pass "blue-pill links with $need bytes of flash between the loader and the floor's page (neug.img) and fails with 4 fewer"
 else
 	fail "the linker script's neug.img check: need $need; $(tail -n 2 "$T/ld")"
 fi
