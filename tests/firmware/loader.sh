@@ -6,7 +6,10 @@
 # first return 0: every clock wait times out, the loader's fallbacks run).
 #   1. With neug.img behind it, the loader checks the image (SHA-256 of the
 #      whole image in the loader's code) and jumps to its reset handler.
-#   2. Without an image it stays out of the application and sets DFU mode
+#   2. With another board's image (blue-pill's neug.img, intact) it stays
+#      out of the application, as without an image (below): the loader
+#      compares the trailer's board with its own.
+#   3. Without an image it stays out of the application and sets DFU mode
 #      up: it reads the unique ID for the serial number, which this model
 #      lacks (a bus fault at 0x1FFFF7E8), and the fault goes to the
 #      loader's own HardFault entry in its flash vector table (0xC): the
@@ -17,8 +20,8 @@ cd "$(dirname "$0")/../.."
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 log=build/test-logs/firmware-loader.log
-elf=build/firmware/qemu/loader-vl.elf img=build/firmware/fst-01/neug.img
-if ! make --no-print-directory $elf $img >"$log" 2>&1; then
+elf=build/firmware/qemu/loader-vl.elf img=build/firmware/fst-01/neug.img bp=build/firmware/blue-pill/neug.img
+if ! make --no-print-directory $elf $img $bp >"$log" 2>&1; then
 	echo "FAIL: loader on QEMU: build $elf and $img (see $log)"
 	exit 0
 fi
@@ -46,6 +49,13 @@ if grep -q "^$entry:" "$T/q.log"; then
 else
 	echo "FAIL: loader on QEMU: the application's reset handler ($entry) never ran"
 	grep -v '^0x\|^IN\|^$\|^--' "$T/q.log" | head -n 8 | sed 's/^/# /'
+fi
+run "$T/loader.bin" "$T/pad" "$bp"
+uid=$(grep -c 'fault address 0x1ffff7e8' "$T/q.log")
+if [ -s "$T/q.log" ] && [ -z "$(in_app)" ] && [ "$uid" -gt 0 ]; then
+	echo "PASS: loader on QEMU: blue-pill's intact image behind the FST-01 loader: not started, DFU mode set up (its unique-ID read)"
+else
+	echo "FAIL: loader on QEMU: blue-pill's image: code above $(printf %#x $app) ran: $(in_app | head -n 1); unique-ID reads $uid"
 fi
 run "$T/loader.bin"
 uid=$(grep -c 'fault address 0x1ffff7e8' "$T/q.log")
