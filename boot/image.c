@@ -192,6 +192,10 @@ const char *ng_image_strerror(ng_status st)
 		return "the image is signed by another key than the owner's";
 	case NG_ERR_IMAGE_SIGNATURE:
 		return "the image's signature does not verify";
+	case NG_ERR_IMAGE_TARGET:
+		return "the image is for another board, or linked for another address";
+	case NG_ERR_IMAGE_OLD:
+		return "the image is older than the board's version floor and does not allow the downgrade";
 	default:
 		return "not an image check result";
 	}

@@ -11,12 +11,6 @@ enum { ST_OK = 0x00, ST_TARGET = 0x01, ST_FILE = 0x02, ST_WRITE = 0x03, ST_ERASE
 
 static uint32_t region_len(const ng_boot_target *t) { return NG_REGION_LEN(t->flash_size); }
 
-/* Another board's image, or one linked for another address. */
-static bool foreign(const ng_boot_target *t, const ng_image_info *info)
-{
-	return info->load_addr != NG_APP_BASE || memcmp(info->board, t->board, NG_IMAGE_BOARD_MAX) != 0;
-}
-
 
 ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info)
 {
@@ -24,13 +18,20 @@ ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info)
 	ng_status st = ng_image_check(r, region_len(t), t->owner_key, info);
 	if (st != NG_OK)
 		return st;
-	/* ARMv7-M B1.5.3: word 0 the initial SP, word 1 the reset vector (Thumb) */
+	/* another board's image, or one linked for another address */
+	if (info->load_addr != NG_APP_BASE || memcmp(info->board, t->board, NG_IMAGE_BOARD_MAX) != 0)
+		return NG_ERR_IMAGE_TARGET;
+	/* ARMv7-M B1.5.3: word 0 the initial SP, word 1 the reset vector
+	 * (Thumb); unsigned differences: one compare per range */
 	uint32_t sp = ng_get_le32(r), pc = ng_get_le32(r + 4);
-	/* unsigned differences: one compare per range */
-	if (foreign(t, info) || info->image_len < 8 || (sp & 3u) || !(pc & 1u) ||
+	if (info->image_len < 8 || (sp & 3u) || !(pc & 1u) ||
 	    sp - (t->ram_base + NG_BOOTINFO_RAM) > t->ram_size - NG_BOOTINFO_RAM ||
 	    pc - (NG_APP_BASE + 8) >= info->image_len - 8)
 		return NG_ERR_IMAGE_FORMAT;
+	/* the floor at every boot too: an image refused below it cannot run
+	 * because the power was cut before its first page was erased again */
+	if (info->version < ng_boot_floor(t) && !(info->flags & NG_IMAGE_DOWNGRADE))
+		return NG_ERR_IMAGE_OLD;
 	return NG_OK;
 }
 
@@ -195,13 +196,9 @@ uint8_t ng_update_manifest(ng_update *up)
 	uint8_t st = status_of(e, ST_WRITE);
 	if (st == ST_OK) {
 		ng_status c = ng_boot_check(&up->t, &up->info);
-		if (c == NG_OK)
-			st = up->info.version < ng_boot_floor(&up->t) && !(up->info.flags & NG_IMAGE_DOWNGRADE) ? ST_FILE
-													     : ST_OK;
-		else if (c == NG_ERR_IMAGE_UNSIGNED || c == NG_ERR_IMAGE_KEY || c == NG_ERR_IMAGE_SIGNATURE)
-			st = ST_FIRMWARE;
-		else
-			st = up->info.image_len && foreign(&up->t, &up->info) ? ST_TARGET : ST_VERIFY;
+		st = c == NG_OK ? ST_OK : c == NG_ERR_IMAGE_TARGET ? ST_TARGET : c == NG_ERR_IMAGE_OLD ? ST_FILE
+		   : c == NG_ERR_IMAGE_UNSIGNED || c == NG_ERR_IMAGE_KEY || c == NG_ERR_IMAGE_SIGNATURE ? ST_FIRMWARE
+												       : ST_VERIFY;
 		if (st != ST_OK)
 			erase(up, 0); /* not bootable, not even half */
 	}

@@ -13,11 +13,13 @@
  *  3. At the end (the zero-length DNLOAD) the pages behind the image are
  *     erased (no old trailer survives, boot/image.h), the first page is
  *     written last and read back, and the whole image is checked from
- *     flash (ng_boot_check, then the version floor); if it is refused the
- *     first page is erased again. (The check reads the image from flash:
- *     it cannot run before the first page is there. Until then the first
- *     page is erased, and a cut between its write and its erase leaves an
- *     image that ng_boot_check refuses at the next boot all the same.)
+ *     flash (ng_boot_check: board, address, digest, signature, version
+ *     floor); if it is refused the first page is erased again. (The check
+ *     reads the image from flash, the signature's message being the image
+ *     and its trailer in one piece: it runs once the first page is there.
+ *     Until then the first page is erased, and a cut between its write
+ *     and its erase leaves an image that the same ng_boot_check refuses
+ *     at the next boot.)
  * At every boot ng_boot_check decides: a plausible vector table, a trailer
  * whose length fits, linked for NG_APP_BASE and made for this board, the
  * SHA-256 and, with an owner key, the signature.
@@ -80,9 +82,11 @@ typedef struct {
 } ng_update;
 
 /* The boot check of the application in t (see top). NG_OK with info
- * filled; NG_ERR_IMAGE_* from boot/image.h, or NG_ERR_IMAGE_FORMAT for a
- * vector table that does not point into RAM and into the image, a trailer
- * linked for another address, or made for another board. */
+ * filled; NG_ERR_IMAGE_* from boot/image.h; NG_ERR_IMAGE_TARGET for a
+ * trailer made for another board (t->board) or linked for another address
+ * than NG_APP_BASE; NG_ERR_IMAGE_FORMAT for a vector table that does not
+ * point into RAM and into the image; NG_ERR_IMAGE_OLD for a version below
+ * the floor without NG_IMAGE_DOWNGRADE. */
 ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info);
 /* The version floor (see top): the highest version in the log, 0 if none. */
 uint32_t ng_boot_floor(const ng_boot_target *t);

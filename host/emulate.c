@@ -123,7 +123,7 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 		}
 		ng_boot_info_fill(&e->bi, &e->t, st, &info);
 		e->dfu_mode = st != NG_OK || asked;
-		bool other = st == NG_ERR_IMAGE_FORMAT && info.image_len && strcmp(info.board, e->board_id) != 0;
+		bool other = st == NG_ERR_IMAGE_TARGET && strcmp(info.board, e->board_id) != 0;
 		if (e->o.log && e->o.verbose)
 			fprintf(e->o.log, "neug emulate: loader: image %s%s%s -> %s\n",
 				other ? "for another board: " : ng_image_strerror(st), other ? info.board : "",

@@ -33,17 +33,18 @@ make --no-print-directory -s "$neug" build/guest/ngctl build/guest/neug-check >"
 	echo "FAIL: guest: building $neug, build/guest/ngctl and build/guest/neug-check"; tail -20 "$out/make.log"; exit 1; }
 # The update checks' images (checks 9-11, in /data): two applications for
 # the emulated board (board "emulate": its string 5 starts so), each with a
-# vector table its loader accepts (SP 0x20005000, reset 0x08002009) and
-# 12000 bytes of tests/data, as neug.img and .dfu; signed by the test owner
-# key and by another key; one bit flipped and one truncated (with a fresh
-# DFU suffix, so that dfu-util sends them and the board must refuse them);
-# and one for another board. Signatures are deterministic (RFC 8032), the
+# vector table its loader accepts (SP 0x20005000, reset 0x08002409) and
+# 12000 bytes of tests/data, as neug.img and .dfu (A 0.1.0, B 0.1.1, C
+# 0.1.2); signed by the test owner key and by another key; one bit flipped
+# and one truncated (with a fresh DFU suffix, so that dfu-util sends them
+# and the board must refuse them); one for another board, one linked for
+# 0x08002000, and A with the downgrade flag (Adown). Signatures are deterministic (RFC 8032), the
 # other key is made once: the files, and so the initramfs, stay the same.
 data=$out/data
 mkdir -p "$data"
 mkapp() { # name version offset [sign options...]
 	local n=$1 v=$2 off=$3; shift 3
-	{ printf '\000\120\000\040\011\040\000\010'; dd if="$vectors/adc.bin" bs=1000 skip="$off" count=12 2>/dev/null; } >"$data/$n.bin"
+	{ printf '\000\120\000\040\011\044\000\010'; dd if="$vectors/adc.bin" bs=1000 skip="$off" count=12 2>/dev/null; } >"$data/$n.bin"
 	"$neug" sign --board=emulate --version="$v" --dfu="$data/$n.dfu" -o "$data/$n.img" "$@" "$data/$n.bin" >/dev/null
 }
 damaged() { # file: give it a DFU suffix of its own
@@ -51,7 +52,8 @@ damaged() { # file: give it a DFU suffix of its own
 }
 {
 	[ -s "$data/other.key" ] || "$neug" keygen "$data/other.key" >/dev/null
-	mkapp A 0.1.0 0 && mkapp B 0.1.1 20 &&
+	mkapp A 0.1.0 0 && mkapp B 0.1.1 20 && mkapp C 0.1.2 40 && mkapp Adown 0.1.0 0 --allow-downgrade &&
+		mkapp Aaddr 0.1.2 0 --load-address=0x08002000 &&
 		mkapp Bsigned 0.1.1 20 --key=tests/data/keys/test-owner.key &&
 		mkapp Bother 0.1.1 20 --key="$data/other.key" &&
 		"$neug" sign --board=fst-01 --version=0.1.1 --dfu="$data/fst01.dfu" -o "$data/fst01.img" "$data/B.bin" >/dev/null &&

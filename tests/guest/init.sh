@@ -395,7 +395,7 @@ check10() {
 	big_input
 	udevd_start
 	DA=$(digest_of /data/A.img) DB=$(digest_of /data/B.img)
-	local r
+	local r m
 	# before detach: nothing written, the old image runs again
 	rm -f /tmp/10.flash
 	board /tmp/10.flash --program=/data/A.img
@@ -444,6 +444,30 @@ check10() {
 			[ "$(mode_of)" = dfu ]
 		dfu_retry "after ${bad#*:}"
 	done
+	# another board's image (intact): the loader compares the trailer's
+	# board with its own, whatever tool sends it
+	dfu-util -d 234b:0001 -e >/tmp/du.txt 2>&1
+	wait_mode dfu
+	dfu-util -d 234b:0001 -D /data/fst01.dfu -R >/tmp/du.txt 2>&1; r=$?
+	wait_mode dfu && neug info >/tmp/i.txt 2>&1
+	check "dfu-util with an FST-01 image: refused (status $r: $(grep -o 'status(1) = [A-Za-z ]*' /tmp/du.txt | tail -1)), DFU mode, neug info: loader 1.1, no valid image" \
+		sh -c "grep -q 'status(1) = File is not targeted' /tmp/du.txt && grep -q '^mode  *DFU' /tmp/i.txt &&
+			grep -q 'none valid' /tmp/i.txt && grep -q '^loader  *version 1.1' /tmp/i.txt"
+	dfu_retry "after another board's image"
+	# the version floor: the board has started 0.1.1; 0.1.0 is refused,
+	# unless its trailer allows the downgrade
+	neug info >/tmp/i.txt 2>&1
+	check "neug info: floor 0.1.1 (the newest the board started)" info_has /tmp/i.txt "^floor  *version 0.1.1"
+	dfu-util -d 234b:0001 -e >/tmp/du.txt 2>&1
+	wait_mode dfu
+	dfu-util -d 234b:0001 -D /data/A.dfu -R >/tmp/du.txt 2>&1; r=$?
+	wait_mode dfu; m=$(mode_of)
+	check "dfu-util with 0.1.0 below the floor: refused (status $r: $(grep -o 'status(2) = [A-Za-z -]*' /tmp/du.txt | tail -1)), DFU mode" \
+		sh -c "[ $m = dfu ] && grep -q 'status(2) = File is for this device but fails' /tmp/du.txt"
+	dfu-util -d 234b:0001 -D /data/Adown.dfu -R >/tmp/du.txt 2>&1; r=$?
+	wait_mode app && neug info >/tmp/i.txt 2>&1
+	check "dfu-util with 0.1.0 carrying the downgrade flag: taken (status $r), runs 0.1.0; the floor stays 0.1.1" \
+		info_has /tmp/i.txt "^revision  *0.1.0" "SHA-256 $DA" "^floor  *version 0.1.1"
 	unplug
 	# an owner key: an image signed by another key is refused
 	rm -f /tmp/10k.flash
@@ -490,31 +514,51 @@ check11() {
 	check "neug upgrade of an FST-01 image: status 5, the boards named ($(tail -1 /tmp/u.txt))" \
 		sh -c "[ $rc = 5 ] && grep -q \"for board 'fst-01', this board is 'emulate'\" /tmp/u.txt"
 	check "the board still runs B after the refusals" [ "$(mode_of)" = app ]
+	# what the loader would refuse is refused here first: exit 5, the
+	# field named, nothing sent (no detach), the board still running B
+	refused() { # what image field [options]: neug upgrade refuses IMAGE naming FIELD
+		local what=$1 img=$2 field=$3; shift 3
+		neug upgrade "$@" "/data/$img" >/tmp/u.txt 2>&1; rc=$?
+		check "neug upgrade $* $img ($what): status 5, '$field' named, nothing sent ($(tail -1 /tmp/u.txt | head -c 150))" \
+			sh -c "[ $rc = 5 ] && grep -q 'neug upgrade: $field' /tmp/u.txt && ! grep -q detaching /tmp/u.txt"
+	}
+	refused "below the floor 0.1.1" A.dfu "version: 0.1.0 is below the board.s version floor 0.1.1"
+	refused "the downgrade flag without --allow-downgrade" Adown.dfu "version: .*confirm it with --allow-downgrade"
+	refused "linked for 0x08002000" Aaddr.dfu "load address: the image is linked for 0x08002000"
+	check "the board still runs B after the refusals, B's SHA-256" sh -c "neug info 2>&1 | grep -q 'SHA-256 $DB'"
+	neug upgrade --allow-downgrade /data/Adown.dfu >/tmp/u.txt 2>&1; rc=$?
+	check "neug upgrade --allow-downgrade Adown.dfu: status 0, runs 0.1.0" \
+		sh -c "[ $rc = 0 ] && grep -q '^done: the board runs version 0.1.0' /tmp/u.txt"
+	wait_mode app
 	# unplugged in the middle of neug upgrade's download: the board loses
 	# power once 20 of the image's 48 blocks are in its flash (neug emulate
 	# --unplug-after), however the scheduler runs the programs
 	unplug
 	board /tmp/11.flash --unplug-after=20
 	wait_mode app
-	neug upgrade /data/A.dfu >/tmp/u.txt 2>&1; rc=$?
+	neug upgrade /data/C.dfu >/tmp/u.txt 2>&1; rc=$?
 	unplug
 	check "neug upgrade unplugged after 20 of 48 blocks: status 6, says so ($(tail -1 /tmp/u.txt | head -c 160))" \
 		sh -c "[ $rc = 6 ] && grep -q 'broke off at block 19 .*stays in DFU mode' /tmp/u.txt"
 	board /tmp/11.flash
 	wait_mode dfu
 	check "after it the board comes back in DFU mode" [ "$(mode_of)" = dfu ]
-	neug upgrade /data/A.dfu >/tmp/u.txt 2>&1; rc=$?
-	check "neug upgrade again: finds the board in DFU mode, status 0, runs 0.1.0" \
-		sh -c "[ $rc = 0 ] && grep -q 'in DFU mode (the boot loader)' /tmp/u.txt && grep -q '^done: the board runs version 0.1.0' /tmp/u.txt"
+	neug upgrade /data/fst01.dfu >/tmp/u.txt 2>&1; rc=$?
+	check "in DFU mode, neug upgrade of an FST-01 image: status 5, the loader's board named ($(tail -1 /tmp/u.txt | head -c 160))" \
+		sh -c "[ $rc = 5 ] && grep -q \"board: the image is for board 'fst-01', this board's loader takes only 'emulate'\" /tmp/u.txt"
+	neug upgrade /data/C.dfu >/tmp/u.txt 2>&1; rc=$?
+	check "neug upgrade again: finds the board in DFU mode, status 0, runs 0.1.2" \
+		sh -c "[ $rc = 0 ] && grep -q 'in DFU mode (the boot loader)' /tmp/u.txt && grep -q '^done: the board runs version 0.1.2' /tmp/u.txt"
 	unplug
-	# owner key: another key's image is refused by the board
+	# owner key: unsigned images and another key's are refused before
+	# anything is sent; the board refuses another key's itself (dfu-util,
+	# check 10)
 	rm -f /tmp/11k.flash
 	board /tmp/11k.flash --program=/data/Bsigned.img --owner-key=/data/owner.pub
 	wait_mode app
-	neug upgrade /data/Bother.dfu >/tmp/u.txt 2>&1; rc=$?
-	check "neug upgrade, image signed by another key: status 6, errFIRMWARE named ($(tail -1 /tmp/u.txt | head -c 160))" \
-		sh -c "[ $rc = 6 ] && grep -q errFIRMWARE /tmp/u.txt"
-	check "the board stays in DFU mode" wait_mode dfu
+	refused "signed by another key" Bother.dfu "key id: the image is signed by key id"
+	refused "unsigned, the board holds an owner key" B.dfu "signed: the image is unsigned"
+	check "the board still runs its application" [ "$(mode_of)" = app ]
 	neug upgrade /data/Bsigned.dfu >/tmp/u.txt 2>&1; rc=$?
 	check "neug upgrade of the owner's image: status 0" [ $rc = 0 ]
 	unplug

@@ -241,7 +241,7 @@ int main(void)
 		size_t n = bf_image_for(img, sizeof S, 3000, seed + 4, 0x000100, NULL, "test2", 0, NG_APP_BASE);
 		ng_fpec_unlock(&X.bus);
 		ng_fpec_program(&X.bus, NG_APP_BASE, img, (uint32_t)n);
-		CHECK(bf_boot(&X) == NG_ERR_IMAGE_FORMAT && !(X.rec.status & NG_BOOT_IMAGE_VALID),
+		CHECK(bf_boot(&X) == NG_ERR_IMAGE_TARGET && !(X.rec.status & NG_BOOT_IMAGE_VALID),
 		      "an intact image for board 'test2' put in flash by a programmer: the boot check refuses it (DFU mode)");
 	}
 	nx = bf_image_for(S, sizeof S, 3000, seed + 3, 0x000400, NULL, "test", 0, NG_APP_BASE + 0x400);
@@ -302,6 +302,21 @@ int main(void)
 	      B.rec.floor == 0x000200, "0.2.0 downloaded and started: floor 0.2.0 (boot record too)");
 	CHECK(bf_update(&U, A, f1, 256) == 2 && ng_boot_check(&B.t, &info) != NG_OK && !(B.rec.status & NG_BOOT_IMAGE_VALID),
 	      "0.1.0 below it: errFILE, no image left, the record says so");
+	{
+		/* a power cut after a refused image's first page was written,
+		 * before it was erased again (during the check: between two
+		 * flash operations) leaves the whole image in flash: the boot
+		 * check refuses it all the same, the floor being checked at
+		 * boot too */
+		static bf_board X;
+		bf_init(&X, NULL);
+		ng_fpec_unlock(&X.bus);
+		ng_boot_floor_raise(&X.t, 0x000200);
+		ng_fpec_program(&X.bus, NG_APP_BASE, A, (uint32_t)f1);
+		CHECK(memcmp(X.mem + NG_LOADER_SIZE, A, f1) == 0 && bf_boot(&X) == NG_ERR_IMAGE_OLD &&
+			      !(X.rec.status & NG_BOOT_IMAGE_VALID),
+		      "0.1.0 whole in flash on a board whose floor is 0.2.0 (a cut before its first page was erased again): not started");
+	}
 	CHECK(bf_update(&U, S, f1d, 256) == 0 && bf_boot(&B) == NG_OK && ng_boot_floor(&B.t) == 0x000200,
 	      "0.1.0 with the downgrade flag: taken and started; the floor stays 0.2.0");
 	CHECK(bf_update(&U, A, f1, 256) == 2, "0.1.0 without the flag, over the flagged one: still errFILE");

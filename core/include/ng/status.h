@@ -18,7 +18,9 @@ typedef enum {
 	NG_ERR_IMAGE_DIGEST = -20,    /* the image's SHA-256 differs from the trailer's */
 	NG_ERR_IMAGE_UNSIGNED = -21,  /* a key is required and the image is not signed */
 	NG_ERR_IMAGE_KEY = -22,       /* the image is signed by another key */
-	NG_ERR_IMAGE_SIGNATURE = -23  /* the signature does not verify */
+	NG_ERR_IMAGE_SIGNATURE = -23, /* the signature does not verify */
+	NG_ERR_IMAGE_TARGET = -24,    /* made for another board, or linked for another address (boot/update.h) */
+	NG_ERR_IMAGE_OLD = -25        /* below the version floor, without the downgrade flag (boot/update.h) */
 } ng_status;
 
 #endif
