@@ -445,7 +445,7 @@ int ng_board_upgrade(const ng_board_opts *o, const ng_update_image *img, ng_boar
 		say(o, "%s", ng_dfu_progress(line, sizeof line, off + n, img->len, o->tty, &last));
 	}
 	/* The zero-length DNLOAD: the board checks the image (manifestation). */
-	say(o, "manifesting: the board checks the image (length, SHA-256%s)\n",
+	say(o, "manifesting: the board checks the image (length, SHA-256, board, load address, version floor%s)\n",
 	    s.b.inf.boot_status & NG_BOOT_OWNER_KEY ? ", the owner's signature" : "");
 	r = libusb_control_transfer(s.h, OUT_CLASS_IF, NG_DFU_DNLOAD, blk, s.b.iface, NULL, 0, CTRL_TIMEOUT_MS);
 	int g = r == 0 ? settle(o, &s, &st) : 0;

@@ -375,8 +375,8 @@ check9() {
 	wait_mode app || { fail "dfu-util: the board with A.img runs its application"; unplug; return; }
 	neug info >/tmp/i.txt 2>&1
 	sed 's/^/# neug info: /' /tmp/i.txt | grep -E 'revision|build|loader|image|signed|SHA' >&3
-	check "neug info: A.img runs: revision 0.1.0, loader 1.0, the loader's SHA-256 of it, no owner key" \
-		info_has /tmp/i.txt "^revision  *0.1.0" "^loader  *version 1.0" "SHA-256 $DA" "holds no owner key"
+	check "neug info: A.img runs: revision 0.1.0, loader 1.1, the loader's SHA-256 of it, no owner key" \
+		info_has /tmp/i.txt "^revision  *0.1.0" "^loader  *version 1.1" "SHA-256 $DA" "holds no owner key"
 	dfu-util -l >/tmp/dl.txt 2>&1
 	check "dfu-util -l: the run-time interface of 234b:0001 ($(grep -c Found /tmp/dl.txt) found)" \
 		grep -q 'Found Runtime: \[234b:0001\]' /tmp/dl.txt
