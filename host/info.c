@@ -342,13 +342,16 @@ void ng_info_print_json(const ng_info *inf, FILE *f)
 		fprintf(f, ",\"boot\":{\"loader_version\":\"%u.%u\",\"status\":%u,\"dfu_mode\":%s,"
 			"\"image_valid\":%s,\"signed\":%s,\"owner_key\":%s,\"write_protected\":%s,"
 			"\"image_digest\":\"%s\",\"key_fingerprint\":\"%s\",\"image_version\":%u,"
-			"\"image_length\":%u}", inf->loader_version >> 16, inf->loader_version & 0xffff,
+			"\"image_length\":%u", inf->loader_version >> 16, inf->loader_version & 0xffff,
 			inf->boot_status, inf->dfu_mode ? "true" : "false",
 			inf->boot_status & NG_BOOT_IMAGE_VALID ? "true" : "false",
 			inf->boot_status & NG_BOOT_IMAGE_SIGNED ? "true" : "false",
 			inf->boot_status & NG_BOOT_OWNER_KEY ? "true" : "false",
 			inf->boot_status & NG_BOOT_WRP ? "true" : "false", d, k, inf->image_version,
 			inf->image_length);
+		if (inf->have[NG_INFO_FLOOR])
+			fprintf(f, ",\"version_floor\":%u", inf->floor);
+		fputc('}', f);
 	} else {
 		fprintf(f, ",\"boot\":null");
 	}

@@ -240,8 +240,17 @@ int main(void)
 	ng_info_print_json(&full, f);
 	fclose(f);
 	CHECK(strstr(js, "\"boot\":{\"loader_version\":\"1.2\"") && strstr(js, "\"dfu_mode\":true") &&
-		      strstr(js, "\"image_digest\":\"a0a1"),
-	      "boot information in the JSON");
+		      strstr(js, "\"image_digest\":\"a0a1") && !strstr(js, "version_floor"),
+	      "boot information in the JSON (no floor: not reported)");
+	free(js);
+	put(&full, NG_INFO_FLOOR, 0x000203, 4);
+	CHECK(full.have[NG_INFO_FLOOR] && full.floor == 0x000203, "GET_INFO 59 decoded: the version floor 0x000203");
+	f = open_memstream(&js, &jl);
+	ng_info_print_boot(&full, f);
+	ng_info_print_json(&full, f);
+	fclose(f);
+	CHECK(strstr(js, "floor         version 0.2.3") && strstr(js, "\"version_floor\":515}"),
+	      "the floor in words (version 0.2.3) and in the JSON (515)");
 	free(js);
 
 	/* A fake sysfs: class/tty/ttyACM3/device -> the interface dir, whose
