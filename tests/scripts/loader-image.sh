@@ -70,12 +70,16 @@ for b in fst-01 blue-pill; do
 		pass "$b: the application image does not contain KEY1: it cannot unlock the flash"
 	fi
 done
-# boot_check FLASH: the host build of the loader's boot check (neug emulate
-# --flash) on a flash file for a second; what it said is in $T/emu.
-boot_check() { # FLASH BOARD
-	timeout 5 "$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$1" --board="$2" -v >"$T/emu" 2>&1 &
-	local p=$!
-	sleep 1
+# boot_check FLASH BOARD: the host build of the loader's boot check (neug
+# emulate --flash, its loader being BOARD's) on a flash file, until it has
+# said what it found (5 s at most); what it said is in $T/emu.
+boot_check() {
+	rm -f "$T/emu"
+	"$N" emulate --usbip=127.0.0.1:$((20000 + RANDOM % 20000)) --flash="$1" --board="$2" -v >"$T/emu" 2>&1 &
+	local p=$! i=0
+	while [ $i -lt 50 ] && ! grep -q 'loader: image .* -> ' "$T/emu" 2>/dev/null && kill -0 $p 2>/dev/null; do
+		sleep 0.1; i=$((i + 1))
+	done
 	kill $p 2>/dev/null; wait $p 2>/dev/null
 }
 # the host build of the boot check against the real image
