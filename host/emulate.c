@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "dcd_usbip.h"
 #include "dfu_device.h"
+#include "ed25519.h"
 #include "fpec_model.h"
 #include "kat.h"
 #include "neug_device.h"
@@ -118,7 +119,8 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 		ng_boot_info_fill(&e->bi, &e->t, st, &info);
 		e->dfu_mode = st != NG_OK || asked;
 		if (e->o.log && e->o.verbose)
-			fprintf(e->o.log, "neug emulate: loader: image %s%s -> %s\n", ng_image_strerror(st),
+			fprintf(e->o.log, "neug emulate: loader: image %s%s%s -> %s\n", ng_image_strerror(st),
+				e->bi.status & NG_BOOT_KEY_REFUSED ? ", owner key refused (small order or not canonical)" : "",
 				asked ? ", DFU mode requested" : "", e->dfu_mode ? "DFU mode" : "application");
 		if (e->dfu_mode) {
 			e->bi.status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
@@ -227,6 +229,11 @@ static int flash_first(ng_emu *e, char *err, size_t errlen)
 		const uint8_t *k = ng_boot_keyslot(e->flash);
 		if (k && memcmp(k, e->o.owner_key, 32) != 0) {
 			snprintf(err, errlen, "%s: the key slot already holds another owner key (a board takes one key, at its first flash)",
+				 e->o.flash);
+			return -1;
+		}
+		if (!k && !ng_ed25519_public_ok(e->o.owner_key)) {
+			snprintf(err, errlen, "%s: the owner key is refused (small order or not canonical): key slot not written",
 				 e->o.flash);
 			return -1;
 		}
