@@ -204,7 +204,8 @@ static void sign_usage(FILE *f)
 	      "      --check             check IMAGE (an image or a .dfu file) instead, and\n"
 	      "                          print its trailer\n"
 	      "      --public-key=PUB    with --check: it must be signed by this 32-byte\n"
-	      "                          public key (SECRET.pub from neug keygen)\n"
+	      "                          public key (SECRET.pub from neug keygen); a key of\n"
+	      "                          small order or not canonical is refused (exit 3)\n"
 	      "  -h, --help              this text\n", f);
 }
 
