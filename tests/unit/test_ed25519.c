@@ -4,7 +4,8 @@
  * flipped bits rejected, the encodings RFC 8032 5.1.3 and 5.1.7 refuse
  * (y >= p, no square root, x = 0 with the sign bit, S >= L), the 8
  * small-order keys in 14 encodings refused where OpenSSL accepts the
- * forgery they allow, ed25519-speccheck's 12 cases (tests/data), the
+ * forgery they allow, ed25519-speccheck's 12 cases and a subset of
+ * Wycheproof's tests (tests/data), the
  * reduction mod L against OpenSSL's BIGNUM, and the built-in self-test. */
 #include <openssl/bn.h>
 #include <openssl/evp.h>
@@ -326,6 +327,46 @@ static void speccheck(void)
 	CHECK(ossl_ok == 12, "speccheck: OpenSSL's verdicts as recorded (accepts 0, 1, 2, 3, 11): %d/12", ossl_ok);
 }
 
+/* A subset of Wycheproof's Ed25519 tests (tests/data/wycheproof): valid
+ * signatures, R and S at 0, 1, L - 1, L and p, R with one bit changed and S
+ * recomputed (accepted only by a verifier that decodes R leniently), S + nL
+ * and S with high bits set. Our verdict and OpenSSL's must both be
+ * Wycheproof's (OpenSSL's also checks the typing of the valid ones). */
+static void wycheproof(void)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/wycheproof/ed25519_subset.txt", ng_vectors_dir());
+	FILE *f = fopen(path, "r");
+	if (!CHECK(f != NULL, "open %s", path))
+		return;
+	static char line[4096];
+	static uint8_t msg[1024];
+	int n = 0, valid = 0, ours_ok = 0, ossl_ok = 0;
+	while (fgets(line, sizeof line, f)) {
+		char res[16], pkh[80], mh[2100], sigh[140];
+		int tc;
+		if (line[0] == '#' || sscanf(line, "%d %15s %79s %2099s %139s", &tc, res, pkh, mh, sigh) != 5)
+			continue;
+		uint8_t pk[32], sig[64];
+		size_t len = unhex(msg, sizeof msg, mh);
+		if (unhex(pk, 32, pkh) != 32 || unhex(sig, 64, sigh) != 64) {
+			CHECK(0, "Wycheproof tcId %d: a 32-byte key and a 64-byte signature", tc);
+			continue;
+		}
+		int want = !strcmp(res, "valid"), ours = ng_ed25519_verify(sig, pk, msg, len),
+		    ossl = ossl_verify(sig, pk, msg, len);
+		n++;
+		valid += want;
+		ours_ok += ours == want;
+		ossl_ok += ossl == want;
+		if (ours != want || ossl != want)
+			printf("# Wycheproof tcId %d: want %s, ours %d, OpenSSL %d\n", tc, res, ours, ossl);
+	}
+	fclose(f);
+	CHECK(n == 59 && ours_ok == n, "Wycheproof: %d/%d tests (%d valid) with Wycheproof's verdict", ours_ok, n, valid);
+	CHECK(ossl_ok == n, "Wycheproof: OpenSSL agrees on %d/%d", ossl_ok, n);
+}
+
 static void reduce_vs_bignum(uint64_t *seed)
 {
 	BN_CTX *ctx = BN_CTX_new();
@@ -371,6 +412,7 @@ int main(void)
 	refused_encodings();
 	weak_keys();
 	speccheck();
+	wycheproof();
 	reduce_vs_bignum(&seed);
 	openssl_oracle(&seed);
 	return ng_check_exit();
