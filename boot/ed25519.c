@@ -428,6 +428,12 @@ void ng_ed25519_public_key(uint8_t pub[32], const uint8_t secret[32])
 	ng_wipe(&a, sizeof a);
 }
 
+/* Wiped before returning, here and in what it calls: the expanded secret
+ * (s and the prefix), the nonce's hash and r, the ladder's points and the
+ * point addition's temporaries, the SHA-512 contexts (ng_sha512_final) and
+ * S's column sums. Not wiped: the field routines' own few words (one
+ * product's columns, a power's accumulator, an encoding's inverse of Z),
+ * which the next call overwrites. */
 void ng_ed25519_sign(uint8_t sig[64], const uint8_t secret[32], const uint8_t *msg, size_t len)
 {
 	uint8_t h[64], pub[32], rh[64], r[32], k[32];
