@@ -65,8 +65,7 @@ typedef struct {
  * trailer linked for another address. */
 ng_status ng_boot_check(const ng_boot_target *t, ng_image_info *info);
 /* Fills b from what the check found (NG_BOOT_* status bits, digest, key
- * fingerprint; NG_BOOT_KEY_REFUSED when the owner key fails
- * ng_ed25519_public_ok); loader_version NG_LOADER_VERSION, request cleared. */
+ * fingerprint); loader_version NG_LOADER_VERSION, request cleared. */
 void ng_boot_info_fill(ng_boot_info *b, const ng_boot_target *t, ng_status st, const ng_image_info *info);
 /* The owner key in the key slot of mem (NULL: the slot is erased or not a
  * key). A weak key (small order, not canonical) is returned all the same:

@@ -119,9 +119,11 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 		ng_boot_info_fill(&e->bi, &e->t, st, &info);
 		e->dfu_mode = st != NG_OK || asked;
 		if (e->o.log && e->o.verbose)
-			fprintf(e->o.log, "neug emulate: loader: image %s%s%s -> %s\n", ng_image_strerror(st),
-				e->bi.status & NG_BOOT_KEY_REFUSED ? ", owner key refused (small order or not canonical)" : "",
+			fprintf(e->o.log, "neug emulate: loader: image %s%s -> %s\n", ng_image_strerror(st),
 				asked ? ", DFU mode requested" : "", e->dfu_mode ? "DFU mode" : "application");
+		if (e->o.log && e->o.verbose && (e->bi.status & NG_BOOT_KEY_REFUSED))
+			fprintf(e->o.log, "neug emulate: loader: the owner key is refused (small order or not canonical): "
+				"no image can start\n");
 		if (e->dfu_mode) {
 			e->bi.status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
 			ng_update_init(&e->up, &e->t);

@@ -68,7 +68,7 @@ port=$((20000 + RANDOM % 20000))
 "$N" emulate --flash=id.flash --program=k1.img --usbip=127.0.0.1:$port -v 2>emu.log >/dev/null &
 pids+=($!)
 for _ in $(seq 100); do grep -q serving emu.log 2>/dev/null && break; sleep 0.1; done
-grep -q "owner key refused (small order or not canonical) -> DFU mode" emu.log
-res $? "identity in the key slot: the emulated loader stays in DFU mode, owner key refused ($(grep -m1 'loader:' emu.log))"
+grep -q "loader: image .* -> DFU mode" emu.log && grep -q "loader: the owner key is refused (small order or not canonical)" emu.log
+res $? "identity in the key slot: the emulated loader stays in DFU mode, owner key refused ($(grep 'loader:' emu.log | tr '\n' ' '))"
 kill "${pids[-1]}" 2>/dev/null
 wait "${pids[-1]}" 2>/dev/null
