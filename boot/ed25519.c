@@ -23,7 +23,8 @@
  * it runs once per verification and three times per signature.
  *
  * Right shifts of negative values are arithmetic (floor division by a
- * power of two) with GCC and Clang, which this code assumes. */
+ * power of two), and a uint32_t above INT32_MAX converts to int32_t modulo
+ * 2^32, with GCC and Clang, which this code assumes. */
 #include <string.h>
 #include "ed25519.h"
 #include "ed25519_impl.h"
