@@ -28,6 +28,8 @@
 #define NG_BOOT_DFU_MODE      0x08u /* answering in DFU mode (the loader), not the application */
 #define NG_BOOT_DFU_REQUESTED 0x10u /* DFU mode because the application asked (DETACH) */
 #define NG_BOOT_WRP           0x20u /* the loader's pages are write-protected (WRP option bytes) */
+#define NG_BOOT_KEY_REFUSED   0x40u /* the key slot holds a key ng_ed25519_public_ok refuses (small
+				     * order or not canonical): no image verifies, DFU mode */
 
 typedef struct {
 	uint32_t magic;          /* NG_BOOTINFO_MAGIC: the loader wrote the rest */

@@ -13,8 +13,9 @@
  * magnitude, so a column is below 16 * 38 * 2^35.2 < 2^45: no overflow.
  *
  * Points: extended coordinates (X : Y : Z : T), x = X/Z, y = Y/Z,
- * x y = T/Z (RFC 8032 5.1.4), and one addition formula (a = -1, the one
- * the RFC gives), complete on this curve, so doubling is P + P.
+ * x y = T/Z (RFC 8032 5.1.4), and the RFC's addition formula for a = -1
+ * written out step by step (ng_pt_add), which also doubles.
+ * A public key must also not be of small order (ng_ed25519_public_ok).
  *
  * Scalars (mod L, L = 2^252 + 27742317777372353535851937790883648493):
  * 32 bytes, reduced one bit at a time with a masked subtraction (r = 2 r +
@@ -22,7 +23,8 @@
  * it runs once per verification and three times per signature.
  *
  * Right shifts of negative values are arithmetic (floor division by a
- * power of two) with GCC and Clang, which this code assumes. */
+ * power of two), and a uint32_t above INT32_MAX converts to int32_t modulo
+ * 2^32, with GCC and Clang, which this code assumes. */
 #include <string.h>
 #include "ed25519.h"
 #include "ed25519_impl.h"
@@ -154,46 +156,44 @@ static void ng_pt_zero(ng_pt *p)
 	p->z[0] = 1;
 }
 
-/* o = p + q (o may be p or q). RFC 8032 5.1.4, with a = -1:
- * A = (Y1-X1)(Y2-X2), B = (Y1+X1)(Y2+X2), C = T1 2d T2, D = Z1 2 Z2,
- * E = B-A, F = D-C, G = D+C, H = B+A, X3 = EF, Y3 = GH, T3 = EH, Z3 = FG.
- * Written as a program over a frame of elements (fewer bytes than the
- * calls): P's X, Y, Z, T in 0..3 (the result replaces them), Q's in 4..7,
- * 2d in 8, then A, B, C, D and a temporary in 9..13. Each step is
- * op << 12 | out << 8 | in1 << 4 | in2, op 0 = multiply, 1 = add, 2 = subtract. */
-#define PT_MUL(o, a, b) (0x0000 | (o) << 8 | (a) << 4 | (b))
-#define PT_ADD(o, a, b) (0x1000 | (o) << 8 | (a) << 4 | (b))
-#define PT_SUB(o, a, b) (0x2000 | (o) << 8 | (a) << 4 | (b))
-enum { PX, PY, PZ, PT, QX, QY, QZ, QT, D2, RA, RB, RC, RD, RT, PT_FRAME };
-static const uint16_t ng_pt_add_prog[] = {
-	PT_ADD(D2, D2, D2),
-	PT_SUB(RA, PY, PX), PT_SUB(RT, QY, QX), PT_MUL(RA, RA, RT),
-	PT_ADD(RB, PY, PX), PT_ADD(RT, QY, QX), PT_MUL(RB, RB, RT),
-	PT_MUL(RC, PT, D2), PT_MUL(RC, RC, QT),
-	PT_MUL(RD, PZ, QZ), PT_ADD(RD, RD, RD),
-	PT_SUB(RT, RB, RA),   /* E */
-	PT_ADD(RB, RB, RA),   /* H */
-	PT_SUB(RA, RD, RC),   /* F */
-	PT_ADD(RD, RD, RC),   /* G */
-	PT_MUL(PX, RT, RA), PT_MUL(PY, RD, RB), PT_MUL(PT, RT, RB), PT_MUL(PZ, RA, RD),
-};
-
+/* o = p + q (o may be p or q): RFC 8032 5.1.4's addition for a = -1, in
+ * its steps (the RFC's names on the right):
+ *   A = (Y1-X1)*(Y2-X2)   B = (Y1+X1)*(Y2+X2)   C = T1*2*d*T2   D = Z1*2*Z2
+ *   E = B-A   F = D-C   G = D+C   H = B+A
+ *   X3 = E*F   Y3 = G*H   T3 = E*H   Z3 = F*G
+ * The formula is complete on this curve (a = -1 is a square mod p, d is
+ * not: Bernstein and Lange's condition, which RFC 8032's curve meets), so
+ * it also doubles: 2P is ng_pt_add(o, P, P). (The RFC's faster doubling
+ * formula would be a second formula of 170 bytes in the boot loader.)
+ * Each sum or difference is of at most three products (D counts twice),
+ * inside the bounds at the top. The temporaries hold values that depend
+ * on the scalar when signing: wiped before returning. */
 static void ng_pt_add(ng_pt *o, const ng_pt *p, const ng_pt *q)
 {
-	ng_fe f[PT_FRAME];
-	memcpy(f[PX], p, sizeof *p);
-	memcpy(f[QX], q, sizeof *q);
-	ng_fe_unpack(f[D2], ng_ed_d);
-	for (size_t k = 0; k < sizeof ng_pt_add_prog / sizeof ng_pt_add_prog[0]; k++) {
-		unsigned c = ng_pt_add_prog[k], op = c >> 12;
-		int32_t *r = f[c >> 8 & 15], *a = f[c >> 4 & 15], *b = f[c & 15];
-		if (op == 0)
-			ng_fe_mul(r, a, b);
-		else
-			for (int i = 0; i < 16; i++)
-				r[i] = op == 1 ? a[i] + b[i] : a[i] - b[i];
-	}
-	memcpy(o, f[PX], sizeof *o);
+	struct {
+		ng_fe a, b, c, d, e;
+	} w;
+	ng_fe_sub(w.a, p->y, p->x);
+	ng_fe_sub(w.e, q->y, q->x);
+	ng_fe_mul(w.a, w.a, w.e);       /* A = (Y1-X1)*(Y2-X2) */
+	ng_fe_add(w.b, p->y, p->x);
+	ng_fe_add(w.e, q->y, q->x);
+	ng_fe_mul(w.b, w.b, w.e);       /* B = (Y1+X1)*(Y2+X2) */
+	ng_fe_unpack(w.e, ng_ed_d);
+	ng_fe_add(w.e, w.e, w.e);
+	ng_fe_mul(w.c, p->t, w.e);
+	ng_fe_mul(w.c, w.c, q->t);      /* C = T1*2*d*T2 */
+	ng_fe_mul(w.d, p->z, q->z);
+	ng_fe_add(w.d, w.d, w.d);       /* D = Z1*2*Z2 */
+	ng_fe_sub(w.e, w.b, w.a);       /* E = B-A */
+	ng_fe_add(w.b, w.b, w.a);       /* H = B+A (in b) */
+	ng_fe_sub(w.a, w.d, w.c);       /* F = D-C (in a) */
+	ng_fe_add(w.d, w.d, w.c);       /* G = D+C (in d) */
+	ng_fe_mul(o->x, w.e, w.a);      /* X3 = E*F */
+	ng_fe_mul(o->y, w.d, w.b);      /* Y3 = G*H */
+	ng_fe_mul(o->t, w.e, w.b);      /* T3 = E*H */
+	ng_fe_mul(o->z, w.a, w.d);      /* Z3 = F*G */
+	ng_wipe(&w, sizeof w);
 }
 
 /* RFC 8032 5.1.2: y with the sign of x in the top bit. 1/Z = Z^(p-2),
@@ -255,6 +255,30 @@ static bool ng_pt_decode(ng_pt *p, const uint8_t in[32], int neg)
 	return true;
 }
 
+/* -A from a public key: it decodes (5.1.3) and is not of small order.
+ * The 8 points of order 1, 2, 4 and 8 (the torsion, [8]P = the identity)
+ * make weak keys: with A = the identity, R = the identity and S = 0
+ * verify for any message. [8]A is the identity exactly when A is one of
+ * them (the group is the torsion times a group of prime order L), and the
+ * identity is the one point (0 : Y : Z : T) [8]A can be (the other, y = -1,
+ * has order 2), so X = 0 after three doublings says it. Public input. */
+static bool ng_pt_decode_key(ng_pt *a, const uint8_t pub[32])
+{
+	ng_pt e;
+	const ng_pt *s = a;
+	if (!ng_pt_decode(a, pub, 1))
+		return false;
+	for (int i = 0; i < 3; i++, s = &e)
+		ng_pt_add(&e, s, s);
+	return ng_fe_nonzero(e.x);
+}
+
+bool ng_ed25519_public_ok(const uint8_t pub[32])
+{
+	ng_pt a;
+	return ng_pt_decode_key(&a, pub);
+}
+
 /* B, from its encoding (RFC 8032 5.1: y = 4/5, x positive): 0x58 then
  * 31 bytes of 0x66. */
 static void ng_pt_base(ng_pt *b)
@@ -265,16 +289,25 @@ static void ng_pt_base(ng_pt *b)
 	ng_pt_decode(b, e, 0);
 }
 
-/* Swaps p and q when bit is 1, in constant time. */
+/* Swaps a and b when mask is all ones, leaves them when it is 0: the same
+ * loads, stores and operations either way (constant time). */
+static void ng_fe_cswap(ng_fe a, ng_fe b, uint32_t mask)
+{
+	for (int i = 0; i < 16; i++) {
+		uint32_t x = mask & ((uint32_t)a[i] ^ (uint32_t)b[i]);
+		a[i] = (int32_t)((uint32_t)a[i] ^ x);
+		b[i] = (int32_t)((uint32_t)b[i] ^ x);
+	}
+}
+
+/* Swaps p and q when bit is 1 (bit is 0 or 1), in constant time. */
 static void ng_pt_cswap(ng_pt *p, ng_pt *q, unsigned bit)
 {
-	int32_t mask = -(int32_t)bit;
-	int32_t *a = p->x, *b = q->x;
-	for (size_t i = 0; i < sizeof *p / sizeof(int32_t); i++) {
-		int32_t x = mask & (a[i] ^ b[i]);
-		a[i] ^= x;
-		b[i] ^= x;
-	}
+	uint32_t mask = 0u - (uint32_t)bit;
+	ng_fe_cswap(p->x, q->x, mask);
+	ng_fe_cswap(p->y, q->y, mask);
+	ng_fe_cswap(p->z, q->z, mask);
+	ng_fe_cswap(p->t, q->t, mask);
 }
 
 /* (out of line: fewer bytes than three inlined copies) */
@@ -396,6 +429,12 @@ void ng_ed25519_public_key(uint8_t pub[32], const uint8_t secret[32])
 	ng_wipe(&a, sizeof a);
 }
 
+/* Wiped before returning, here and in what it calls: the expanded secret
+ * (s and the prefix), the nonce's hash and r, the ladder's points and the
+ * point addition's temporaries, the SHA-512 contexts (ng_sha512_final) and
+ * S's column sums. Not wiped: the field routines' own few words (one
+ * product's columns, a power's accumulator, an encoding's inverse of Z),
+ * which the next call overwrites. */
 void ng_ed25519_sign(uint8_t sig[64], const uint8_t secret[32], const uint8_t *msg, size_t len)
 {
 	uint8_t h[64], pub[32], rh[64], r[32], k[32];
@@ -425,7 +464,7 @@ bool ng_ed25519_verify(const uint8_t sig[64], const uint8_t pub[32], const uint8
 {
 	ng_pt t[4], p; /* t[1] = B, t[2] = -A, t[3] = B - A (t[0] unused) */
 	uint8_t k[32], r[32];
-	if (!ng_sc_canonical(sig + 32) || !ng_pt_decode(&t[2], pub, 1))
+	if (!ng_sc_canonical(sig + 32) || !ng_pt_decode_key(&t[2], pub))
 		return false;
 	ng_pt_base(&t[1]);
 	ng_pt_add(&t[3], &t[1], &t[2]);
@@ -442,7 +481,7 @@ bool ng_ed25519_verify(const uint8_t sig[64], const uint8_t pub[32], const uint8
 	return memcmp(r, sig, 32) == 0;
 }
 
-int ng_ed25519_selftest(void)
+ng_status ng_ed25519_selftest(void)
 {
 	/* FIPS 180-4's example: SHA-512("abc"), its first 16 bytes. */
 	static const uint8_t abc[16] = {
@@ -463,13 +502,13 @@ int ng_ed25519_selftest(void)
 	uint8_t d[64], s[64];
 	ng_sha512(d, "abc", 3);
 	if (memcmp(d, abc, sizeof abc))
-		return 1;
+		return NG_ERR_SELFTEST;
 	if (!ng_ed25519_verify(sig, pub, &msg, 1))
-		return 2;
+		return NG_ERR_SELFTEST;
 	memcpy(s, sig, 64);
 	s[5] ^= 0x10;
 	if (ng_ed25519_verify(s, pub, &msg, 1))
-		return 3;
+		return NG_ERR_SELFTEST;
 	/* S + L: the same point equation, but S is not canonical. */
 	unsigned carry = 0;
 	for (int i = 0; i < 32; i++) {
@@ -479,6 +518,6 @@ int ng_ed25519_selftest(void)
 	}
 	memcpy(s, sig, 32);
 	if (ng_ed25519_verify(s, pub, &msg, 1))
-		return 4;
-	return 0;
+		return NG_ERR_SELFTEST;
+	return NG_OK;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "ng/bytes.h"
 #include "ng/sha256.h"
+#include "ed25519.h"
 #include "update.h"
 
 /* DFU 1.1 status codes (usb/dfu.h; boot/ sits below usb/). */
@@ -75,6 +76,9 @@ void ng_boot_info_fill(ng_boot_info *b, const ng_boot_target *t, ng_status st, c
 	b->loader_version = NG_LOADER_VERSION;
 	if (t->owner_key) {
 		s = NG_BOOT_OWNER_KEY;
+		/* a weak key: ng_ed25519_verify refuses every signature under it */
+		if (!ng_ed25519_public_ok(t->owner_key))
+			s |= NG_BOOT_KEY_REFUSED;
 		ng_sha256(b->key_fp, t->owner_key, 32);
 	}
 	if (st == NG_OK) {

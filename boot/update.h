@@ -96,7 +96,10 @@ void ng_boot_floor_raise(const ng_boot_target *t, uint32_t version);
 /* Fills b from what the check found (NG_BOOT_* status bits, digest, key
  * fingerprint, the floor); loader_version NG_LOADER_VERSION, request cleared. */
 void ng_boot_info_fill(ng_boot_info *b, const ng_boot_target *t, ng_status st, const ng_image_info *info);
-/* The owner key in the key slot of mem (NULL: the slot is erased or not a key). */
+/* The owner key in the key slot of mem (NULL: the slot is erased or not a
+ * key). A weak key (small order, not canonical) is returned all the same:
+ * the board still holds a key, so unsigned images stay refused, and
+ * ng_ed25519_verify refuses every signature under it (DFU mode). */
 const uint8_t *ng_boot_keyslot(const uint8_t *mem);
 
 void ng_update_init(ng_update *up, const ng_boot_target *t);

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "cliopt.h"
+#include "ed25519.h"
 #include "commands.h"
 #include "emulate.h"
 #include "gen.h"
@@ -43,6 +44,7 @@ static void usage(FILE *f)
 		"                       (fst-01, blue-pill, ...; default emulate)\n"
 		"  --owner-key=KEYFILE  first write this Ed25519 public key (32 bytes, or 64 hex digits)\n"
 		"                       into the flash file's erased key slot: only signed images boot\n"
+		"                       (a key of small order or not canonical is refused)\n"
 		"  --unplug-after=BLOCKS  lose power once a download has written BLOCKS blocks to the\n"
 		"                       flash: the device drops off the bus and the emulator ends, the\n"
 		"                       flash file as an unplugged board's (tests of broken-off updates)\n"
@@ -51,6 +53,17 @@ static void usage(FILE *f)
 		"one fails it still enumerates, reports the failure at GET_INFO 34 and sends no\n"
 		"data, and neug emulate exits 4 when stopped. Exit status: 0 stopped by a signal,\n"
 		"2 usage, 3 I/O error, 4 self-test failure. See neug-emulate(1).\n");
+}
+
+/* A key the board would refuse (boot/bootinfo.h NG_BOOT_KEY_REFUSED) is
+ * not written into a key slot. */
+static int key_ok(const char *path, const uint8_t key[32], char *err, size_t errlen)
+{
+	if (ng_ed25519_public_ok(key))
+		return 0;
+	snprintf(err, errlen, "%s: refused as an owner key: not a canonical point, or a point of small order "
+		 "(forged signatures verify under it); make one with 'neug keygen'", path);
+	return -1;
 }
 
 /* An Ed25519 public key file: 32 raw bytes, or 64 hex digits (and a newline). */
@@ -66,7 +79,7 @@ static int read_key(const char *path, uint8_t key[32], char *err, size_t errlen)
 	fclose(f);
 	if (n == 32) {
 		memcpy(key, b, 32);
-		return 0;
+		return key_ok(path, key, err, errlen);
 	}
 	while (n > 64 && (b[n - 1] == '\n' || b[n - 1] == '\r'))
 		n--;
@@ -77,7 +90,7 @@ static int read_key(const char *path, uint8_t key[32], char *err, size_t errlen)
 			break;
 		key[i] = (uint8_t)v;
 		if (i == 31)
-			return 0;
+			return key_ok(path, key, err, errlen);
 	}
 	snprintf(err, errlen, "%s: not an Ed25519 public key (want 32 bytes, or 64 hex digits)", path);
 	return -1;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cliopt.h"
 #include "commands.h"
 #include "dfu_file.h"
@@ -156,6 +157,13 @@ int ng_cmd_keygen(int argc, char **argv)
 	}
 	ng_ed25519_public_key(pk, sk);
 	ng_wipe(sk, sizeof sk);
+	if (!ng_ed25519_public_ok(pk)) { /* never from a secret key: a fault, not a bad draw */
+		fprintf(stderr, "neug keygen: the public key of '%s' fails the owner-key check (small order or not "
+			"canonical); no public key written%s\n", path, public_only ? "" : ", the new secret key removed");
+		if (!public_only)
+			unlink(path);
+		return NG_EXIT_IO;
+	}
 	char pub[4096];
 	if ((size_t)snprintf(pub, sizeof pub, "%s%s", pubout ? pubout : path, pubout ? "" : ".pub") >= sizeof pub) {
 		fprintf(stderr, "neug keygen: the file name '%s' is too long\n", path);
@@ -198,7 +206,8 @@ static void sign_usage(FILE *f)
 	      "      --check             check IMAGE (an image or a .dfu file) instead, and\n"
 	      "                          print its trailer\n"
 	      "      --public-key=PUB    with --check: it must be signed by this 32-byte\n"
-	      "                          public key (SECRET.pub from neug keygen)\n"
+	      "                          public key (SECRET.pub from neug keygen); a key of\n"
+	      "                          small order or not canonical is refused (exit 3)\n"
 	      "  -h, --help              this text\n", f);
 }
 
@@ -208,6 +217,11 @@ static int check_image(const char *path, const char *pubpath)
 	int rc;
 	if (pubpath && (rc = read_key("sign", pubpath, "an Ed25519 public key", pk)))
 		return rc;
+	if (pubpath && !ng_ed25519_public_ok(pk)) {
+		fprintf(stderr, "neug sign: '%s' is not a usable owner key: not a canonical point, or a point of small "
+			"order (forged signatures verify under it); make one with 'neug keygen'\n", pubpath);
+		return NG_EXIT_IO;
+	}
 	uint8_t *buf;
 	size_t len;
 	int has_suffix;

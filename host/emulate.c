@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "dcd_usbip.h"
 #include "dfu_device.h"
+#include "ed25519.h"
 #include "fpec_model.h"
 #include "kat.h"
 #include "neug_device.h"
@@ -128,6 +129,9 @@ static ng_status emu_boot(ng_emu *e, char *err, size_t errlen)
 			fprintf(e->o.log, "neug emulate: loader: image %s%s%s -> %s\n",
 				other ? "for another board: " : ng_image_strerror(st), other ? info.board : "",
 				asked ? ", DFU mode requested" : "", e->dfu_mode ? "DFU mode" : "application");
+		if (e->o.log && e->o.verbose && (e->bi.status & NG_BOOT_KEY_REFUSED))
+			fprintf(e->o.log, "neug emulate: loader: the owner key is refused (small order or not canonical): "
+				"no image can start\n");
 		if (e->dfu_mode) {
 			e->bi.status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
 			ng_update_init(&e->up, &e->t);
@@ -239,6 +243,11 @@ static int flash_first(ng_emu *e, char *err, size_t errlen)
 		const uint8_t *k = ng_boot_keyslot(e->flash);
 		if (k && memcmp(k, e->o.owner_key, 32) != 0) {
 			snprintf(err, errlen, "%s: the key slot already holds another owner key (a board takes one key, at its first flash)",
+				 e->o.flash);
+			return -1;
+		}
+		if (!k && !ng_ed25519_public_ok(e->o.owner_key)) {
+			snprintf(err, errlen, "%s: the owner key is refused (small order or not canonical): key slot not written",
 				 e->o.flash);
 			return -1;
 		}

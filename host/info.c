@@ -108,6 +108,10 @@ void ng_info_print_boot(const ng_info *inf, FILE *f)
 	if (s & NG_BOOT_IMAGE_SIGNED)
 		fprintf(f, "signed        yes, signature checked against the owner key, fingerprint %s\n",
 			key ? hx : "?");
+	else if (s & NG_BOOT_KEY_REFUSED)
+		fprintf(f, "signed        never: the board's owner key%s%s is refused (small order or not "
+			"canonical: forged signatures would verify under it), so no image starts; only a new "
+			"loader (SWD or serial) with a key from neug keygen helps\n", key ? " " : "", key ? hx : "");
 	else if (key)
 		fprintf(f, "signed        no valid signature; the board holds owner key %s and starts only "
 			"images it signed\n", hx);

@@ -74,7 +74,10 @@ enum {
 	NG_LED_NOISE_WEAK1,
 	NG_LED_NOISE_WEAK2,
 	NG_LED_NOISE_WEAK12,
-	NG_LED_OFF           /* USB suspend: dark */
+	NG_LED_OFF,          /* USB suspend: dark */
+	NG_LED_KEY_REFUSED   /* the boot loader in DFU mode because the key slot holds a
+			      * weak owner key (boot/bootinfo.h NG_BOOT_KEY_REFUSED):
+			      * DFU mode's 80 ms flash 5 times a second, no pause */
 };
 void ng_led_set(uint32_t pattern);
 void ng_led_activity(void);

@@ -8,6 +8,10 @@
  *                                     health failure latched (output stopped)
  *   DFU mode  2 short flashes each 1 s  the boot loader waits for an update
  *                                     (no valid image, or one was asked for)
+ *   weak key  5 short flashes each 1 s, no pause: the boot loader in DFU
+ *                                     mode because the owner key slot holds
+ *                                     a key of small order or not canonical
+ *                                     (no image can be verified)
  *   weak noise 1 long, then 1 / 2 / 3 short, pause: the start-up estimate
  *                                     refused ADC1 / ADC2 / both (no output)
  *   off       dark                    USB suspend
@@ -15,7 +19,7 @@
 #include "fw.h"
 
 #ifdef NG_LED_DFU_ONLY
-#define NG_LED_EDGES 4         /* the boot loader's one pattern */
+#define NG_LED_EDGES 4         /* the boot loader's two patterns */
 #else
 #define NG_LED_EDGES (6 * 2)
 #endif
@@ -26,12 +30,16 @@ typedef struct {
 } ng_led_shape;
 
 #define NG_LED_DFU_SHAPE { 1000, 4, { 0, 80, 200, 280 } }
+/* DFU mode's flashes without the pause: 80 ms on, 120 ms off */
+#define NG_LED_KEY_PERIOD 200u
+#define NG_LED_KEY_SHAPE { NG_LED_KEY_PERIOD, 2, { 0, 80 } }
 #ifdef NG_LED_DFU_ONLY
-/* The boot loader's build: its one pattern, from reset on (ng_led_set has
- * nothing to choose, and the phase is the reset's). */
+/* The boot loader's build: its two patterns, DFU mode and a refused owner
+ * key, which differ in the period only (the phase is the reset's). */
 static const ng_led_shape ng_led_shapes[1] = { NG_LED_DFU_SHAPE };
 #define ng_led_pattern 0u
 #define ng_led_start 0u
+static bool ng_led_key; /* (zero-initialised: the loader has no .data) */
 #else
 static const ng_led_shape ng_led_shapes[] = {
 	[NG_LED_STARTING] = { 100, 2, { 0, 50 } },
@@ -45,6 +53,7 @@ static const ng_led_shape ng_led_shapes[] = {
 	[NG_LED_NOISE_WEAK2]  = { 3000, 6, { 0, 600, 900, 1050, 1200, 1350 } },
 	[NG_LED_NOISE_WEAK12] = { 3000, 8, { 0, 600, 900, 1050, 1200, 1350, 1500, 1650 } },
 	[NG_LED_OFF]      = { 1000, 0, { 0 } },
+	[NG_LED_KEY_REFUSED] = NG_LED_KEY_SHAPE,
 };
 #endif
 
@@ -52,7 +61,7 @@ static bool ng_led_blip;
 #ifdef NG_LED_DFU_ONLY
 void ng_led_set(uint32_t pattern)
 {
-	(void)pattern;
+	ng_led_key = pattern == NG_LED_KEY_REFUSED;
 }
 #else
 static uint32_t ng_led_pattern, ng_led_start;
@@ -92,7 +101,11 @@ void ng_led_poll(uint32_t now)
 	ng_led_stale = false;
 #endif
 	const ng_led_shape *s = &ng_led_shapes[ng_led_pattern];
+#ifdef NG_LED_DFU_ONLY
+	uint32_t t = (now - ng_led_start) % (ng_led_key ? NG_LED_KEY_PERIOD : s->period);
+#else
 	uint32_t t = (now - ng_led_start) % s->period;
+#endif
 	bool on = false;
 	for (uint32_t i = 0; i + 1 < s->n; i += 2)
 		if (t >= s->edge[i] && t < s->edge[i + 1])

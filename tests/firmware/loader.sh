@@ -66,3 +66,59 @@ else
 	echo "FAIL: loader on QEMU: no image: code above $(printf %#x $app) ran: $(in_app | head -n 1); unique-ID reads $uid, HardFault entries from 0xc $hf"
 	grep -v '^0x\|^IN\|^$\|^--' "$T/q.log" | head -n 8 | sed 's/^/# /'
 fi
+
+# 3. With an owner key in the slot (the loader's last 64 bytes: "NGKEY1\0\0"
+#    and the public key): Ed25519 verification on the Cortex-M3. An image
+#    signed by the key starts; with the identity (a point of small order)
+#    in the slot, an image forged for it (R = the identity, S = 0, which
+#    every lenient verifier accepts for any image) does not.
+hexbytes() { printf "$(printf '%s' "$1" | sed 's/../\\x&/g')"; }
+slot() { # key file -> the flash with the key slot written
+	{ printf 'NGKEY1\0\0'; cat "$1"; } | dd of="$T/flash" bs=1 seek=$((kb * 1024 - 64)) conv=notrunc status=none
+}
+run_keyed() { # key file, image
+	head -c $((128 * 1024)) /dev/zero | tr '\0' '\377' >"$T/flash"
+	cat "$T/loader.bin" "$T/pad" "$2" | dd of="$T/flash" conv=notrunc status=none
+	slot "$1"
+	rm -f "$T/q.log"
+	timeout 10 qemu-system-arm -M stm32vldiscovery -nographic -monitor none -serial none \
+		-kernel "$T/flash" -d in_asm,int -D "$T/q.log" >/dev/null 2>&1
+}
+key=tests/data/keys/test-owner.key
+if ! make --no-print-directory build/neug >>"$log" 2>&1 ||
+	! build/neug sign --key "$key" --board fst-01 -o "$T/signed.img" build/firmware/fst-01/neug.bin >>"$log" 2>&1; then
+	echo "FAIL: loader on QEMU: sign neug.bin with $key (see $log)"
+	exit 0
+fi
+run_keyed "$key.pub" "$T/signed.img"
+if grep -q "^$entry:" "$T/q.log"; then
+	echo "PASS: loader on QEMU: owner key in the slot, an image it signed: the signature verified, the image started"
+else
+	echo "FAIL: loader on QEMU: owner key in the slot: the signed image's reset handler ($entry) never ran"
+fi
+# The forgery: the trailer's key id = SHA-256(identity)'s first 8 bytes,
+# its check word redone, the signature 01 00..00 || 0.
+hexbytes 0100000000000000000000000000000000000000000000000000000000000000 >"$T/id.pub"
+tr=$(($(stat -c %s "$T/signed.img") - 192))
+cp "$T/signed.img" "$T/forged.img"
+hexbytes "$(sha256sum <"$T/id.pub" | cut -c1-16)" | dd of="$T/forged.img" bs=1 seek=$((tr + 108)) conv=notrunc status=none
+hexbytes "$(head -c $((tr + 120)) "$T/forged.img" | tail -c 120 | sha256sum | cut -c1-8)" |
+	dd of="$T/forged.img" bs=1 seek=$((tr + 120)) conv=notrunc status=none
+{ printf '\1'; head -c 63 /dev/zero; } | dd of="$T/forged.img" bs=1 seek=$((tr + 124)) conv=notrunc status=none
+if command -v openssl >/dev/null; then
+	{ printf '\x30\x2a\x30\x05\x06\x03\x2b\x65\x70\x03\x21\x00'; cat "$T/id.pub"; } >"$T/id.der"
+	head -c $((tr + 124)) "$T/forged.img" >"$T/msg"
+	tail -c $((192 - 124)) "$T/forged.img" | head -c 64 >"$T/sig"
+	if openssl pkeyutl -verify -pubin -keyform DER -inkey "$T/id.der" -rawin -in "$T/msg" \
+		-sigfile "$T/sig" >/dev/null 2>&1; then
+		echo "PASS: loader on QEMU: the forged image's signature verifies in OpenSSL (the forgery is right)"
+	else
+		echo "FAIL: loader on QEMU: OpenSSL does not accept the forged signature (the test's forgery is wrong)"
+	fi
+fi
+run_keyed "$T/id.pub" "$T/forged.img"
+if [ -s "$T/q.log" ] && [ -z "$(in_app)" ]; then
+	echo "PASS: loader on QEMU: the identity in the key slot, the image forged for it (R = identity, S = 0): not started"
+else
+	echo "FAIL: loader on QEMU: the identity in the key slot: code of the forged image ran ($(in_app | head -n 1))"
+fi

@@ -2,8 +2,11 @@
 /* Ed25519 (boot/ed25519.c): the RFC 8032 7.1 test vectors (tests/data),
  * OpenSSL as the oracle in both directions on random keys and messages,
  * flipped bits rejected, the encodings RFC 8032 5.1.3 and 5.1.7 refuse
- * (y >= p, no square root, x = 0 with the sign bit, S >= L), the reduction
- * mod L against OpenSSL's BIGNUM, and the built-in self-test. */
+ * (y >= p, no square root, x = 0 with the sign bit, S >= L), the 8
+ * small-order keys in 14 encodings refused where OpenSSL accepts the
+ * forgery they allow, ed25519-speccheck's 12 cases and a subset of
+ * Wycheproof's tests (tests/data), the
+ * reduction mod L against OpenSSL's BIGNUM, and the built-in self-test. */
 #include <openssl/bn.h>
 #include <openssl/evp.h>
 #include <string.h>
@@ -163,7 +166,8 @@ static void refused_encodings(void)
 	ng_ed25519_sc_reduce(sig + 32, wide); /* S = a mod L, so [S]B = R */
 	const uint8_t m[3] = { 1, 2, 3 };
 	uint8_t id[32] = { 1 };
-	CHECK(ng_ed25519_verify(sig, id, m, 3), "A = identity (01 00..00), R = [S]B: verifies (the construction is right)");
+	CHECK(ossl_verify(sig, id, m, 3), "A = identity (01 00..00), R = [S]B: OpenSSL accepts it (the construction is right)");
+	CHECK(!ng_ed25519_verify(sig, id, m, 3), "A = identity, R = [S]B: refused (A of small order)");
 	uint8_t y_p1[32];
 	memset(y_p1, 0xff, sizeof y_p1);
 	y_p1[0] = 0xee;
@@ -181,7 +185,8 @@ static void refused_encodings(void)
 	/* R: with A = identity and S = 0, [S]B - [k]A is the identity, whose
 	 * encoding is 01 00..00; the same point as y = p + 1 is not accepted. */
 	uint8_t s2[64] = { 1 };
-	CHECK(ng_ed25519_verify(s2, id, m, 3), "S = 0, A = R = identity: verifies");
+	CHECK(ossl_verify(s2, id, m, 3), "S = 0, A = R = identity: OpenSSL accepts it");
+	CHECK(!ng_ed25519_verify(s2, id, m, 3), "S = 0, A = R = identity: refused (A of small order)");
 	memcpy(s2, y_p1, 32);
 	CHECK(!ng_ed25519_verify(s2, id, m, 3), "the same with R encoded as y = p + 1 rejected");
 
@@ -206,6 +211,160 @@ static void refused_encodings(void)
 	CHECK(!ng_ed25519_verify(bad, pk, m, 3), "S = L rejected");
 	memset(bad + 32, 0xff, 32);
 	CHECK(!ng_ed25519_verify(bad, pk, m, 3), "S = 2^256 - 1 rejected");
+}
+
+/* The 8 points of small order ([8]P = the identity): y = 1 (the
+ * identity), y = -1 (order 2), y = 0 with either sign of x (order 4), and
+ * the 4 of order 8 (x^2 = -y^2); then the 6 non-canonical encodings of
+ * some of them: x = 0 with the sign bit (y = 1, y = -1), y = p (0) and
+ * y = p + 1 (1), each with and without the sign bit. (Computed from the
+ * curve's equation; each is checked below by OpenSSL accepting the forgery
+ * it allows.) */
+static const char *const small_order[] = {
+	"0100000000000000000000000000000000000000000000000000000000000000",
+	"ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+	"0000000000000000000000000000000000000000000000000000000000000000",
+	"0000000000000000000000000000000000000000000000000000000000000080",
+	"26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+	"26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+	"c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+	"c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+	/* non-canonical */
+	"0100000000000000000000000000000000000000000000000000000000000080",
+	"ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+	"edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+	"edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+	"eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+	"eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+};
+
+/* Weak keys: under each small-order A, the forgery R = the identity, S = 0
+ * verifies for the messages whose k is a multiple of A's order (1 in 8 or
+ * more) in a verifier that accepts such keys: OpenSSL does (cofactorless,
+ * RFC 8032 5.1.7 as written), and finds such a message among the first
+ * 64; ours refuses the key itself and so the forgery. A regression to
+ * lenient decoding fails here. */
+static void weak_keys(void)
+{
+	int n = (int)(sizeof small_order / sizeof small_order[0]);
+	for (int i = 0; i < n; i++) {
+		uint8_t a[32], sig[64] = { 1 }; /* R = 01 00..00 (the identity), S = 0 */
+		unhex(a, 32, small_order[i]);
+		const char *kind = i < 8 ? "canonical" : "non-canonical";
+		CHECK(!ng_ed25519_public_ok(a), "small-order key %d (%s) %.8s..%s refused by ng_ed25519_public_ok", i,
+		      kind, small_order[i], small_order[i] + 62);
+		int found = -1, ours = 0;
+		for (unsigned t = 0; t < 64 && found < 0; t++) {
+			uint8_t msg[4] = { (uint8_t)t, 0x4e, 0x47, 0x21 };
+			if (ossl_verify(sig, a, msg, 4)) {
+				found = (int)t;
+				ours = ng_ed25519_verify(sig, a, msg, 4);
+			}
+		}
+		if (CHECK(found >= 0, "small-order key %d (%s): OpenSSL accepts R = identity, S = 0 (message %d)", i, kind,
+			  found))
+			CHECK(!ours, "small-order key %d (%s): the same forgery refused by ng_ed25519_verify", i, kind);
+	}
+	/* keys that pass: from secret keys, and B itself */
+	uint64_t seed = 0x6b6579;
+	int good = 0;
+	for (int i = 0; i < 64; i++) {
+		uint8_t sk[32], pk[32];
+		for (int j = 0; j < 32; j++)
+			sk[j] = (uint8_t)ng_test_rand(&seed);
+		ng_ed25519_public_key(pk, sk);
+		good += ng_ed25519_public_ok(pk);
+	}
+	uint8_t b[32];
+	memset(b, 0x66, sizeof b);
+	b[0] = 0x58;
+	CHECK(good == 64 && ng_ed25519_public_ok(b), "%d/64 public keys of random secret keys, and B, pass ng_ed25519_public_ok", good);
+	/* y = 2 (no square root) and y = p + 2 (non-canonical) */
+	uint8_t bad[32] = { 2 };
+	CHECK(!ng_ed25519_public_ok(bad), "y = 2 (not on the curve) refused by ng_ed25519_public_ok");
+	memset(bad, 0xff, sizeof bad);
+	bad[0] = 0xef;
+	bad[31] = 0x7f;
+	CHECK(!ng_ed25519_public_ok(bad), "y = p + 2 (non-canonical) refused by ng_ed25519_public_ok");
+}
+
+/* ed25519-speccheck's 12 cases (tests/data/speccheck/cases.txt): the
+ * verdict of this verifier (cofactorless, S < L, canonical R, A canonical
+ * and not of small order) for each, and OpenSSL's beside it. */
+static void speccheck(void)
+{
+	/* case: 0, 1 small-order A (OpenSSL accepts); 2 mixed A, small R;
+	 * 3 mixed A and R; 4 passes only cofactored; 5 S > L (prepared to
+	 * pass); 6, 7 S >> L and pre-reduced k; 8, 9 non-canonical R; 10, 11
+	 * non-canonical small-order A (OpenSSL accepts 11). */
+	static const int ours_expect[12] = { 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const int ossl_expect[12] = { 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1 };
+	char path[512];
+	snprintf(path, sizeof path, "%s/speccheck/cases.txt", ng_vectors_dir());
+	FILE *f = fopen(path, "r");
+	if (!CHECK(f != NULL, "open %s", path))
+		return;
+	char line[3][300];
+	int n = 0, ours_ok = 0, ossl_ok = 0;
+	if (fgets(line[0], sizeof line[0], f))
+		for (; n < 12 && fgets(line[0], sizeof line[0], f) && fgets(line[1], sizeof line[1], f) &&
+		       fgets(line[2], sizeof line[2], f);
+		     n++) {
+			uint8_t m[32], pk[32], sig[64];
+			if (strncmp(line[0], "msg=", 4) || strncmp(line[1], "pbk=", 4) || strncmp(line[2], "sig=", 4) ||
+			    unhex(m, 32, line[0] + 4) != 32 || unhex(pk, 32, line[1] + 4) != 32 ||
+			    unhex(sig, 64, line[2] + 4) != 64)
+				break;
+			int ours = ng_ed25519_verify(sig, pk, m, 32), ossl = ossl_verify(sig, pk, m, 32);
+			ours_ok += ours == ours_expect[n];
+			ossl_ok += ossl == ossl_expect[n];
+			if (ours != ours_expect[n] || ossl != ossl_expect[n])
+				printf("# speccheck case %d: ours %d (want %d), OpenSSL %d (want %d)\n", n, ours, ours_expect[n],
+				       ossl, ossl_expect[n]);
+		}
+	fclose(f);
+	CHECK(n == 12 && ours_ok == 12, "speccheck: %d/12 cases read, %d with our verdict (accepts 2 and 3 only)", n, ours_ok);
+	CHECK(ossl_ok == 12, "speccheck: OpenSSL's verdicts as recorded (accepts 0, 1, 2, 3, 11): %d/12", ossl_ok);
+}
+
+/* A subset of Wycheproof's Ed25519 tests (tests/data/wycheproof): valid
+ * signatures, R and S at 0, 1, L - 1, L and p, R with one bit changed and S
+ * recomputed (accepted only by a verifier that decodes R leniently), S + nL
+ * and S with high bits set. Our verdict and OpenSSL's must both be
+ * Wycheproof's (OpenSSL's also checks the typing of the valid ones). */
+static void wycheproof(void)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/wycheproof/ed25519_subset.txt", ng_vectors_dir());
+	FILE *f = fopen(path, "r");
+	if (!CHECK(f != NULL, "open %s", path))
+		return;
+	static char line[4096];
+	static uint8_t msg[1024];
+	int n = 0, valid = 0, ours_ok = 0, ossl_ok = 0;
+	while (fgets(line, sizeof line, f)) {
+		char res[16], pkh[80], mh[2100], sigh[140];
+		int tc;
+		if (line[0] == '#' || sscanf(line, "%d %15s %79s %2099s %139s", &tc, res, pkh, mh, sigh) != 5)
+			continue;
+		uint8_t pk[32], sig[64];
+		size_t len = unhex(msg, sizeof msg, mh);
+		if (unhex(pk, 32, pkh) != 32 || unhex(sig, 64, sigh) != 64) {
+			CHECK(0, "Wycheproof tcId %d: a 32-byte key and a 64-byte signature", tc);
+			continue;
+		}
+		int want = !strcmp(res, "valid"), ours = ng_ed25519_verify(sig, pk, msg, len),
+		    ossl = ossl_verify(sig, pk, msg, len);
+		n++;
+		valid += want;
+		ours_ok += ours == want;
+		ossl_ok += ossl == want;
+		if (ours != want || ossl != want)
+			printf("# Wycheproof tcId %d: want %s, ours %d, OpenSSL %d\n", tc, res, ours, ossl);
+	}
+	fclose(f);
+	CHECK(n == 59 && ours_ok == n, "Wycheproof: %d/%d tests (%d valid) with Wycheproof's verdict", ours_ok, n, valid);
+	CHECK(ossl_ok == n, "Wycheproof: OpenSSL agrees on %d/%d", ossl_ok, n);
 }
 
 static void reduce_vs_bignum(uint64_t *seed)
@@ -248,9 +407,12 @@ static void reduce_vs_bignum(uint64_t *seed)
 int main(void)
 {
 	uint64_t seed = ng_test_seed();
-	CHECK(ng_ed25519_selftest() == 0, "ng_ed25519_selftest: SHA-512(\"abc\"), TEST 2 verifies, a flipped bit and S + L rejected");
+	CHECK(ng_ed25519_selftest() == NG_OK, "ng_ed25519_selftest: SHA-512(\"abc\"), TEST 2 verifies, a flipped bit and S + L rejected");
 	rfc_vectors();
 	refused_encodings();
+	weak_keys();
+	speccheck();
+	wycheproof();
 	reduce_vs_bignum(&seed);
 	openssl_oracle(&seed);
 	return ng_check_exit();

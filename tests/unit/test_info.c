@@ -236,6 +236,18 @@ int main(void)
 		      strstr(js, "holds no owner key"),
 	      "DFU mode, no valid image, no key: said so");
 	free(js);
+	put(&full, NG_INFO_BOOT_STATUS, NG_BOOT_DFU_MODE | NG_BOOT_OWNER_KEY | NG_BOOT_KEY_REFUSED, 4);
+	ng_info_finish(&full);
+	f = open_memstream(&js, &jl);
+	ng_info_print_boot(&full, f);
+	fclose(f);
+	CHECK(full.dfu_mode && strstr(js, "no valid application") &&
+		      strstr(js, "owner key 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f is refused "
+				 "(small order or not canonical"),
+	      "DFU mode with a weak owner key (boot status 0x40): said so, with the key's fingerprint");
+	free(js);
+	put(&full, NG_INFO_BOOT_STATUS, NG_BOOT_DFU_MODE | NG_BOOT_DFU_REQUESTED, 4);
+	ng_info_finish(&full);
 	f = open_memstream(&js, &jl);
 	ng_info_print_json(&full, f);
 	fclose(f);

@@ -13,7 +13,9 @@
  *      bytes, effective from the next reset), lock the FPEC out until the
  *      next reset with a wrong key, and jump: VTOR, MSP from the image's
  *      vector table, then its reset vector;
- *   3. otherwise USB DFU mode (usb/dfu_device.h) with its own LED pattern,
+ *   3. otherwise USB DFU mode (usb/dfu_device.h) with its own LED pattern
+ *      (another when the key slot holds a weak key, NG_BOOT_KEY_REFUSED:
+ *      no image can pass step 1 under it),
  *      writing updates with boot/update.c; leaving DFU mode (a USB reset
  *      after a good manifestation, or DFU_DETACH) resets the chip, so the
  *      new image is checked again by step 1 before it runs.
@@ -98,7 +100,7 @@ int main(void)
 
 	rec->status |= NG_BOOT_DFU_MODE | (asked ? NG_BOOT_DFU_REQUESTED : 0u);
 	ng_systick_init();
-	ng_led_set(NG_LED_DFU);
+	ng_led_set(rec->status & NG_BOOT_KEY_REFUSED ? NG_LED_KEY_REFUSED : NG_LED_DFU);
 	ng_update_init(&ng_up, &t);
 	ng_dfu_backend_update(&ng_be, &ng_up);
 	ng_dfu_dev_config cfg = { .be = &ng_be, .boot = rec, .loader = "NeuG loader 1.1 " NG_BOARD_ID };
