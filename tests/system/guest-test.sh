@@ -38,7 +38,7 @@ dpkg -L neug >/tmp/neug.files
 	pass "/usr/bin/neug --version: neug $ver, the package's version" ||
 	fail "neug is '$(command -v neug)', --version '$(neug --version 2>&1)', package $ver"
 for f in /lib/udev/rules.d/70-neug.rules /lib/systemd/system/neug-feed@.service /lib/systemd/system/neug-egd.socket \
-	/usr/share/bash-completion/completions/neug /usr/share/metainfo/neug.metainfo.xml /etc/default/neug; do  # (no man pages: the guest excludes them)
+	/usr/share/bash-completion/completions/neug /usr/share/metainfo/org.example.neug.metainfo.xml /etc/default/neug; do  # (no man pages: the guest excludes them)
 	[ -f "$f" ] || fail "the package did not install $f"
 done
 [ "$(systemctl is-enabled neug-egd.socket 2>&1)" = disabled ] && [ "$(systemctl is-enabled neug-feed.service 2>&1)" = disabled ] &&
@@ -140,11 +140,11 @@ check_sandbox "$unit" 3.0 0000000000200000
 mf=/run/neug-feed/$tty/neug.prom
 if wait_for 20 test -s "$mf"; then
 	i0=$(stat -c %i "$mf")
-	b0=$(sed -n 's/^neug_feed_bytes_written_total{.*} //p' "$mf")
-	wait_for 30 sh -c "[ \$(sed -n 's/^neug_feed_bytes_written_total{.*} //p' $mf) -gt $b0 ]"
-	b1=$(sed -n 's/^neug_feed_bytes_written_total{.*} //p' "$mf")
+	b0=$(sed -n 's/^neug_feed_written_bytes_total{.*} //p' "$mf")
+	wait_for 30 sh -c "[ \$(sed -n 's/^neug_feed_written_bytes_total{.*} //p' $mf) -gt $b0 ]"
+	b1=$(sed -n 's/^neug_feed_written_bytes_total{.*} //p' "$mf")
 	i1=$(stat -c %i "$mf")
-	say "# $(grep -E '^neug_(info|device_present|samples_total|feed_bytes_written_total|last_output)' "$mf" | tr '\n' ' ')"
+	say "# $(grep -E '^neug_(info|device_present|samples_total|feed_written_bytes_total|last_output)' "$mf" | tr '\n' ' ')"
 	if [ "$i1" != "$i0" ] && [ "$b1" -gt "$b0" ] && [ "$(stat -c %a "$mf")" = 644 ] &&
 		grep -q "^neug_device_present{program=\"feed\",source=\"device:/dev/$tty\"} 1\$" "$mf" &&
 		grep -q '^neug_info{.*serial="[^"]' "$mf" && grep -q '^neug_samples_total{' "$mf" &&
