@@ -74,10 +74,11 @@ check-unit-fast:
 	@$(MAKE) --no-print-directory $(B)/neug $(UNIT_BIN)
 	@bash tests/run.sh unit
 
-# make deb: dpkg-buildpackage -us -uc -b on a copy of the tree (the files git
-# knows, committed or not) in a temporary directory, as on a clean clone;
-# the .debs, .changes and .buildinfo land in build/deb/, and lintian runs on
-# the .changes when it is installed (LINTIAN=0 skips it).
+# make deb: dpkg-buildpackage -us -uc (source and binaries) on a copy of the
+# tree (the files git knows, committed or not) in a temporary directory, as
+# on a clean clone; the .debs, .dsc, source tarball, .changes and .buildinfo
+# land in build/deb/, and lintian runs on the .changes (the source package
+# too) when it is installed (LINTIAN=0 skips it).
 DEB_OUT ?= $(B)/deb
 deb:
 	@bash packaging/mkdeb.sh $(DEB_OUT)
