@@ -93,7 +93,7 @@ for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
 
 rm -f "$out/console.log" "$out/results.log"
 t1=$SECONDS
-timeout --kill-after=10 "${NG_SYSTEM_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 1 \
+timeout --kill-after=10 "${NG_SYSTEM_TIMEOUT:-1500}" qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 1 \
 	-kernel "/boot/vmlinuz-$kver" -initrd "/boot/initrd.img-$kver" \
 	-append "root=/dev/vda rw console=ttyS0 quiet panic=-1 systemd.show_status=0 net.ifnames=0" \
 	-drive "file=$out/disk.img,if=virtio,format=raw,snapshot=on" \
