@@ -87,7 +87,8 @@ fi
 	pass "/usr/bin/neug --version: neug $ver, the package's version" ||
 	fail "neug is '$(command -v neug)', --version '$(neug --version 2>&1)', package $ver"
 for f in /lib/udev/rules.d/70-neug.rules /lib/systemd/system/neug-feed@.service /lib/systemd/system/neug-egd.socket \
-	/usr/share/bash-completion/completions/neug /usr/share/metainfo/org.example.neug.metainfo.xml /etc/default/neug; do  # (no man pages: the guest excludes them)
+	/usr/share/bash-completion/completions/neug /usr/share/metainfo/org.example.neug.metainfo.xml \
+	/usr/share/neug/prometheus/neug-rules.yml /etc/default/neug; do  # (no man pages: the guest excludes them)
 	[ -f "$f" ] || fail "the package did not install $f"
 done
 [ "$(systemctl is-enabled neug-egd.socket 2>&1)" = disabled ] && [ "$(systemctl is-enabled neug-feed.service 2>&1)" = disabled ] &&
