@@ -5,7 +5,7 @@
 
 const ng_counter ng_counters[] = {
 #define X(f, i, w, who, k, metric, label) \
-	{#f, metric, label, i, w, NG_COUNTER_SIZE(f), NG_CTR_##who, NG_CTR_##k, offsetof(ng_pipeline_stats, f)},
+	{#f, metric[0] ? metric : #f, label, i, w, NG_COUNTER_SIZE(f), NG_CTR_##who, NG_CTR_##k, offsetof(ng_pipeline_stats, f)},
 	NG_COUNTERS(X)
 #undef X
 };

@@ -4,8 +4,8 @@
  * Each row names a field of ng_pipeline_stats (core/include/ng/pipeline.h),
  * which is also its JSON key; its GET_INFO index (usb/neug_device.h) and
  * width in bytes on the wire (little endian); who fills it; its kind; its
- * Prometheus metric, prefixed "neug_" (and suffixed "_total" for a counter),
- * in Prometheus' style: no "neug" twice, the unit as a suffix (_bits,
+ * Prometheus metric, prefixed "neug_" (and suffixed "_total" for a counter;
+ * "" would be the field's name), in Prometheus' style: no "neug" twice, the unit as a suffix (_bits,
  * _bytes), no "_count" (a histogram's suffix) and no "h" (hours to
  * promtool); and a label in words.
  *
