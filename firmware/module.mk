@@ -17,7 +17,7 @@ FW_BOARDS  := $(sort $(basename $(notdir $(wildcard $(FW_DIR)/boards/*.h))))
 FW_CC      := arm-none-eabi-gcc
 FW_OBJCOPY := arm-none-eabi-objcopy
 FW_ARCH    := -mcpu=cortex-m3 -mthumb
-FW_CFLAGS  := -std=c11 -Wall -Wextra -Werror -Os -g $(FW_ARCH) -ffreestanding \
+FW_CFLAGS  := -std=c11 $(WARN) -Os -g $(FW_ARCH) -ffreestanding \
 	-ffunction-sections -fdata-sections -fno-common -fno-tree-loop-distribute-patterns
 FW_INC     := -Icore/include -Iboot -Iusb -I$(FW_DIR)
 FW_LDFLAGS := $(FW_ARCH) -nostdlib -nostartfiles -Wl,--gc-sections -L$(FW_DIR)

@@ -16,7 +16,7 @@ typedef struct {
 	uint8_t width;     /* bytes on the wire */
 	uint8_t size;      /* bytes of the field */
 	uint8_t who;       /* NG_CTR_P, _D or _A */
-	uint8_t kind;      /* NG_CTR_C (counter) or NG_CTR_G (gauge) */
+	uint8_t kind;      /* NG_CTR_C (counter), _G (gauge), _E (enumeration), _M (thousandths) */
 	uint16_t offset;   /* in ng_pipeline_stats */
 } ng_counter;
 

@@ -58,6 +58,53 @@ static void sample(FILE *f, const ng_metrics *m, const char *name, bool counter,
 	fprintf(f, "} %" PRIu64 "\n", v);
 }
 
+/* The states of the enumerations of the counter table (kind E): the label
+ * and its value for each state, by the field's value. */
+static const struct {
+	const char *field, *label;
+	const char *states[4];
+} enums[] = {
+	{"mode", "mode", {"conditioned", "crc32", "raw", NULL}},
+	{"fail_test", "test", {"none", "rct", "apt", NULL}},
+	{"fail_stream", "stream", {"words", "adc1", "adc2", NULL}},
+	{"selftest", "result", {"passed", "failed", "estimate_refused", NULL}},
+	{"clock", "clock", {"unknown", "hse", "hsi_fallback", "pll_failed"}},
+};
+
+/* An enumeration: one sample per state, 1 for the present one; a value
+ * without a name is a state of its own, named by its number. */
+static void enum_sample(FILE *f, const ng_metrics *m, const char *name, const ng_counter *c, uint64_t v)
+{
+	const char *label = "state";
+	const char *const *states = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++)
+		if (!strcmp(enums[i].field, c->name)) {
+			label = enums[i].label;
+			states = enums[i].states;
+			n = sizeof enums[i].states / sizeof enums[i].states[0];
+		}
+	family(f, name, "", "gauge", c->label);
+	bool named = false;
+	for (size_t i = 0; i < n && states[i]; i++) {
+		fputs(name, f);
+		labels_open(f, m);
+		fprintf(f, ",%s=", label);
+		label_value(f, states[i]);
+		fprintf(f, "} %d\n", v == i);
+		named |= v == i;
+	}
+	if (!named) {
+		char num[24];
+		snprintf(num, sizeof num, "%" PRIu64, v);
+		fputs(name, f);
+		labels_open(f, m);
+		fprintf(f, ",%s=", label);
+		label_value(f, num);
+		fputs("} 1\n", f);
+	}
+}
+
 void ng_metrics_from_gen(ng_metrics *m, const ng_gen *g)
 {
 	snprintf(m->serial, sizeof m->serial, "%s", ng_gen_serial(g));
@@ -105,21 +152,31 @@ void ng_metrics_print(const ng_metrics *m, FILE *f)
 			continue;
 		char name[64];
 		snprintf(name, sizeof name, "neug_%s", c->metric);
-		sample(f, m, name, c->kind == NG_CTR_C, c->label, ng_counter_get(c, &m->st));
+		uint64_t v = ng_counter_get(c, &m->st);
+		if (c->kind == NG_CTR_E) {
+			enum_sample(f, m, name, c, v);
+		} else if (c->kind == NG_CTR_M) {
+			family(f, name, "", "gauge", c->label);
+			fputs(name, f);
+			labels_open(f, m);
+			fprintf(f, "} %" PRIu64 ".%03u\n", v / 1000, (unsigned)(v % 1000));
+		} else {
+			sample(f, m, name, c->kind == NG_CTR_C, c->label, v);
+		}
 	}
 	if (m->feed) {
-		sample(f, m, "neug_feed_bytes_written", true, "bytes written to the kernel pool",
+		sample(f, m, "neug_feed_written_bytes", true, "bytes written to the kernel pool",
 		       m->bytes_written);
-		sample(f, m, "neug_feed_entropy_credited", true, "entropy credited to the kernel pool (bits)",
+		sample(f, m, "neug_feed_entropy_credited_bits", true, "entropy credited to the kernel pool (bits)",
 		       m->bits_credited);
 	}
 	if (m->egd) {
-		sample(f, m, "neug_egd_bytes_served", true, "bytes served to EGD clients", m->bytes_served);
+		sample(f, m, "neug_egd_served_bytes", true, "bytes served to EGD clients", m->bytes_served);
 		sample(f, m, "neug_egd_clients", true, "EGD connections accepted", m->clients);
 		sample(f, m, "neug_egd_requests", true, "EGD requests answered", m->requests);
 	}
 	if (m->entropy_avail >= 0)
-		sample(f, m, "neug_kernel_entropy_avail", false,
+		sample(f, m, "neug_kernel_entropy_avail_bits", false,
 		       "the kernel's entropy count in bits (/proc/sys/kernel/random/entropy_avail)",
 		       (uint64_t)m->entropy_avail);
 	if (m->daemon) {

@@ -9,7 +9,8 @@
 #   units       /lib/systemd/system when PREFIX is /usr, else
 #               $(PREFIX)/lib/systemd/system (systemd reads /usr/local/lib/systemd/system)
 #   completion  $(PREFIX)/share/bash-completion/completions/neug
-#   AppStream   $(PREFIX)/share/metainfo/neug.metainfo.xml (the board's modalias)
+#   AppStream   $(PREFIX)/share/metainfo/org.example.neug.metainfo.xml (the board's modalias)
+#   alert rules $(PREFIX)/share/neug/prometheus/neug-rules.yml (Prometheus)
 # Units name the binary by its installed path.
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man/man1
@@ -18,6 +19,7 @@ UDEVDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/udev/rules.d,$(PREFIX)/lib/udev/ru
 UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
 COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 METADIR ?= $(PREFIX)/share/metainfo
+PROMDIR ?= $(PREFIX)/share/neug/prometheus
 INSTALL ?= install
 
 PKG_MAN   = $(sort $(wildcard packaging/man/*.1))
@@ -27,12 +29,14 @@ PKG_SAMPLES = packaging/rng-tools/rng-tools-debian packaging/rng-tools/rngd.serv
 
 install: $(B)/neug
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)/examples \
-		$(DESTDIR)$(UDEVDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(METADIR)
+		$(DESTDIR)$(UDEVDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(METADIR) \
+		$(DESTDIR)$(PROMDIR)
 	$(INSTALL) -m 0755 $(B)/neug $(DESTDIR)$(BINDIR)/neug
 	$(INSTALL) -m 0644 $(PKG_MAN) $(DESTDIR)$(MANDIR)/
 	$(INSTALL) -m 0644 packaging/udev/70-neug.rules $(DESTDIR)$(UDEVDIR)/70-neug.rules
 	$(INSTALL) -m 0644 packaging/bash-completion/neug $(DESTDIR)$(COMPDIR)/neug
-	$(INSTALL) -m 0644 packaging/appstream/neug.metainfo.xml $(DESTDIR)$(METADIR)/neug.metainfo.xml
+	$(INSTALL) -m 0644 packaging/appstream/org.example.neug.metainfo.xml $(DESTDIR)$(METADIR)/org.example.neug.metainfo.xml
+	$(INSTALL) -m 0644 packaging/prometheus/neug-rules.yml $(DESTDIR)$(PROMDIR)/neug-rules.yml
 	for u in $(PKG_UNITS); do \
 		sed 's|@BINDIR@|$(BINDIR)|g' $$u > $(DESTDIR)$(UNITDIR)/$${u##*/}.tmp && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$${u##*/}.tmp && \
@@ -46,7 +50,9 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/neug
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(PKG_MAN)))
 	rm -f $(DESTDIR)$(UDEVDIR)/70-neug.rules
-	rm -f $(DESTDIR)$(COMPDIR)/neug $(DESTDIR)$(METADIR)/neug.metainfo.xml
+	rm -f $(DESTDIR)$(COMPDIR)/neug $(DESTDIR)$(METADIR)/org.example.neug.metainfo.xml
+	rm -f $(DESTDIR)$(PROMDIR)/neug-rules.yml
+	-rmdir $(DESTDIR)$(PROMDIR) $(DESTDIR)$(dir $(PROMDIR)) 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(PKG_UNITS)))
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(PKG_DOCS)))
 	rm -f $(DESTDIR)$(DOCDIR)/examples/rng-tools-debian $(DESTDIR)$(DOCDIR)/examples/rngd.service.d-neug.conf
@@ -56,7 +62,8 @@ uninstall:
 
 # ---- Debian packages -------------------------------------------------------
 # Distribution build flags (debian/rules passes dpkg-buildflags' hardening
-# flags) go on top of the project's own, which stay (-std=c11, -Werror).
+# flags) go on top of the project's own (-std=c11; debian/rules sets WARN
+# without -Werror).
 CPPFLAGS += $(DISTRO_CPPFLAGS)
 CFLAGS   += $(DISTRO_CFLAGS)
 LDLIBS   += $(DISTRO_LDFLAGS)
@@ -67,10 +74,11 @@ check-unit-fast:
 	@$(MAKE) --no-print-directory $(B)/neug $(UNIT_BIN)
 	@bash tests/run.sh unit
 
-# make deb: dpkg-buildpackage -us -uc -b on a copy of the tree (the files git
-# knows, committed or not) in a temporary directory, as on a clean clone;
-# the .debs, .changes and .buildinfo land in build/deb/, and lintian runs on
-# the .changes when it is installed (LINTIAN=0 skips it).
+# make deb: dpkg-buildpackage -us -uc (source and binaries) on a copy of the
+# tree (the files git knows, committed or not) in a temporary directory, as
+# on a clean clone; the .debs, .dsc, source tarball, .changes and .buildinfo
+# land in build/deb/, and lintian runs on the .changes (the source package
+# too) when it is installed (LINTIAN=0 skips it).
 DEB_OUT ?= $(B)/deb
 deb:
 	@bash packaging/mkdeb.sh $(DEB_OUT)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # make install into a DESTDIR (PREFIX=/usr and the default /usr/local):
 # the exact file list, modes, @BINDIR@ substituted in the units; the units
-# pass `systemd-analyze verify` (SKIP without it), the man pages render
+# pass `systemd-analyze verify` (SKIP without it), the AppStream metainfo
+# `appstreamcli validate --pedantic` (SKIP without it), the man pages render
 # without warnings; make uninstall leaves nothing behind.
 set -u
 cd "$(dirname "$0")/../.."
@@ -25,7 +26,8 @@ expect() { # prefix udevdir unitdir
 		echo ".$p/share/doc/neug/examples/rngd.service.d-neug.conf"
 		echo ".$ud/70-neug.rules"
 		echo ".$p/share/bash-completion/completions/neug"
-		echo ".$p/share/metainfo/neug.metainfo.xml"
+		echo ".$p/share/metainfo/org.example.neug.metainfo.xml"
+		echo ".$p/share/neug/prometheus/neug-rules.yml"
 		for u in $units; do echo ".$un/$u"; done
 	} | sort
 }
@@ -72,6 +74,17 @@ for prefix in /usr /usr/local; do
 			fi
 		else
 			echo "SKIP: systemd-analyze verify (systemd-analyze not installed)"
+		fi
+		if command -v appstreamcli >/dev/null; then
+			m=$d$prefix/share/metainfo/org.example.neug.metainfo.xml
+			if out=$(appstreamcli validate --no-net --pedantic "$m" 2>&1) &&
+				grep -q '<id>org.example.neug</id>' "$m"; then
+				pass "appstreamcli validate --pedantic: the metainfo (id org.example.neug, reverse-DNS, the file named after it)"
+			else
+				fail "appstreamcli validate $m: $(echo "$out" | grep -E '^[EWI]:' | head -5 | tr '\n' ' ')"
+			fi
+		else
+			echo "SKIP: appstreamcli validate (appstream not installed)"
 		fi
 		if command -v udevadm >/dev/null && udevadm --help 2>&1 | grep -q verify; then
 			udevadm verify "$d$ud/70-neug.rules" >/dev/null 2>&1 && pass "udevadm verify 70-neug.rules" ||

@@ -8,7 +8,9 @@
 # exposure scores (systemd-analyze security) and the services working in it,
 # the journal, the pool's intake, neug info, rngd and rngtest on /dev/neug,
 # detach/re-attach, the socket-activated neug-egd in the guest; then apt-get
-# remove and purge leaving nothing behind. And virtio-rng backed by
+# remove and purge leaving nothing behind; a board plugged in before the
+# install (the postinst's udevadm trigger); an upgrade from the previous
+# package (this one repacked as VERSION~prev) with the services running. And virtio-rng backed by
 # `neug egd` on this host via QEMU's rng-egd. The Debian root is cached under build/system/ (mkbase.sh,
 # about 30 s with the mirror); the disk image is rebuilt when an input changes.
 # SKIPs (with the reason) without root, QEMU, a kernel, mmdebstrap or the
@@ -53,7 +55,28 @@ fi
 deb=$(ls build/deb/neug_*_"$(dpkg --print-architecture)".deb 2>/dev/null | tail -1)
 [ -f "$deb" ] || { echo "FAIL: system: no build/deb/neug_*.deb after make deb"; exit 1; }
 echo "# $(tail -1 "$out/deb.log")"
-if ! bash tests/system/mkimage.sh "$kver" "$out/disk.img" "$deb" >"$out/mkimage.log" 2>&1; then
+# The previous package for the upgrade test: this one repacked with a lower
+# version (VERSION~prev) and its neug one byte longer (an ELF runs with a
+# byte after its end), so that a process on the old binary and one on the
+# new can be told apart by checksum. The maintainer scripts that run in an
+# upgrade are the old prerm and postrm (unchanged in this package since
+# 0.1.0: stop on remove only, daemon-reload) and the new preinst and
+# postinst, so the repack upgrades as 0.1.0 would.
+ver=$(dpkg-deb -f "$deb" Version)
+prev=$out/prev
+rm -rf "$prev"
+mkdir -p "$prev/deb"
+dpkg-deb -R "$deb" "$prev/root"
+sed -i "s/^Version: .*/Version: $ver~prev/" "$prev/root/DEBIAN/control"
+printf '\n' >>"$prev/root/usr/bin/neug"
+(cd "$prev/root" && find . -path ./DEBIAN -prune -o -type f -print | sed 's|^\./||' | sort |
+	xargs md5sum) >"$prev/root/DEBIAN/md5sums"
+if ! dpkg-deb --root-owner-group -b "$prev/root" "$prev/deb/neug_${ver}~prev_$(dpkg --print-architecture).deb" >"$out/prev.log" 2>&1; then
+	echo "FAIL: system: repacking the previous package: $(tail -2 "$out/prev.log" | tr '\n' ' ')"
+	exit 1
+fi
+prevdeb=$(ls "$prev"/deb/*.deb)
+if ! bash tests/system/mkimage.sh "$kver" "$out/disk.img" "$deb" "$prevdeb" >"$out/mkimage.log" 2>&1; then
 	echo "FAIL: system: building the disk image: $(tail -3 "$out/mkimage.log" | tr '\n' ' ')"
 	exit 1
 fi
@@ -70,7 +93,7 @@ for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
 
 rm -f "$out/console.log" "$out/results.log"
 t1=$SECONDS
-timeout --kill-after=10 "${NG_SYSTEM_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 1 \
+timeout --kill-after=10 "${NG_SYSTEM_TIMEOUT:-1500}" qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 1 \
 	-kernel "/boot/vmlinuz-$kver" -initrd "/boot/initrd.img-$kver" \
 	-append "root=/dev/vda rw console=ttyS0 quiet panic=-1 systemd.show_status=0 net.ifnames=0" \
 	-drive "file=$out/disk.img,if=virtio,format=raw,snapshot=on" \

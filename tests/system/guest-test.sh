@@ -23,8 +23,52 @@ T=/usr/lib/neug-systest
 say "# guest up at $(cut -d' ' -f1 /proc/uptime) s; kernel $(uname -r); $(systemctl is-system-running 2>&1)"
 [ "$(cat /proc/1/comm)" = systemd ] && pass "booted with systemd as PID 1" || fail "PID 1 is $(cat /proc/1/comm)"
 
-# --- the package ---
 deb=$(ls $T/deb/neug_*.deb | head -1)
+attach() {
+	wait_for 60 sh -c 'usbip list -r 127.0.0.1 2>/dev/null | grep -q 1-1' || return 1
+	usbip attach -r 127.0.0.1 -b 1-1
+}
+board_tty() { # the tty of the board attached over USB/IP (234b:0001)
+	local d
+	for d in /sys/class/tty/ttyACM*; do
+		[ "$(cat "$d/device/../idVendor" 2>/dev/null)" = 234b ] && { basename "$d"; return 0; }
+	done
+	return 1
+}
+
+# --- a board plugged in before the package is installed ---
+# The emulated board (neug emulate, from the package's binary unpacked
+# aside: nothing is installed yet) attached over USB/IP: a tty without
+# /dev/neug and without a feed, until the postinst's udevadm trigger.
+modprobe vhci-hcd && pass "modprobe vhci-hcd" || fail "modprobe vhci-hcd"
+ip link set lo up
+ent0=$(cat /proc/sys/kernel/random/entropy_avail)
+# The board's feed writes a metrics file (doc/system.md, "Metrics"): a
+# runtime drop-in sets NEUG_FEED_METRICS, into the instance's RuntimeDirectory.
+mkdir -p /run/systemd/system/neug-feed@.service.d
+printf '[Service]\nEnvironment="NEUG_FEED_METRICS=--metrics=/run/neug-feed/%%i/neug.prom --metrics-interval=1"\n' \
+	>/run/systemd/system/neug-feed@.service.d/metrics.conf
+systemctl daemon-reload
+mkdir -p /tmp/unpacked
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C /tmp/unpacked ./usr/bin/neug
+/tmp/unpacked/usr/bin/neug emulate --source="${NG_EMU_SOURCE:-jitter}" >/tmp/emulate.log 2>&1 &
+emu=$!
+if attach; then pass "usbip attach -r 127.0.0.1 -b 1-1"; else
+	fail "usbip attach (the rest needs the board): $(tail -3 /tmp/emulate.log | tr '\n' ' ')"
+	exit 0
+fi
+if wait_for 30 board_tty >/dev/null; then
+	pre_tty=$(board_tty)
+	udevadm settle -t 30
+	[ ! -e /dev/neug ] && ! systemctl -q is-active "neug-feed@$pre_tty.service" &&
+		pass "before the install: the board is $pre_tty, no /dev/neug, no feed (no rule yet)" ||
+		fail "before the install: /dev/neug $(ls -l /dev/neug 2>&1), neug-feed@$pre_tty $(systemctl is-active "neug-feed@$pre_tty.service")"
+else
+	fail "no ttyACM for the board after attach (the rest needs it)"
+	exit 0
+fi
+
+# --- the package ---
 if apt-get install -y "$deb" >/tmp/apt.log 2>&1 ||
 	{ say "# apt-get install failed ($(tail -2 /tmp/apt.log | tr '\n' ' ')), dpkg -i"; dpkg -i "$deb" >>/tmp/apt.log 2>&1; }; then
 	ver=$(dpkg-query -W -f '${Version}' neug)
@@ -34,11 +78,17 @@ else
 	exit 0
 fi
 dpkg -L neug >/tmp/neug.files
+if wait_for 30 test -e /dev/neug && wait_for 30 systemctl -q is-active "neug-feed@$pre_tty.service"; then
+	pass "the board plugged in before the install: the postinst's udevadm trigger made /dev/neug -> $(basename "$(readlink -f /dev/neug)") and started neug-feed@$pre_tty"
+else
+	fail "the board plugged in before the install was not picked up: /dev/neug $(ls -l /dev/neug 2>&1), neug-feed@$pre_tty $(systemctl is-active "neug-feed@$pre_tty.service")"
+fi
 [ "$(command -v neug)" = /usr/bin/neug ] && [ "$(neug --version)" = "neug $ver" ] &&
 	pass "/usr/bin/neug --version: neug $ver, the package's version" ||
 	fail "neug is '$(command -v neug)', --version '$(neug --version 2>&1)', package $ver"
 for f in /lib/udev/rules.d/70-neug.rules /lib/systemd/system/neug-feed@.service /lib/systemd/system/neug-egd.socket \
-	/usr/share/bash-completion/completions/neug /usr/share/metainfo/neug.metainfo.xml /etc/default/neug; do  # (no man pages: the guest excludes them)
+	/usr/share/bash-completion/completions/neug /usr/share/metainfo/org.example.neug.metainfo.xml \
+	/usr/share/neug/prometheus/neug-rules.yml /etc/default/neug; do  # (no man pages: the guest excludes them)
 	[ -f "$f" ] || fail "the package did not install $f"
 done
 [ "$(systemctl is-enabled neug-egd.socket 2>&1)" = disabled ] && [ "$(systemctl is-enabled neug-feed.service 2>&1)" = disabled ] &&
@@ -82,26 +132,7 @@ else
 	fail "EGD: no virtio_rng in /sys/class/misc/hw_random/rng_available"
 fi
 
-# --- USB: the emulated board, attached over USB/IP ---
-modprobe vhci-hcd && pass "modprobe vhci-hcd" || fail "modprobe vhci-hcd"
-ip link set lo up
-ent0=$(cat /proc/sys/kernel/random/entropy_avail)
-# The board's feed writes a metrics file (doc/system.md, "Metrics"): a
-# runtime drop-in sets NEUG_FEED_METRICS, into the instance's RuntimeDirectory.
-mkdir -p /run/systemd/system/neug-feed@.service.d
-printf '[Service]\nEnvironment="NEUG_FEED_METRICS=--metrics=/run/neug-feed/%%i/neug.prom --metrics-interval=1"\n' \
-	>/run/systemd/system/neug-feed@.service.d/metrics.conf
-systemctl daemon-reload
-neug emulate --source="${NG_EMU_SOURCE:-jitter}" >/tmp/emulate.log 2>&1 &
-emu=$!
-attach() {
-	wait_for 60 sh -c 'usbip list -r 127.0.0.1 2>/dev/null | grep -q 1-1' || return 1
-	usbip attach -r 127.0.0.1 -b 1-1
-}
-if attach; then pass "usbip attach -r 127.0.0.1 -b 1-1"; else
-	fail "usbip attach (the rest needs the board): $(tail -3 /tmp/emulate.log | tr '\n' ' ')"
-	exit 0
-fi
+# --- USB: the emulated board, attached over USB/IP (before the install) ---
 if wait_for 30 test -e /dev/neug; then
 	tty=$(basename "$(readlink -f /dev/neug)")
 	pass "udev made /dev/neug -> $tty"
@@ -140,11 +171,11 @@ check_sandbox "$unit" 3.0 0000000000200000
 mf=/run/neug-feed/$tty/neug.prom
 if wait_for 20 test -s "$mf"; then
 	i0=$(stat -c %i "$mf")
-	b0=$(sed -n 's/^neug_feed_bytes_written_total{.*} //p' "$mf")
-	wait_for 30 sh -c "[ \$(sed -n 's/^neug_feed_bytes_written_total{.*} //p' $mf) -gt $b0 ]"
-	b1=$(sed -n 's/^neug_feed_bytes_written_total{.*} //p' "$mf")
+	b0=$(sed -n 's/^neug_feed_written_bytes_total{.*} //p' "$mf")
+	wait_for 30 sh -c "[ \$(sed -n 's/^neug_feed_written_bytes_total{.*} //p' $mf) -gt $b0 ]"
+	b1=$(sed -n 's/^neug_feed_written_bytes_total{.*} //p' "$mf")
 	i1=$(stat -c %i "$mf")
-	say "# $(grep -E '^neug_(info|device_present|samples_total|feed_bytes_written_total|last_output)' "$mf" | tr '\n' ' ')"
+	say "# $(grep -E '^neug_(info|device_present|samples_total|feed_written_bytes_total|last_output)' "$mf" | tr '\n' ' ')"
 	if [ "$i1" != "$i0" ] && [ "$b1" -gt "$b0" ] && [ "$(stat -c %a "$mf")" = 644 ] &&
 		grep -q "^neug_device_present{program=\"feed\",source=\"device:/dev/$tty\"} 1\$" "$mf" &&
 		grep -q '^neug_info{.*serial="[^"]' "$mf" && grep -q '^neug_samples_total{' "$mf" &&
@@ -353,3 +384,96 @@ left=$(echo $left)
 [ -z "$left" ] && [ -z "$(leftover_units)" ] &&
 	pass "after purge: no file, unit, rule, conffile or dpkg record of neug left" ||
 	fail "after purge: left behind: $left $(leftover_units | tr '\n' ' ')"
+
+# --- upgrade: the services that run keep running, on the new binary ---
+# The previous package (check.sh: this package repacked as VERSION~prev, its
+# neug one byte longer, so that the two binaries differ) installed, the
+# board's feed, neug-feed.service and the socket-activated egd running;
+# then this package over it. Every one must run again, as a new process
+# whose /proc/PID/exe is the new /usr/bin/neug (not "(deleted)", the new
+# file's checksum), and the egd socket must serve.
+prev=$(ls $T/deb-prev/neug_*.deb 2>/dev/null | head -1)
+if [ -z "$prev" ]; then
+	skip "upgrade: no previous package in $T/deb-prev"
+	exit 0
+fi
+if apt-get install -y "$prev" >/tmp/apt-prev.log 2>&1; then
+	pass "upgrade: apt-get install $(basename "$prev"): neug $(dpkg-query -W -f '${Version}' neug)"
+else
+	fail "upgrade: installing $(basename "$prev"): $(tail -3 /tmp/apt-prev.log | tr '\n' ' ')"
+	exit 0
+fi
+neug emulate --source=jitter >/tmp/emulate4.log 2>&1 &
+emu=$!
+attach >/dev/null 2>&1
+if wait_for 30 test -e /dev/neug; then
+	tty4=$(basename "$(readlink -f /dev/neug)")
+else
+	fail "upgrade: no /dev/neug for the board ($(tail -2 /tmp/emulate4.log | tr '\n' ' '))"
+	exit 0
+fi
+systemctl start neug-feed.service neug-egd.socket
+egd_read() { # bytes of an EGD blocking read (command 2) of 32 bytes on /run/neug-egd.sock
+	printf '\002\040' | timeout 300 socat -t 240 - UNIX-CONNECT:/run/neug-egd.sock,shut-none,readbytes=32 2>/dev/null | wc -c
+}
+n0=$(egd_read)
+upgrade_units="neug-feed@$tty4.service neug-feed.service neug-egd.service"
+main_pid() { systemctl show -p MainPID --value "$1"; }
+running() { # unit: active, with a main process
+	systemctl -q is-active "$1" && [ "$(main_pid "$1")" -gt 0 ] 2>/dev/null
+}
+declare -A old_pid
+ok=1
+for u in $upgrade_units; do
+	if wait_for 60 running "$u"; then old_pid[$u]=$(main_pid "$u"); else ok=0; fi
+done
+sum_prev=$(sha256sum /usr/bin/neug | cut -d' ' -f1)
+if [ $ok = 1 ] && [ "$n0" = 32 ]; then
+	pass "upgrade: before, running on $(dpkg-query -W -f '${Version}' neug): $(for u in $upgrade_units; do printf '%s (pid %s) ' "$u" "${old_pid[$u]}"; done)and egd served 32 bytes"
+else
+	fail "upgrade: before: $(for u in $upgrade_units; do printf '%s %s; ' "$u" "$(systemctl is-active "$u")"; done) egd read $n0 bytes"
+fi
+if apt-get install -y "$deb" >/tmp/apt-up.log 2>&1 && [ "$(dpkg-query -W -f '${Version}' neug)" = "$ver" ]; then
+	pass "upgrade: apt-get install $(basename "$deb") over it: neug $ver"
+else
+	fail "upgrade: apt-get install $(basename "$deb"): $(tail -3 /tmp/apt-up.log | tr '\n' ' ')"
+fi
+sum_new=$(sha256sum /usr/bin/neug | cut -d' ' -f1)
+[ "$sum_new" != "$sum_prev" ] || fail "upgrade: the previous package's neug is the same file as this one's (the test cannot tell them apart)"
+new_binary() { # unit old-pid: a new main process running the new /usr/bin/neug
+	local p
+	p=$(main_pid "$1")
+	[ "$p" -gt 0 ] 2>/dev/null && [ "$p" != "$2" ] && systemctl -q is-active "$1" &&
+		[ "$(readlink "/proc/$p/exe")" = /usr/bin/neug ] &&
+		[ "$(sha256sum "/proc/$p/exe" 2>/dev/null | cut -d' ' -f1)" = "$sum_new" ]
+}
+for u in "neug-feed@$tty4.service" neug-feed.service; do
+	if wait_for 60 new_binary "$u" "${old_pid[$u]:-0}"; then
+		p=$(main_pid "$u")
+		pass "upgrade: $u restarted (pid ${old_pid[$u]} -> $p), /proc/$p/exe is the new /usr/bin/neug"
+	else
+		p=$(main_pid "$u")
+		fail "upgrade: $u $(systemctl is-active "$u"), pid ${old_pid[$u]} -> $p, exe $(readlink "/proc/$p/exe" 2>&1)"
+	fi
+done
+# egd: the socket listens again, a request is served, by a new process on
+# the new binary (restarted, or started anew by the request).
+n1=$(egd_read)
+u=neug-egd.service
+if systemctl -q is-active neug-egd.socket && [ "$n1" = 32 ] && wait_for 30 new_binary $u "${old_pid[$u]:-0}"; then
+	p=$(main_pid $u)
+	pass "upgrade: neug-egd.socket active, 32 bytes served, $u pid ${old_pid[$u]} -> $p on the new /usr/bin/neug"
+else
+	p=$(main_pid $u)
+	fail "upgrade: neug-egd.socket $(systemctl is-active neug-egd.socket), read $n1 bytes, $u $(systemctl is-active $u) pid ${old_pid[$u]} -> $p, exe $(readlink "/proc/$p/exe" 2>&1)"
+fi
+old=$(for u in $upgrade_units; do kill -0 "${old_pid[$u]:-0}" 2>/dev/null && echo "${old_pid[$u]}"; done)
+deleted=$(for e in /proc/[0-9]*/exe; do [ "$(readlink "$e" 2>/dev/null)" = "/usr/bin/neug (deleted)" ] && echo "${e%/exe}"; done |
+	while read -r d; do [ "${d#/proc/}" != "$emu" ] && echo "${d#/proc/}"; done)
+[ -z "$old" ] && [ -z "$deleted" ] && pass "upgrade: no process of the previous package left (the test's emulated board aside)" ||
+	fail "upgrade: old processes still running: $old $deleted"
+grep -iE 'warning|error' /tmp/apt-up.log | grep -v 'debconf' | head -3 | sed 's/^/# apt: /' >&3
+usbip detach -p 0 >/dev/null 2>&1 || usbip detach -p 8 >/dev/null 2>&1
+kill $emu 2>/dev/null
+wait $emu 2>/dev/null
+apt-get purge -y neug >/tmp/purge2.log 2>&1 || fail "upgrade: apt-get purge neug: $(tail -2 /tmp/purge2.log | tr '\n' ' ')"

@@ -5,10 +5,11 @@
 # ext4, our Debian package (DEB, `make deb`: installed by the guest test
 # itself), the golden vectors and the guest test (guest-test.sh + its unit),
 # as an ext4 image made with mke2fs -d.
-#   tests/system/mkimage.sh KVER OUT.img DEB
+#   tests/system/mkimage.sh KVER OUT.img DEB [PREV.deb]
+# PREV.deb: the previous package, for the upgrade test (in deb-prev/).
 # Rebuilt only when an input changed (a stamp of checksums next to it).
 set -eu
-kver=$1 out=$2 deb=$3
+kver=$1 out=$2 deb=$3 prevdeb=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cd "$top"
@@ -21,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 stage=$tmp/root
 stamp_now=$( {
 	echo "$base $kver"
-	sha256sum "$0" "$here/guest-test.sh" "$here/neug-systest.service" "$deb"
+	sha256sum "$0" "$here/guest-test.sh" "$here/neug-systest.service" "$deb" $prevdeb
 	sha256sum "$vectors"/neug-1.0.6/*.bin
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp_now" ]; then
@@ -43,6 +44,10 @@ depmod -b "$stage" "$kver"
 # the test
 mkdir -p "$stage/usr/lib/neug-systest/vectors" "$stage/usr/lib/neug-systest/deb"
 cp "$deb" "$stage/usr/lib/neug-systest/deb/"
+if [ -n "$prevdeb" ]; then
+	mkdir -p "$stage/usr/lib/neug-systest/deb-prev"
+	cp "$prevdeb" "$stage/usr/lib/neug-systest/deb-prev/"
+fi
 cp "$vectors"/neug-1.0.6/*.bin "$stage/usr/lib/neug-systest/vectors/"
 install -m 0755 "$here/guest-test.sh" "$stage/usr/lib/neug-systest/guest-test.sh"
 install -m 0644 "$here/neug-systest.service" "$stage/etc/systemd/system/neug-systest.service"

@@ -147,16 +147,21 @@ int main(void)
 	CHECK(strstr(t, "neug_info{program=\"info\",source=\"device:/dev/ttyACM0\","
 			"serial=\"FSIJ-1.0.6-\\\"q\\\"\\\\x\",mode=\"conditioned\"} 1\n") != NULL,
 	      "neug_info: source, serial (quote and backslash escaped) and mode as labels");
-	CHECK(strstr(t, "# HELP neug_neug_err_total NeuG CRC-level test errors\n# TYPE neug_neug_err_total counter\n"
-			"neug_neug_err_total{program=\"info\",source=\"device:/dev/ttyACM0\"} 3\n") != NULL,
+	CHECK(strstr(t, "# HELP neug_crc_test_errors_total NeuG CRC-level test errors\n# TYPE neug_crc_test_errors_total counter\n"
+			"neug_crc_test_errors_total{program=\"info\",source=\"device:/dev/ttyACM0\"} 3\n") != NULL,
 	      "a counter row: HELP = the table's label, TYPE counter, _total, its value");
-	CHECK(strstr(t, "# TYPE neug_neug_p4k_max gauge\nneug_neug_p4k_max{program=\"info\",source=\"device:/dev/ttyACM0\"} 22\n") != NULL,
+	CHECK(strstr(t, "# TYPE neug_crc_apt4096_max gauge\nneug_crc_apt4096_max{program=\"info\",source=\"device:/dev/ttyACM0\"} 22\n") != NULL,
 	      "a maximum: a gauge without _total");
+	CHECK(strstr(t, "# TYPE neug_output_mode gauge\n"
+			"neug_output_mode{program=\"info\",source=\"device:/dev/ttyACM0\",mode=\"conditioned\"} 1\n"
+			"neug_output_mode{program=\"info\",source=\"device:/dev/ttyACM0\",mode=\"crc32\"} 0\n"
+			"neug_output_mode{program=\"info\",source=\"device:/dev/ttyACM0\",mode=\"raw\"} 0\n") != NULL,
+	      "an enumeration (the mode): a gauge per state, labelled with its name, 1 for the present one");
 	CHECK(!strstr(t, "neug_samples_total") && !strstr(t, "neug_status{") && !strstr(t, "neug_running"),
 	      "only the rows the device answered; no daemon families");
 	CHECK(strstr(t, "neug_device_present{program=\"info\",source=\"device:/dev/ttyACM0\"} 1\n") &&
 	      strstr(t, "neug_persistent_failure{program=\"info\",source=\"device:/dev/ttyACM0\"} 0\n") &&
-	      strstr(t, "neug_kernel_entropy_avail{program=\"info\",source=\"device:/dev/ttyACM0\"} 256\n"),
+	      strstr(t, "neug_kernel_entropy_avail_bits{program=\"info\",source=\"device:/dev/ttyACM0\"} 256\n"),
 	      "present 1, no persistent failure, entropy_avail 256");
 	free(t);
 
@@ -183,9 +188,19 @@ int main(void)
 	      "firmware: 64-bit samples exact, blocks dropped, mode crc32, source \"device\" without a tty");
 	CHECK(strstr(t, "neug_persistent_failure{program=\"info\",source=\"device\"} 1\n") != NULL,
 	      "a latched persistent failure: neug_persistent_failure 1");
-	CHECK(strstr(t, "neug_min_entropy_milli{") && strstr(t, "neug_adc_min_entropy_milli{") &&
-	      strstr(t, "neug_fail_count_value{") && !strstr(t, "neug_h_milli") && !strstr(t, "neug_fail_count{"),
-	      "h_milli, adc_h_milli, fail_count under names promtool accepts");
+	CHECK(strstr(t, "neug_min_entropy_bits{program=\"info\",source=\"device\"} 0.007\n") &&
+	      strstr(t, "neug_adc_min_entropy_bits{program=\"info\",source=\"device\"} 0.007\n") &&
+	      strstr(t, "neug_failure_test_statistic{") && !strstr(t, "milli") && !strstr(t, "_value") &&
+	      !strstr(t, "neug_neug_") && !strstr(t, "_count{"),
+	      "h_milli, adc_h_milli in bits (7 millibits: 0.007), fail_count: no _milli, _value, _count or neug_neug_");
+	CHECK(strstr(t, "neug_failure_test{program=\"info\",source=\"device\",test=\"none\"} 0\n"
+			"neug_failure_test{program=\"info\",source=\"device\",test=\"rct\"} 1\n"
+			"neug_failure_test{program=\"info\",source=\"device\",test=\"apt\"} 0\n") &&
+	      strstr(t, "neug_clock_source{program=\"info\",source=\"device\",clock=\"hse\"} 0\n"
+			"neug_clock_source{program=\"info\",source=\"device\",clock=\"hsi_fallback\"} 0\n"
+			"neug_clock_source{program=\"info\",source=\"device\",clock=\"pll_failed\"} 0\n"
+			"neug_clock_source{program=\"info\",source=\"device\",clock=\"7\"} 1\n"),
+	      "enumerations: the latched test rct 1; a clock value without a name (7) is a state of its own");
 	free(t);
 
 	/* A daemon's state: feed figures, running, timestamps; no device rows filter. */
@@ -198,8 +213,8 @@ int main(void)
 	CHECK(nf == 4 + (int)ng_counters_n + 4, "feed: %zu rows, 8 more families (%d%s%s)", ng_counters_n, nf,
 	      *why ? ": " : "", why);
 	CHECK(strstr(t, "neug_device_present{program=\"feed\",source=\"device:/dev/ttyACM1\"} 0\n") &&
-	      strstr(t, "neug_feed_bytes_written_total{program=\"feed\",source=\"device:/dev/ttyACM1\"} 4096\n") &&
-	      strstr(t, "neug_feed_entropy_credited_total{program=\"feed\",source=\"device:/dev/ttyACM1\"} 32768\n") &&
+	      strstr(t, "neug_feed_written_bytes_total{program=\"feed\",source=\"device:/dev/ttyACM1\"} 4096\n") &&
+	      strstr(t, "neug_feed_entropy_credited_bits_total{program=\"feed\",source=\"device:/dev/ttyACM1\"} 32768\n") &&
 	      strstr(t, "neug_last_output_timestamp_seconds{program=\"feed\",source=\"device:/dev/ttyACM1\"} 1700000100\n") &&
 	      strstr(t, "neug_running{program=\"feed\",source=\"device:/dev/ttyACM1\"} 1\n") &&
 	      !strstr(t, "entropy_avail") && !strstr(t, "neug_egd"),
