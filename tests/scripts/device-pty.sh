@@ -123,3 +123,21 @@ n=$(stat -c %s "$tmp/got")
 [ $rc = 4 ] && [ "$n" -le $GOOD ] && within "$tmp/got" "$tmp/sent" &&
 	pass "egd --credit=8, a client reading, good then zeros: $n bytes served, all sent before the zeros; exit 4" ||
 	fail "egd with a reader: rc $rc, $n bytes; $(tail -2 "$tmp/log")"
+
+# --credit elsewhere: a file source (a replay) takes none (usage error 2,
+# 0 is accepted); on jitter it replaces the declared figure.
+: >"$tmp/pool"
+out=$($N feed --foreground --source="file:$V/adc.bin" --credit=1 --pool="$tmp/pool" 2>&1); rc=$?
+[ $rc = 2 ] && [ ! -s "$tmp/pool" ] && echo "$out" | grep -q 'replay.*--credit must be 0' &&
+	pass "feed --credit=1 on a file source: exit 2, a replay earns no credit" || fail "feed --credit on a file: rc $rc $out"
+out=$($N egd --source="file:$V/adc.bin" --credit=1 --listen="unix:$tmp/egd.sock" 2>&1); rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/egd.sock" ] && echo "$out" | grep -q 'replay.*--credit must be 0' &&
+	pass "egd --credit=1 on a file source: exit 2, no socket left" || fail "egd --credit on a file: rc $rc $out"
+$N feed --foreground --source="file:$V/adc.bin" --credit=0 --pool="$tmp/pool" --max-rate=0 --count=4096 2>"$tmp/log"; rc=$?
+[ $rc = 0 ] && grep -q 'wrote 4096 bytes, credited 0 bits' "$tmp/log" &&
+	pass "feed --credit=0 on a file source: accepted, 0 bits" || fail "feed --credit=0 on a file: rc $rc $(tail -1 "$tmp/log")"
+: >"$tmp/pool"
+$N feed --foreground --source=jitter --credit=2.5 --pool="$tmp/pool" --max-rate=0 --count=4096 2>"$tmp/log"; rc=$?
+[ $rc = 0 ] && grep -q 'crediting 2.500 bits/byte (--credit)' "$tmp/log" && grep -q 'wrote 4096 bytes, credited 10240 bits' "$tmp/log" &&
+	pass "feed --credit=2.5 on jitter: 4096 bytes credit 10240 bits, the figure said at the start" ||
+	fail "feed --credit=2.5 on jitter: rc $rc $(grep -E 'started|stopped' "$tmp/log" | tr '\n' ' ')"
