@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-# A fake device on a pty, for tests/scripts/device-pty.sh: LINK points at
+# A fake device on a pty, for tests/scripts/fail-closed.sh: LINK points at
 # the pty's slave (like /dev/neug). It writes nothing until the reader has
 # set the tty up (ECHO cleared: cfmakeraw), then streams PATTERN until it is
 # killed, the reader goes away (EIO) or 60 s pass:

@@ -12,9 +12,12 @@
 #    (egd reads its source while its buffer has room: with nobody reading, the
 #    zeros come within its 16 KiB buffer here, as a failure must be read to
 #    be seen.)
+# Raw mode from a file source that latches (stuck.bin): feed and egd exit 4
+# with nothing written or served, as in the other modes. --credit on a file
+# source is refused; on jitter it replaces the declared figure.
 set -u
 . "$(dirname "$0")/../lib.sh"
-ng_test_init device-pty
+ng_test_init fail-closed
 N=$PWD/build/neug
 dev=$tmp/ttyNEUG
 GOOD=65536
@@ -141,3 +144,13 @@ $N feed --foreground --source=jitter --credit=2.5 --pool="$tmp/pool" --max-rate=
 [ $rc = 0 ] && grep -q 'crediting 2.500 bits/byte (--credit)' "$tmp/log" && grep -q 'wrote 4096 bytes, credited 10240 bits' "$tmp/log" &&
 	pass "feed --credit=2.5 on jitter: 4096 bytes credit 10240 bits, the figure said at the start" ||
 	fail "feed --credit=2.5 on jitter: rc $rc $(grep -E 'started|stopped' "$tmp/log" | tr '\n' ' ')"
+
+# Raw mode is no exception: stuck.bin latches in its start-up test.
+: >"$tmp/pool"
+$N feed --foreground --source="file:$V/stuck.bin" --mode=raw --pool="$tmp/pool" --max-rate=0 --grace=0 2>"$tmp/log"; rc=$?
+[ $rc = 4 ] && [ ! -s "$tmp/pool" ] && grep -q 'persistent health failure: health test failed' "$tmp/log" &&
+	pass "feed --mode=raw on stuck.bin: exit 4, nothing written to the pool" ||
+	fail "feed raw stuck.bin: rc $rc, $(stat -c %s "$tmp/pool") bytes; $(tail -2 "$tmp/log" | tr '\n' ' ')"
+timeout 60 $N egd --source="file:$V/stuck.bin" --mode=raw --listen="unix:$tmp/egd.sock" 2>"$tmp/log"; rc=$?
+[ $rc = 4 ] && grep -q 'persistent health failure' "$tmp/log" && grep -q ' 0 bytes served' "$tmp/log" &&
+	pass "egd --mode=raw on stuck.bin: exit 4, 0 bytes served" || fail "egd raw stuck.bin: rc $rc; $(tail -2 "$tmp/log" | tr '\n' ' ')"
