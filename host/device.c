@@ -266,6 +266,8 @@ static int reconnect(ng_device_gen *d)
 			snprintf(d->tty, sizeof d->tty, "%s", path);
 			if (tty_open(d) == 0) {
 				if (d->identified && !still_identified(d)) {
+					if (ng_device_interrupt)
+						break;
 					d->failed = true;
 					snprintf(d->err, sizeof d->err, "%s came back but does not identify itself as a "
 						 "NeuG (GET_INFO: %.300s): stopped, its bytes are not taken on trust",
