@@ -38,13 +38,14 @@ for mode in conditioned crc32 raw; do
 	for pat in zeros good-then-zero; do
 		# generate: a warning, then exit 4 and no file
 		start $pat
-		timeout 60 $N generate --source=device:"$dev" --mode=$mode -n 1M -o "$tmp/out.bin" --summary 2>"$tmp/err"
+		timeout 60 $N generate --source=device:"$dev" --mode=$mode -n 1M -o "$tmp/out.bin" --summary --stats 2>"$tmp/err"
 		rc=$?
 		stop
 		if [ $rc = 4 ] && [ ! -e "$tmp/out.bin" ] && grep -q 'warning: device .* did not identify itself as a NeuG' "$tmp/err" &&
 			grep -q '^  warning: *the device did not identify itself' "$tmp/err" &&
-			grep -q 'continuous test failed on the host: .* is all zeros' "$tmp/err"; then
-			pass "generate, $mode, $pat: warned (unidentified), exit 4 at the first zero block, no file"
+			grep -q 'continuous test failed on the host: .* is all zeros' "$tmp/err" &&
+			tail -1 "$tmp/err" | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if d["identified"] is False and d["status"] == "failed" else 1)'; then
+			pass "generate, $mode, $pat: warned (unidentified; --stats \"identified\": false), exit 4 at the first zero block, no file"
 		else
 			fail "generate, $mode, $pat: rc $rc, file $([ -e "$tmp/out.bin" ] && echo kept || echo absent): $(head -c 600 "$tmp/err")"
 		fi
