@@ -34,7 +34,7 @@ int ng_feed_acct_policy(ng_feed_acct *a, const ng_gen *g, int32_t credit_milli,
 			const char *cmd, char *err, size_t errlen)
 {
 	ng_feed_acct_gen(a, g);
-	if (credit_milli >= 0 && ng_gen_replay(g) && credit_milli > 0) {
+	if (credit_milli > 0 && ng_gen_replay(g)) {
 		snprintf(err, errlen, "%s is a replay of recorded samples: it earns no credit, "
 			 "--credit must be 0 (or left out)", ng_gen_source_desc(g));
 		return NG_EXIT_USAGE;
