@@ -9,7 +9,11 @@
  * CRITBINOM(W, 2^-h, 1 - alpha), the smallest k with P(X <= k) >= 1 - alpha
  * for X ~ Binomial(W, 2^-h), from an exact binomial sum. When h*1000 is
  * whole, ceil(a / h) is taken in integers (as the core does for h_milli).
- * Returns 0, or -1 for arguments out of range. */
+ * Returns 0, -1 for arguments out of range, or -2 when H is too small for
+ * alpha: the RCT cutoff would not fit in 32 bits (H < ng_cutoffs_min_h(a)). */
 int ng_cutoffs_compute(double h, double a, uint32_t window, uint32_t *rct, uint32_t *apt);
+/* The least H whose RCT cutoff 1 + ceil(a / H) fits in 32 bits:
+ * a / (2^32 - 2), e.g. about 6.985e-9 for alpha = 2^-30. */
+double ng_cutoffs_min_h(double a);
 
 #endif

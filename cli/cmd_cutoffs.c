@@ -17,7 +17,9 @@ static void usage(FILE *f)
 	      "SP 800-90B health-test cutoffs for H bits of min-entropy per sample:\n"
 	      "  RCT (4.4.1): C = 1 + ceil(-log2(alpha) / H)\n"
 	      "  APT (4.4.2): C = 1 + CRITBINOM(W, 2^-H, 1 - alpha) (exact binomial)\n\n"
-	      "  --min-entropy=H  declared min-entropy per sample, 0 < H <= 32\n"
+	      "  --min-entropy=H  declared min-entropy per sample, 0 < H <= 32, and at least\n"
+	      "                   -log2(alpha) / 4294967294 so that the RCT cutoff fits in\n"
+	      "                   32 bits (about 6.985e-9 for alpha = 2^-30)\n"
 	      "  --alpha=A        false-positive probability: 2^-N or a number (default 2^-30)\n"
 	      "  --window=W       APT window (default 512; SP 800-90B uses 1024 for binary)\n"
 	      "  --json           one JSON object\n"
@@ -81,8 +83,16 @@ int ng_cmd_cutoffs(int argc, char **argv)
 		return NG_EXIT_USAGE;
 	}
 	uint32_t rct, apt;
-	if (ng_cutoffs_compute(h, a, (uint32_t)w, &rct, &apt)) {
-		fprintf(stderr, "neug cutoffs: arguments out of range\n");
+	int r = ng_cutoffs_compute(h, a, (uint32_t)w, &rct, &apt);
+	if (r == -2) {
+		fprintf(stderr, "neug cutoffs: --min-entropy=%g is too small for alpha = 2^-%g: the repetition "
+			"count cutoff 1 + ceil(%g / %g) does not fit in 32 bits; give H >= %.4g\n", h, a, a, h,
+			ng_cutoffs_min_h(a) * (1 + 1e-12));
+		return NG_EXIT_USAGE;
+	}
+	if (r != 0) {
+		fprintf(stderr, "neug cutoffs: --alpha=2^-%g is out of range: give an exponent up to 1000 "
+			"(a probability down to 2^-1000)\n", a);
 		return NG_EXIT_USAGE;
 	}
 	if (json)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* neug egd: serves health-tested output over the EGD protocol (egd.h), for
  * QEMU's -object rng-egd and other EGD clients. */
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
@@ -37,11 +38,18 @@ static void usage(FILE *f)
 		"(command 0) counts the declared min-entropy of a jitter or device source;\n"
 		"for a file source (a replay) it is 0.\n\n"
 		"  --listen=ADDR       unix:PATH, 127.0.0.1:PORT or :PORT (repeatable; default\n"
-		"                      unix:/run/neug-egd.sock, or the sockets systemd passes)\n"
+		"                      unix:/run/neug-egd.sock, or the sockets systemd passes);\n"
+		"                      an address outside 127.0.0.0/8 needs --allow-remote\n"
+		"  --allow-remote      listen on a non-loopback address: EGD has no\n"
+		"                      authentication, anyone who can connect takes bytes\n"
 		"  --source=SPEC       jitter (default), file:PATH, device[:TTY]\n"
 		"  --mode=MODE         conditioned (default), crc32, raw\n"
 		"  --min-entropy=H     declared min-entropy per raw sample, bits\n"
 		"  --uid=W0:W1:W2      unique-ID words for the CRC (hex)\n"
+		"  --credit=BITS       count BITS of entropy per byte (0 to 8) in the level\n"
+		"                      instead of the source's declared figure: your own figure;\n"
+		"                      needed for a device that does not identify itself as a\n"
+		"                      NeuG (GET_INFO), which is otherwise refused\n"
 		"  --max-clients=N     connections served at once (default 64)\n"
 		"  --buffer=BYTES      bytes kept ready (default 16384)\n"
 		"  --idle=SECONDS      drop a client whose request stays incomplete (default 30)\n"
@@ -129,6 +137,39 @@ static void tick(void *user)
 		metrics_write(em, true, false);
 }
 
+/* Checks a --listen address's form (what ng_egd_listen accepts). Returns 0,
+ * or -1 with the reason in err; *remote: an IPv4 address outside 127/8. */
+static int check_listen(const char *addr, bool *remote, char *err, size_t errlen)
+{
+	*remote = false;
+	if (!strncmp(addr, "unix:", 5)) {
+		if (!addr[5] || strlen(addr + 5) > 107) {
+			snprintf(err, errlen, "bad socket path in --listen=%s (empty or longer than 107 bytes)", addr);
+			return -1;
+		}
+		return 0;
+	}
+	const char *colon = strrchr(addr, ':');
+	char host[64] = "127.0.0.1", *end;
+	struct in_addr in;
+	unsigned long port = colon ? strtoul(colon + 1, &end, 10) : 0;
+	if (!colon || (size_t)(colon - addr) >= sizeof host || !colon[1] || *end || port > 65535 ||
+	    colon[1] == '-' || colon[1] == '+' || colon[1] == ' ') {
+		snprintf(err, errlen, "bad address --listen=%s: expected unix:PATH, 127.0.0.1:PORT or :PORT", addr);
+		return -1;
+	}
+	if (colon > addr) {
+		memcpy(host, addr, (size_t)(colon - addr));
+		host[colon - addr] = 0;
+	}
+	if (inet_pton(AF_INET, host, &in) != 1) {
+		snprintf(err, errlen, "bad address --listen=%s: '%s' is not an IPv4 address", addr, host);
+		return -1;
+	}
+	*remote = (ntohl(in.s_addr) >> 24) != 127;
+	return 0;
+}
+
 /* Closes the listening sockets and removes the unix socket files made here. */
 static void unlisten(const char *const *addr, int naddr, const ng_egd_server *s)
 {
@@ -151,17 +192,38 @@ int ng_cmd_egd(int argc, char **argv)
 		{"listen", 1, 0, 'l'}, {"source", 1, 0, 's'}, {"mode", 1, 0, 'm'},
 		{"min-entropy", 1, 0, 'H'}, {"uid", 1, 0, 'u'}, {"max-clients", 1, 0, 'c'},
 		{"buffer", 1, 0, 'b'}, {"idle", 1, 0, 'i'}, {"metrics", 1, 0, 'M'},
-		{"metrics-interval", 1, 0, 'I'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+		{"metrics-interval", 1, 0, 'I'}, {"credit", 1, 0, 'C'}, {"allow-remote", 0, 0, 'R'},
+		{"help", 0, 0, 'h'}, {0, 0, 0, 0}};
 	int c;
+	int32_t credit_milli = -1;   /* --credit, x 1000; -1: the source's figure */
+	bool allow_remote = false;
+	const char *remote_addr = NULL;
+	char err[600];
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		unsigned long long v;
 		switch (c) {
-		case 'l':
+		case 'l': {
 			if (nlisten == NG_EGD_MAX_LISTEN)
 				return ng_cliopt_fail("egd", "--listen", optarg, "at most 8 addresses");
+			bool remote;
+			if (check_listen(optarg, &remote, err, sizeof err) != 0) {
+				fprintf(stderr, "neug egd: %s\n", err);
+				return NG_EXIT_USAGE;
+			}
+			if (remote && !remote_addr)
+				remote_addr = optarg;
 			listen_addr[nlisten++] = optarg;
 			break;
+		}
+		case 'R': allow_remote = true; break;
+		case 'C': {
+			double bits;
+			if (ng_cliopt_double(optarg, 0, 8, 0, &bits) != 0)
+				return ng_cliopt_fail("egd", "--credit", optarg, "bits per byte, 0 to 8");
+			credit_milli = (int32_t)(bits * 1000 + 0.5);
+			break;
+		}
 		case 's': go.source = optarg; break;
 		case 'm':
 			if (ng_cliopt_mode(optarg, &go.mode) != 0)
@@ -206,8 +268,13 @@ int ng_cmd_egd(int argc, char **argv)
 		usage(stderr);
 		return NG_EXIT_USAGE;
 	}
+	if (remote_addr && !allow_remote) {
+		fprintf(stderr, "neug egd: --listen=%s is not a loopback address: EGD has no authentication, "
+			"anyone who can reach it takes the bytes (and the entropy count); give --allow-remote "
+			"to listen there anyway, or prefer unix:PATH or 127.0.0.1:PORT\n", remote_addr);
+		return NG_EXIT_USAGE;
+	}
 	ng_log_init("neug-egd", false);
-	char err[600];
 	/* Before listening: a failed self-test answers nobody. */
 	int kcode = ng_kat_run(err, sizeof err);
 	if (kcode != 0) {
@@ -257,7 +324,20 @@ int ng_cmd_egd(int argc, char **argv)
 	s.user = &em;
 	s.stop = &egd_stop;
 	ng_feed_acct credit;   /* the entropy level counts what feed would credit */
-	ng_feed_acct_gen(&credit, g);
+	int pcode = ng_feed_acct_policy(&credit, g, credit_milli, "egd", err, sizeof err);
+	if (pcode != 0) {
+		fprintf(stderr, "neug egd: %s\n", err);
+		ng_gen_close(g);
+		unlisten(listen_addr, nlisten, &s);
+		return pcode;
+	}
+	if (!ng_gen_identified(g))
+		ng_log(LOG_WARNING, "warning: %s did not identify itself as a NeuG (GET_INFO: %s): counting "
+		       "--credit=%.3f bits/byte on your word; the host runs only its continuous test",
+		       ng_gen_source_desc(g), ng_gen_ident_error(g), credit.millibits_per_byte / 1000.0);
+	if (remote_addr)
+		ng_log(LOG_WARNING, "warning: listening on %s (--allow-remote): EGD has no authentication",
+		       remote_addr);
 	s.credit_millibits = credit.millibits_per_byte;
 	ng_log(LOG_NOTICE, "serving EGD on %d socket%s%s (%s), source %s, entropy level %.3f bits/byte%s",
 	       s.nlisten, s.nlisten == 1 ? "" : "s", activated ? " from systemd" : "",

@@ -42,6 +42,10 @@ static void usage(FILE *f)
 		"  --mode=MODE         conditioned (default), crc32, raw\n"
 		"  --min-entropy=H     declared min-entropy per raw sample, bits\n"
 		"  --uid=W0:W1:W2      unique-ID words for the CRC (hex)\n"
+		"  --credit=BITS       credit BITS of entropy per byte (0 to 8) instead of the\n"
+		"                      source's declared figure: your own figure, which nothing\n"
+		"                      checks; needed for a device that does not identify itself\n"
+		"                      as a NeuG (GET_INFO), which is otherwise refused\n"
 		"  --pool=PATH         the pool (default /dev/random); any other existing file or\n"
 		"                      tty only receives the bytes and the credit is counted\n"
 		"  --interval=SECONDS  top up at least this often (default 10)\n"
@@ -149,8 +153,9 @@ int ng_cmd_feed(int argc, char **argv)
 		{"chunk", 1, 0, 'c'}, {"max-rate", 1, 0, 'r'}, {"threshold", 1, 0, 't'},
 		{"grace", 1, 0, 'g'}, {"count", 1, 0, 'n'}, {"foreground", 0, 0, 'f'},
 		{"verbose", 0, 0, 'v'}, {"metrics", 1, 0, 'M'}, {"metrics-interval", 1, 0, 'I'},
-		{"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+		{"credit", 1, 0, 'C'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
 	int c;
+	int32_t credit_milli = -1;   /* --credit, x 1000; -1: the source's figure */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
 		unsigned long long v;
@@ -170,6 +175,13 @@ int ng_cmd_feed(int argc, char **argv)
 			go.have_uid = true;
 			break;
 		case 'p': pool_path = optarg; break;
+		case 'C': {
+			double bits;
+			if (ng_cliopt_double(optarg, 0, 8, 0, &bits) != 0)
+				return ng_cliopt_fail("feed", "--credit", optarg, "bits per byte, 0 to 8");
+			credit_milli = (int32_t)(bits * 1000 + 0.5);
+			break;
+		}
 		case 'i':
 			if (ng_cliopt_double(optarg, 0, 86400, NG_CLIOPT_OPEN_LO, &interval) != 0)
 				return ng_cliopt_fail("feed", "--interval", optarg, "seconds, more than 0 and at most 86400");
@@ -232,6 +244,18 @@ int ng_cmd_feed(int argc, char **argv)
 		ng_pool_close(&pool);
 		return gcode;
 	}
+	ng_feed_acct acct;
+	int pcode = ng_feed_acct_policy(&acct, g, credit_milli, "feed", err, sizeof err);
+	if (pcode != 0) {
+		fprintf(stderr, "neug feed: %s\n", err);
+		ng_gen_close(g);
+		ng_pool_close(&pool);
+		return pcode;
+	}
+	if (!ng_gen_identified(g))   /* with --credit: said once, on stderr */
+		ng_log(LOG_WARNING, "warning: %s did not identify itself as a NeuG (GET_INFO: %s): crediting "
+		       "--credit=%.3f bits/byte on your word; the host runs only its continuous test",
+		       ng_gen_source_desc(g), ng_gen_ident_error(g), acct.millibits_per_byte / 1000.0);
 	char abs_path[4096], cwd[2048];
 	if (fm.path && fm.path[0] != '/') {
 		/* daemon() changes to /: a relative path is the one given here */
@@ -287,15 +311,14 @@ int ng_cmd_feed(int argc, char **argv)
 
 	ng_pipeline_stats st;
 	ng_gen_get_stats(g, &st);
-	ng_feed_acct acct;
-	ng_feed_acct_gen(&acct, g);
 	if (threshold < 0)
 		threshold = read_threshold();
 	ng_log(LOG_NOTICE, "started: source %s, pool %s%s, declared %.3f bits/sample, "
-	       "crediting %.3f bits/byte%s, chunk %lu, interval %gs, max rate %g B/s",
+	       "crediting %.3f bits/byte%s%s, chunk %lu, interval %gs, max rate %g B/s",
 	       ng_gen_source_desc(g), pool.path, pool.is_random ? "" : " (not a random device: counting only)",
 	       st.h_milli / 1000.0, acct.millibits_per_byte / 1000.0,
-	       ng_gen_replay(g) ? " (a replay earns no credit)" : "", chunk, interval, max_rate);
+	       ng_gen_replay(g) ? " (a replay earns no credit)" : "",
+	       credit_milli >= 0 ? " (--credit)" : "", chunk, interval, max_rate);
 
 	uint8_t buf[4096];
 	int rc = NG_EXIT_OK;

@@ -18,6 +18,7 @@
 #include "file.h"
 #include "gen.h"
 #include "kat.h"
+#include "meter.h"
 
 static const char usage_text[] =
 	"Usage: neug generate [OPTIONS]\n"
@@ -35,9 +36,15 @@ static const char usage_text[] =
 	"                    (default 3.7 for files, 0.5 for jitter)\n"
 	"  --stats           print one JSON object with all counters on stderr at exit\n"
 	"  --summary         print a short human summary on stderr at exit\n"
+	"  --progress        show bytes, rate and time left on stderr once a second\n"
+	"                    (default: when stderr is a terminal)\n"
+	"  --no-progress     never show it\n"
 	"  --help            this text\n"
 	"\n"
 	"The known-answer self-tests run first; nothing is written when one fails.\n"
+	"A source that ends before -n is an input error: nothing is kept.\n"
+	"A device that does not identify itself (GET_INFO) is only tested by the host:\n"
+	"a warning says so, and a zero block or two equal blocks stop it (exit 4).\n"
 	"Exit status: 0 done, 2 usage error, 3 input or I/O error, 4 health-test or\n"
 	"self-test failure.\n"
 	"See neug-generate(1).\n";
@@ -153,6 +160,9 @@ static void print_summary(const ng_gen *g, uint32_t mode, uint64_t bytes, double
 	const ng_source *s = ng_gen_source(g);
 	fprintf(stderr, "neug generate: summary\n");
 	fprintf(stderr, "  source:        %s\n", ng_gen_source_desc(g));
+	if (!ng_gen_identified(g))
+		fprintf(stderr, "  warning:       the device did not identify itself as a NeuG (GET_INFO: %s);\n"
+			"                 only the host's tests ran on its bytes\n", ng_gen_ident_error(g));
 	if (ng_gen_h_milli(g))
 		fprintf(stderr, "  min-entropy:   %.3f bits/sample declared", ng_gen_h_milli(g) / 1000.0);
 	if (s && s->measured_h_milli)
@@ -182,7 +192,7 @@ static void print_summary(const ng_gen *g, uint32_t mode, uint64_t bytes, double
 
 int ng_cmd_generate(int argc, char **argv)
 {
-	enum { O_SOURCE = 256, O_MODE, O_UID, O_H, O_STATS, O_SUMMARY, O_HELP };
+	enum { O_SOURCE = 256, O_MODE, O_UID, O_H, O_STATS, O_SUMMARY, O_HELP, O_PROGRESS, O_NO_PROGRESS };
 	static const struct option longopts[] = {
 		{"source", required_argument, NULL, O_SOURCE},
 		{"mode", required_argument, NULL, O_MODE},
@@ -191,13 +201,15 @@ int ng_cmd_generate(int argc, char **argv)
 		{"stats", no_argument, NULL, O_STATS},
 		{"summary", no_argument, NULL, O_SUMMARY},
 		{"help", no_argument, NULL, O_HELP},
+		{"progress", no_argument, NULL, O_PROGRESS},
+		{"no-progress", no_argument, NULL, O_NO_PROGRESS},
 		{NULL, 0, NULL, 0},
 	};
 	ng_gen_opts o;
 	memset(&o, 0, sizeof o);
 	unsigned long long limit = UINT64_MAX;
 	const char *outpath = NULL;
-	int want_stats = 0, want_summary = 0, c;
+	int want_stats = 0, want_summary = 0, want_progress = -1, c;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":n:o:h", longopts, NULL)) != -1) {
@@ -238,6 +250,12 @@ int ng_cmd_generate(int argc, char **argv)
 		case O_SUMMARY:
 			want_summary = 1;
 			break;
+		case O_PROGRESS:
+			want_progress = 1;
+			break;
+		case O_NO_PROGRESS:
+			want_progress = 0;
+			break;
 		case O_HELP:
 		case 'h':
 			fputs(usage_text, stdout);
@@ -267,6 +285,10 @@ int ng_cmd_generate(int argc, char **argv)
 		fprintf(stderr, "neug generate: %s\n", err);
 		return code;
 	}
+	if (!ng_gen_identified(g))
+		fprintf(stderr, "neug generate: warning: %s did not identify itself as a NeuG (GET_INFO: %s): "
+			"its own health tests are unknown; the host tests what it receives (a zero block or two "
+			"equal blocks stop it)\n", ng_gen_source_desc(g), ng_gen_ident_error(g));
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -289,6 +311,8 @@ int ng_cmd_generate(int argc, char **argv)
 	uint64_t done = 0;
 	int rc = NG_EXIT_OK, epipe = 0;
 	err[0] = 0;
+	ng_meter prog;
+	ng_meter_init(&prog, stderr, want_progress, limit, "neug generate");
 	while (done < limit) {
 		if (got_signal) {
 			snprintf(err, sizeof err, "interrupted by signal %d", (int)got_signal);
@@ -302,8 +326,14 @@ int ng_cmd_generate(int argc, char **argv)
 			rc = ng_gen_exit_code(g);
 			break;
 		}
-		if (r == 0)
+		if (r == 0) {
+			if (limit != UINT64_MAX) {   /* -n asked for more: not a complete output */
+				snprintf(err, sizeof err, "%s: the source ended after %" PRIu64 " of %llu bytes",
+					 ng_gen_source_desc(g), done, limit);
+				rc = NG_EXIT_IO;
+			}
 			break;
+		}
 		if (out_write(&out, buf, (size_t)r, err, sizeof err) < 0) {
 			if (out.is_stdout && errno == EPIPE) {
 				epipe = 1;    /* the reader is gone: a normal end */
@@ -313,7 +343,9 @@ int ng_cmd_generate(int argc, char **argv)
 			break;
 		}
 		done += (uint64_t)r;
+		ng_meter_update(&prog, done);
 	}
+	ng_meter_end(&prog);
 	memset(buf, 0, sizeof buf);
 	if (rc == NG_EXIT_OK && out_finish(&out, err, sizeof err) < 0)
 		rc = NG_EXIT_IO;

@@ -3,6 +3,7 @@
 #include "device.h"
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -30,12 +31,18 @@ struct ng_device_gen {
 	int exit_code;
 	ng_info info;            /* the last GET_INFO answer */
 	bool have_info;
+	bool identified;         /* GET_INFO answered at open: a NeuG (device.h) */
+	char ident_err[400];     /* why not, when it did not */
+	bool failed;             /* a latched failure: no more output (d->err) */
 	/* host-side tests */
 	ng_pipeline *pipe;       /* raw mode */
 	ng_neug_tests_ctx crc;   /* crc32 mode: NeuG's tests on the CRC bytes (core) */
 	ng_pipeline_stats host;  /* crc32 mode: bytes tested, blocks out and dropped */
-	uint8_t part[32];        /* an incomplete word (raw) or block (crc32) */
+	uint8_t part[32];        /* an incomplete 32-byte block */
 	size_t part_len;
+	uint8_t prev[32];        /* the continuous test: the block before */
+	bool have_prev;
+	uint64_t blocks_in;      /* 32-byte blocks received */
 	uint8_t q[4096];         /* tested bytes ready to return */
 	size_t q_off, q_len;
 	uint64_t unplugs, discarded;
@@ -152,14 +159,33 @@ static int tty_open(ng_device_gen *d)
 
 static void query_info(ng_device_gen *d)
 {
-	char err[400];
+	char err[400] = "";
 	ng_info inf;
-	if (ng_info_query(d->tty, &inf, err, sizeof err) == 0) {
+	int r = ng_info_query(d->tty, &inf, err, sizeof err);
+	if (r == 0 && inf.have[0]) {
 		d->info = inf;
 		d->have_info = true;
 		if (inf.serial[0])
 			snprintf(d->serial, sizeof d->serial, "%s", inf.serial);
+		d->ident_err[0] = 0;
+	} else {
+		snprintf(d->ident_err, sizeof d->ident_err, "%s", r == 0 ? "no answer to GET_INFO 0 (the mode)" : err);
 	}
+}
+
+/* GET_INFO asked again after a replug, for up to 2 s (the USB device node
+ * may follow its tty by a moment). false: the device that came back does
+ * not identify itself. */
+static bool still_identified(ng_device_gen *d)
+{
+	for (int i = 0; i < 8 && !ng_device_interrupt; i++) {
+		d->have_info = false;
+		query_info(d);
+		if (d->have_info)
+			return true;
+		poll(NULL, 0, 250);
+	}
+	return false;
 }
 
 static void make_desc(ng_device_gen *d)
@@ -219,6 +245,7 @@ ng_device_gen *ng_device_gen_open(const char *tty, uint32_t mode,
 		free(d);
 		return NULL;
 	}
+	d->identified = d->have_info;
 	make_desc(d);
 	return d;
 }
@@ -238,6 +265,16 @@ static int reconnect(ng_device_gen *d)
 			snprintf(old, sizeof old, "%s", d->tty);
 			snprintf(d->tty, sizeof d->tty, "%s", path);
 			if (tty_open(d) == 0) {
+				if (d->identified && !still_identified(d)) {
+					if (ng_device_interrupt)
+						break;
+					d->failed = true;
+					snprintf(d->err, sizeof d->err, "%s came back but does not identify itself as a "
+						 "NeuG (GET_INFO: %.300s): stopped, its bytes are not taken on trust",
+						 d->tty, d->ident_err);
+					d->exit_code = NG_EXIT_IO;
+					return -1;
+				}
 				query_info(d);
 				make_desc(d);
 				ng_log(LOG_NOTICE, "%s is back; reading on", d->desc);
@@ -261,36 +298,88 @@ static void unplugged(ng_device_gen *d, const char *why)
 {
 	d->unplugs++;
 	d->discarded += d->part_len;
-	ng_log(LOG_WARNING, "%s unplugged (%s); %zu bytes of an incomplete %s discarded", d->desc, why,
-	       d->part_len, d->mode == NG_MODE_CONDITIONED ? "read" : d->mode == NG_MODE_RAW ? "word" : "block");
+	ng_log(LOG_WARNING, "%s unplugged (%s); %zu bytes of an incomplete 32-byte block discarded", d->desc,
+	       why, d->part_len);
 	close(d->fd);
 	d->fd = -1;
 	d->part_len = 0;
 }
 
-/* Takes n new bytes from the device into the queue, through the host tests. */
-static void take(ng_device_gen *d, const uint8_t *b, size_t n)
+/* A latched failure: the queue is dropped, nothing more is returned. */
+static void fail(ng_device_gen *d, int code)
+{
+	explicit_bzero(d->q, sizeof d->q);
+	d->q_off = d->q_len = 0;
+	d->failed = true;
+	d->exit_code = code;
+}
+
+/* The host's raw-sample tests latched a persistent failure (raw mode). */
+static void fail_raw(ng_device_gen *d)
+{
+	ng_pipeline_stats st;
+	ng_pipeline_get_stats(d->pipe, &st);
+	bool adc = st.fail_stream == NG_STREAM_ADC1 || st.fail_stream == NG_STREAM_ADC2;
+	snprintf(d->err, sizeof d->err, "%.640s: health test failed on the host: %s on %s: count %" PRIu32
+		 " (cutoff %" PRIu32 ") at sample index %" PRIu64 "; nothing after it is output",
+		 d->desc, ng_health_name(st.fail_test), adc ? ng_health_stream_name(st.fail_stream) : "the samples",
+		 st.fail_count, st.fail_test == NG_HEALTH_RCT ? (adc ? st.adc_rct_cutoff : st.rct_cutoff)
+							     : (adc ? st.adc_apt_cutoff : st.apt_cutoff),
+		 st.fail_index);
+	fail(d, NG_EXIT_HEALTH);
+}
+
+/* The continuous test on every 32-byte block received, in every mode (FIPS
+ * 140-2 4.9.2 style): a block of zeros, or one equal to the block before,
+ * latches a failure. Returns false when it fired. */
+static bool continuous_ok(ng_device_gen *d, const uint8_t *b)
+{
+	uint8_t any = 0;
+	for (size_t k = 0; k < 32; k++)
+		any |= b[k];
+	bool same = d->have_prev && !memcmp(b, d->prev, 32);
+	uint64_t n = d->blocks_in++;
+	memcpy(d->prev, b, 32);
+	d->have_prev = true;
+	if (any && !same)
+		return true;
+	snprintf(d->err, sizeof d->err, "%.640s: continuous test failed on the host: 32-byte block %" PRIu64
+		 " (bytes %" PRIu64 "..%" PRIu64 " received) %s; nothing after it is output", d->desc, n,
+		 n * 32, n * 32 + 31, any ? "is equal to the block before it" : "is all zeros");
+	fail(d, NG_EXIT_HEALTH);
+	return false;
+}
+
+/* Takes n new bytes from the device into the queue, 32-byte blocks through
+ * the host tests. false: a latched failure (d->err). */
+static bool take(ng_device_gen *d, const uint8_t *b, size_t n)
 {
 	if (d->q_off == d->q_len)
 		d->q_off = d->q_len = 0;
-	if (d->mode == NG_MODE_CONDITIONED) {
-		memcpy(d->q + d->q_len, b, n);
-		d->q_len += n;
-		return;
-	}
-	size_t unit = d->mode == NG_MODE_RAW ? 4 : 32;
 	for (size_t i = 0; i < n; i++) {
 		d->part[d->part_len++] = b[i];
-		if (d->part_len < unit)
+		if (d->part_len < 32)
 			continue;
 		d->part_len = 0;
+		if (!continuous_ok(d, d->part))
+			return false;
 		if (d->mode == NG_MODE_RAW) {
-			uint32_t w = (uint32_t)d->part[0] | (uint32_t)d->part[1] << 8 |
-				     (uint32_t)d->part[2] << 16 | (uint32_t)d->part[3] << 24;
-			ng_pipeline_put(d->pipe, w);  /* raw mode: counted, never blocks */
+			uint32_t w[8];
+			for (size_t k = 0; k < 8; k++)
+				w[k] = (uint32_t)d->part[4 * k] | (uint32_t)d->part[4 * k + 1] << 8 |
+				       (uint32_t)d->part[4 * k + 2] << 16 | (uint32_t)d->part[4 * k + 3] << 24;
+			/* raw mode: intermittent failures counted; a latched one stops */
+			if (ng_pipeline_put_many(d->pipe, w, 8) == NG_ERR_PERSISTENT) {
+				uint8_t junk[NG_BLOCK_BYTES];
+				while (ng_pipeline_take(d->pipe, junk))
+					;
+				explicit_bzero(junk, sizeof junk);
+				fail_raw(d);
+				return false;
+			}
 			while (ng_pipeline_take(d->pipe, d->q + d->q_len))
 				d->q_len += NG_BLOCK_BYTES;
-		} else {
+		} else if (d->mode == NG_MODE_CRC32) {
 			bool fired = false;
 			for (size_t k = 0; k < 32; k++)
 				fired |= ng_neug_tests_byte(&d->crc, d->part[k]);
@@ -302,13 +391,19 @@ static void take(ng_device_gen *d, const uint8_t *b, size_t n)
 				d->q_len += 32;
 				d->host.blocks_out++;
 			}
+		} else {
+			memcpy(d->q + d->q_len, d->part, 32);
+			d->q_len += 32;
 		}
 	}
+	return true;
 }
 
 long ng_device_gen_read(ng_device_gen *d, uint8_t *buf, size_t len)
 {
 	int stalled_ms = 0;
+	if (d->failed)
+		return -1;
 	while (d->q_off == d->q_len) {
 		if (d->fd < 0 && reconnect(d) != 0)
 			return -1;
@@ -332,7 +427,7 @@ long ng_device_gen_read(ng_device_gen *d, uint8_t *buf, size_t len)
 				char h[300];
 				if (d->have_info && ng_info_health(&d->info, h, sizeof h) == 2) {
 					snprintf(d->err, sizeof d->err, "%.640s: %.300s", d->desc, h);
-					d->exit_code = NG_EXIT_HEALTH;
+					fail(d, NG_EXIT_HEALTH);
 					return -1;
 				}
 			}
@@ -343,7 +438,10 @@ long ng_device_gen_read(ng_device_gen *d, uint8_t *buf, size_t len)
 		ssize_t n = read(d->fd, tmp, sizeof tmp);
 		if (n > 0) {
 			stalled_ms = 0;
-			take(d, tmp, (size_t)n);
+			bool ok = take(d, tmp, (size_t)n);
+			explicit_bzero(tmp, (size_t)n);
+			if (!ok)
+				return -1;
 			continue;
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -364,6 +462,8 @@ int ng_device_gen_exit_code(const ng_device_gen *d) { return d->exit_code; }
 const char *ng_device_gen_desc(const ng_device_gen *d) { return d->desc; }
 bool ng_device_gen_present(const ng_device_gen *d) { return d->fd >= 0; }
 const char *ng_device_gen_serial(const ng_device_gen *d) { return d->serial; }
+bool ng_device_gen_identified(const ng_device_gen *d) { return d->identified; }
+const char *ng_device_gen_ident_error(const ng_device_gen *d) { return d->ident_err; }
 
 void ng_device_gen_refresh(ng_device_gen *d)
 {
@@ -404,6 +504,8 @@ void ng_device_gen_close(ng_device_gen *d)
 	if (d->fd >= 0)
 		close(d->fd);
 	explicit_bzero(d->q, sizeof d->q);
+	explicit_bzero(d->part, sizeof d->part);
+	explicit_bzero(d->prev, sizeof d->prev);
 	free(d->pipe);
 	free(d);
 }

@@ -7,19 +7,31 @@
  * is named; opened raw (cfmakeraw: no echo, no line editing), the mode set
  * by parity (none = conditioned, odd = crc32, even = raw), DTR dropped, the
  * input flushed, DTR raised: what arrives after that is the new mode's.
- * In raw and crc32 modes the host tests the data too: raw words through the
- * core's SP 800-90B tests (a pipeline in raw mode: counted, never blocking);
- * crc32 bytes through NeuG's CRC-level tests (the core's ng_neug_tests: RCT
- * cutoff 9, APT 64/18 and 4096/315 on bytes): a 32-byte block in which one
- * fires is dropped.
+ * Identification: GET_INFO (libusb, host/info.h) is asked at open; a device
+ * that answers index 0 (its mode) is identified as a NeuG. One that does not
+ * (a pty, another USB serial adapter, a wrong /dev/neug link) is still read,
+ * but nothing that credits entropy may credit it on trust
+ * (ng_device_gen_identified; feed and egd refuse it without --credit).
+ *
+ * The host tests every 32-byte block received, in every mode: a block of
+ * zeros, or one equal to the block before it (a continuous test), latches a
+ * failure (NG_EXIT_HEALTH). Then, in raw mode, the words go through the
+ * core's SP 800-90B tests (a pipeline in raw mode: intermittent failures are
+ * counted; a persistent failure latches too); in crc32 mode the bytes go
+ * through NeuG's CRC-level tests (the core's ng_neug_tests: RCT cutoff 9, APT
+ * 64/18 and 4096/315 on bytes): a 32-byte block in which one fires is
+ * dropped. After a latched failure the queue is dropped and every read
+ * returns -1: nothing after it is returned.
  *
  * Unplug and replug: a read that fails (EIO, hang-up) is reported on the log
  * ("unplugged ... waiting"), the tty closed, and the same path (named tty),
  * or the first NeuG tty (preferring the same serial), polled every 250 ms;
- * when it is back it is opened and set up as above. Bytes in flight at the
- * unplug (not yet read from the tty, or an incomplete 4-byte word in raw and
- * crc32 modes) are discarded, never returned twice: every byte returned was
- * read once from the device, in order.
+ * when it is back it is opened and set up as above. A device that was
+ * identified at open must identify itself again (GET_INFO, asked for up to
+ * 2 s), or the read fails (NG_EXIT_IO). Bytes in flight at the unplug (not
+ * yet read from the tty, or an incomplete 32-byte block) are discarded,
+ * never returned twice: every byte returned was read once from the device,
+ * in order.
  * No output for NG_DEVICE_STALL_MS: GET_INFO is asked (libusb); a latched
  * persistent failure there ends the read with NG_EXIT_HEALTH. */
 #ifndef NG_DEVICE_H
@@ -53,6 +65,10 @@ void ng_device_gen_get_stats(const ng_device_gen *d, ng_pipeline_stats *st);
 bool ng_device_gen_present(const ng_device_gen *d);
 /* The device's serial number (GET_INFO's strings), "" when unknown. */
 const char *ng_device_gen_serial(const ng_device_gen *d);
+/* true when the device answered GET_INFO at open (a NeuG); false: why not,
+ * in ng_device_gen_ident_error ("'/dev/pts/3' is not a USB tty ..."). */
+bool ng_device_gen_identified(const ng_device_gen *d);
+const char *ng_device_gen_ident_error(const ng_device_gen *d);
 /* Asks GET_INFO again (libusb control requests) when the device is there,
  * so that ng_device_gen_get_stats is current; a conditioned-mode read does
  * not otherwise ask. */

@@ -120,6 +120,13 @@ static void *producer(void *arg)
 		pthread_mutex_lock(&r->mu);
 		if (n <= 0) {
 			r->status = n == 0 ? 2 : 1;
+			if (n < 0) {
+				/* A failed source (a latched health failure): what is
+				 * buffered is dropped at once; nothing more is served
+				 * and the level (0x00) is 0. */
+				explicit_bzero(r->buf, r->size);
+				r->fill = 0;
+			}
 			pthread_mutex_unlock(&r->mu);
 			break;
 		}

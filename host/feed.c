@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "gen.h"
+#include "exit.h"
 #include "ng/pipeline.h"
 
 void ng_feed_acct_init(ng_feed_acct *a, uint32_t mode, uint32_t samples_per_block,
@@ -26,7 +27,31 @@ void ng_feed_acct_gen(ng_feed_acct *a, const ng_gen *g)
 {
 	ng_pipeline_stats st;
 	ng_gen_get_stats(g, &st);
-	ng_feed_acct_init(a, ng_gen_mode(g), st.samples_per_block, ng_gen_replay(g) ? 0 : st.h_milli);
+	ng_feed_acct_init(a, ng_gen_mode(g), st.samples_per_block, ng_gen_creditable(g) ? st.h_milli : 0);
+}
+
+int ng_feed_acct_policy(ng_feed_acct *a, const ng_gen *g, int32_t credit_milli,
+			const char *cmd, char *err, size_t errlen)
+{
+	ng_feed_acct_gen(a, g);
+	if (credit_milli > 0 && ng_gen_replay(g)) {
+		snprintf(err, errlen, "%s is a replay of recorded samples: it earns no credit, "
+			 "--credit must be 0 (or left out)", ng_gen_source_desc(g));
+		return NG_EXIT_USAGE;
+	}
+	if (credit_milli >= 0) {
+		a->millibits_per_byte = credit_milli > 8000 ? 8000u : (uint32_t)credit_milli;
+		return 0;
+	}
+	if (!ng_gen_identified(g)) {
+		snprintf(err, errlen, "%s did not identify itself as a NeuG (GET_INFO: %s): its bytes are "
+			 "not credited on trust. Name the NeuG's own tty (neug info shows it), or, if you know "
+			 "what this device is, give --credit=BITS: the bits of entropy per byte you vouch "
+			 "for (0 to 8; 0 writes the bytes without credit); see neug-%s(1)",
+			 ng_gen_source_desc(g), ng_gen_ident_error(g), cmd);
+		return NG_EXIT_IO;
+	}
+	return 0;
 }
 
 uint32_t ng_feed_acct_add(ng_feed_acct *a, size_t n)

@@ -27,9 +27,17 @@ void ng_feed_acct_init(ng_feed_acct *a, uint32_t mode, uint32_t samples_per_bloc
 		       uint32_t h_milli);
 /* The accounting for g's output, the one rule of feed and egd: as above
  * with g's mode, samples per block and declared H for the jitter and device
- * sources; no credit at all (0 per byte) for a replayed file source. */
+ * sources; no credit at all (0 per byte) for a replayed file source or a
+ * device that did not identify itself (ng_gen_creditable). */
 struct ng_gen;
 void ng_feed_acct_gen(ng_feed_acct *a, const struct ng_gen *g);
+/* The same with the administrator's say: credit_milli >= 0 (--credit=BITS,
+ * x 1000, at most 8000) replaces the declared figure; < 0: none given.
+ * Returns 0 (a set up), NG_EXIT_USAGE for a credit on a replayed file
+ * source, or NG_EXIT_IO for a device that did not identify itself and no
+ * credit given: err then says what to do (cmd names the command). */
+int ng_feed_acct_policy(ng_feed_acct *a, const struct ng_gen *g, int32_t credit_milli,
+			const char *cmd, char *err, size_t errlen);
 /* Accounts n more bytes that reached the pool; returns the bits to credit for them. */
 uint32_t ng_feed_acct_add(ng_feed_acct *a, size_t n);
 

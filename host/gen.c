@@ -35,6 +35,8 @@ static void set_err(char *err, size_t errlen, int *exit_code, int code, const ch
 	*exit_code = code;
 }
 
+static ng_gen *gen_start(ng_gen *g, const ng_gen_opts *o, char *err, size_t errlen, int *exit_code);
+
 ng_gen *ng_gen_open(const ng_gen_opts *o, char *err, size_t errlen, int *exit_code)
 {
 	const char *spec = o->source ? o->source : "jitter";
@@ -80,6 +82,26 @@ ng_gen *ng_gen_open(const ng_gen_opts *o, char *err, size_t errlen, int *exit_co
 		free(g);
 		return NULL;
 	}
+	return gen_start(g, o, err, errlen, exit_code);
+}
+
+ng_gen *ng_gen_open_source(const ng_gen_opts *o, ng_source *src, char *err, size_t errlen, int *exit_code)
+{
+	ng_gen *g = calloc(1, sizeof *g);
+	if (!g || o->mode > NG_MODE_RAW) {
+		set_err(err, errlen, exit_code, g ? NG_EXIT_USAGE : NG_EXIT_IO, g ? "unknown mode" : "out of memory");
+		free(g);
+		ng_source_close(src);
+		return NULL;
+	}
+	g->mode = o->mode;
+	g->src = src;
+	return gen_start(g, o, err, errlen, exit_code);
+}
+
+/* The pipeline on g->src (which g owns from now on). */
+static ng_gen *gen_start(ng_gen *g, const ng_gen_opts *o, char *err, size_t errlen, int *exit_code)
+{
 	g->h_milli = g->src->h_milli;
 	g->pipe = malloc(sizeof *g->pipe);
 	if (!g->pipe) {
@@ -184,8 +206,9 @@ static int refill(ng_gen *g)
 		size_t k = (size_t)n - i < NG_GEN_PIECE ? (size_t)n - i : NG_GEN_PIECE;
 		ng_status st = ng_pipeline_put_many(g->pipe, g->sbuf + i, k);
 		g->fed += k;
-		if (st == NG_ERR_PERSISTENT && g->mode != NG_MODE_RAW) {
-			/* Fail closed: nothing from this chunk is released. */
+		if (st == NG_ERR_PERSISTENT) {
+			/* Fail closed, in every mode (raw too): nothing from this
+			 * chunk is released, nothing after it. */
 			uint8_t junk[NG_BLOCK_BYTES];
 			while (ng_pipeline_take(g->pipe, junk))
 				;
@@ -244,6 +267,9 @@ uint32_t ng_gen_h_milli(const ng_gen *g) { return g->dev ? 0 : g->h_milli; }
 uint32_t ng_gen_mode(const ng_gen *g) { return g->mode; }
 bool ng_gen_replay(const ng_gen *g) { return g->src && !strcmp(g->src->kind, "file"); }
 bool ng_gen_is_device(const ng_gen *g) { return g->dev != NULL; }
+bool ng_gen_identified(const ng_gen *g) { return !g->dev || ng_device_gen_identified(g->dev); }
+const char *ng_gen_ident_error(const ng_gen *g) { return g->dev ? ng_device_gen_ident_error(g->dev) : ""; }
+bool ng_gen_creditable(const ng_gen *g) { return !ng_gen_replay(g) && ng_gen_identified(g); }
 
 bool ng_gen_present(const ng_gen *g) { return !g->dev || ng_device_gen_present(g->dev); }
 const char *ng_gen_serial(const ng_gen *g) { return g->dev ? ng_device_gen_serial(g->dev) : ""; }
@@ -300,6 +326,8 @@ void ng_gen_stats_json(const ng_gen *g, uint64_t bytes, FILE *f)
 	if (st.status & NG_HEALTH_PERSISTENT)
 		fprintf(f, ", \"fail_test\": \"%s\", \"fail_stream\": \"%s\"", ng_health_name(st.fail_test),
 			ng_health_stream_name(st.fail_stream));
+	if (g->dev)
+		fprintf(f, ", \"identified\": %s", ng_gen_identified(g) ? "true" : "false");
 	const ng_source *s = g->src;
 	if (s && s->measured_h_milli)
 		fprintf(f, ", \"startup_mcv_h_milli\": %" PRIu32 ", \"startup_mcv_samples\": %" PRIu32,
@@ -309,9 +337,14 @@ void ng_gen_stats_json(const ng_gen *g, uint64_t bytes, FILE *f)
 		status = "failed";
 	else if (st.status & (NG_HEALTH_RCT | NG_HEALTH_APT | NG_HEALTH_NEUG | NG_HEALTH_PERSISTENT | NG_HEALTH_STARTUP_FAILED))
 		status = "warning";
+	else if (!ng_gen_identified(g))
+		status = "warning";
 	fprintf(f, ", \"status\": \"%s\", \"reason\": ", status);
 	if (g->failed)
 		ng_json_str(f, g->err);
+	else if (*status == 'w' && !(st.status & (NG_HEALTH_RCT | NG_HEALTH_APT | NG_HEALTH_NEUG |
+						  NG_HEALTH_PERSISTENT | NG_HEALTH_STARTUP_FAILED)))
+		ng_json_str(f, "the device did not identify itself (GET_INFO): only the host's tests ran");
 	else if (*status == 'w')
 		ng_json_str(f, g->mode == NG_MODE_RAW ? "raw mode: health tests fired (counted, output not blocked)"
 			 : "health tests fired; the affected blocks were dropped");

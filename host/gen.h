@@ -25,12 +25,16 @@ typedef struct ng_gen ng_gen;
  * NG_EXIT_USAGE (unknown source, bad h_milli), NG_EXIT_IO (missing file, jitter
  * refused to run, no device), NG_EXIT_HEALTH (self-test failure). */
 ng_gen *ng_gen_open(const ng_gen_opts *o, char *err, size_t errlen, int *exit_code);
+/* The same on a sample source the caller opened (tests: a source with an
+ * injected failure); g owns src from now on, also when this fails. */
+ng_gen *ng_gen_open_source(const ng_gen_opts *o, ng_source *src, char *err, size_t errlen, int *exit_code);
 /* Reads up to len health-tested bytes. Returns the count (> 0), 0 at the end
  * of a file source, -1 on failure: see ng_gen_error and ng_gen_exit_code.
- * After a persistent health failure (modes 0 and 1) it returns -1 with
+ * After a persistent health failure, in every mode, it returns -1 with
  * NG_EXIT_HEALTH and a message naming the test, the sample index, the value
- * and the counts; no block queued at that moment is returned. In raw mode
- * (2) health failures are only counted (see ng_gen_get_stats). */
+ * and the counts; no block queued at that moment is returned, nor any after.
+ * In raw mode (2) intermittent failures are only counted (see
+ * ng_gen_get_stats): the samples are output as they are. */
 long ng_gen_read(ng_gen *g, uint8_t *buf, size_t len);
 const char *ng_gen_error(const ng_gen *g);
 int ng_gen_exit_code(const ng_gen *g);
@@ -50,6 +54,13 @@ uint32_t ng_gen_mode(const ng_gen *g);
 bool ng_gen_replay(const ng_gen *g);
 /* true when the source is a device (source=device[:TTY]). */
 bool ng_gen_is_device(const ng_gen *g);
+/* false for a device that did not identify itself through GET_INFO (why:
+ * ng_gen_ident_error); true for the others. */
+bool ng_gen_identified(const ng_gen *g);
+const char *ng_gen_ident_error(const ng_gen *g);
+/* What may be credited as entropy by default: not a replay, not an
+ * unidentified device (DESIGN.md). */
+bool ng_gen_creditable(const ng_gen *g);
 /* A device source: true while the device is connected; the others: true. */
 bool ng_gen_present(const ng_gen *g);
 /* A device source: its serial number; the others (or unknown): "". */

@@ -19,6 +19,7 @@ typedef struct {
 	int eof;
 	int warned;
 	uint64_t total;        /* bytes read so far */
+	uint64_t size;         /* a regular file's size at open (0: not regular) */
 	char pathbuf[256];
 } file_priv;
 
@@ -59,6 +60,13 @@ static long file_read(ng_source *s, uint32_t *out, size_t n)
 			return -1;
 		}
 		if (r == 0) {
+			if (f->total < f->size) {
+				/* a regular file shorter now than at open */
+				snprintf(s->err, sizeof s->err, "reading file '%s': it ended after %llu of its %llu "
+					 "bytes (truncated while read)", f->pathbuf, (unsigned long long)f->total,
+					 (unsigned long long)f->size);
+				return -1;
+			}
 			f->eof = 1;
 			warn_tail(f, f->total);
 			break;
@@ -115,8 +123,10 @@ static ng_source *file_open(const char *path, uint32_t h_milli, char *err, size_
 	}
 	f->fd = fd;
 	strcpy(f->pathbuf, path);
-	if (S_ISREG(st.st_mode))
+	if (S_ISREG(st.st_mode)) {
 		warn_tail(f, (uint64_t)st.st_size);
+		f->size = (uint64_t)st.st_size;
+	}
 	s->kind = "file";
 	snprintf(s->desc, sizeof s->desc, "file '%s'", path);
 	s->h_milli = h_milli ? h_milli : NG_DEFAULT_H_MILLI;

@@ -66,8 +66,24 @@ rc=$?
 [ $rc = 4 ] && grep -q 'persistent health failure' "$tmp/log" && pass "a failing source: exit 4, the reason logged" ||
 	fail "stuck.bin: rc $rc; $(tail -2 "$tmp/log" | tr '\n' ' ')"
 
-out=$($N egd --listen=10.1.2.3 2>&1); rc=$?
-[ $rc = 3 ] && echo "$out" | grep -q "bad address '10.1.2.3'" && pass "a bad --listen address: exit 3, named" || fail "bad address: rc $rc $out"
+for bad in 10.1.2.3 :99999 unix: 127.0.0.1:-1 host.example:80; do
+	out=$($N egd --listen=$bad 2>&1); rc=$?
+	[ $rc = 2 ] && echo "$out" | grep -q -- "--listen=$bad" && pass "a bad --listen=$bad: a usage error (exit 2), named" ||
+		fail "bad address $bad: rc $rc $out"
+done
+# Not loopback: refused without --allow-remote (EGD has no authentication).
+out=$($N egd --listen=0.0.0.0:$((port + 3)) --source="file:$V/adc.bin" 2>&1); rc=$?
+[ $rc = 2 ] && echo "$out" | grep -q 'no authentication' && echo "$out" | grep -q -- '--allow-remote' &&
+	pass "--listen=0.0.0.0:PORT without --allow-remote: exit 2, says EGD has no authentication" ||
+	fail "0.0.0.0 without --allow-remote: rc $rc $out"
+$N egd --listen=0.0.0.0:$((port + 3)) --allow-remote --source="file:$V/adc.bin" 2>"$tmp/rlog" &
+rpid=$!
+pids+=($rpid)
+for _ in $(seq 100); do grep -q serving "$tmp/rlog" && break; sleep 0.1; done
+kill -TERM $rpid; wait $rpid; rc=$?
+[ $rc = 0 ] && grep -q 'warning: listening on 0.0.0.0:.*no authentication' "$tmp/rlog" &&
+	pass "--allow-remote: it listens on 0.0.0.0, with a warning that EGD has no authentication" ||
+	fail "--allow-remote: rc $rc; $(head -3 "$tmp/rlog" | tr '\n' ' ')"
 
 # Socket activation: systemd-socket-activate listens and passes the socket.
 if command -v systemd-socket-activate >/dev/null; then

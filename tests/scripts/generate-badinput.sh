@@ -40,6 +40,29 @@ fi
 run --source=file:"$T/missing.bin" -o "$T/never.bin"
 ok "missing file with -o: exit 3 and no output file" '[ $rc = 3 ] && [ -z "$(ls "$T" | grep never)" ]'
 
+# A source that ends before -n: an input error (3), the counts in the
+# message, no file kept with -o; without -n the end of a file is the end.
+run --source=file:"$V/adc.bin" -n 100M -o "$T/short.bin"
+ok "a file source shorter than -n: exit 3, 'the source ended after 6400 of 104857600 bytes', no file ($err)" \
+	'[ $rc = 3 ] && [[ $err == *"$V/adc.bin"*"the source ended after 6400 of 104857600 bytes"* ]] && [ ! -e "$T/short.bin" ]'
+run --source=file:"$V/adc.bin" -n 6400 -o "$T/exact.bin"
+ok "a file source exactly -n long: exit 0, 6400 bytes" '[ $rc = 0 ] && [ "$(stat -c %s "$T/exact.bin")" = 6400 ]'
+run --source=file:"$V/adc.bin" -n 6401
+ok "one byte short of -n to stdout: exit 3 (the 6400 bytes were written)" '[ $rc = 3 ] && [[ $err == *"ended after 6400 of 6401 bytes"* ]]'
+# A file truncated while it is read: a big regular file, cut to 1,000,000
+# bytes once neug has written 64 KiB of it (raw mode: bytes in = bytes out;
+# its buffers and the pipe's hold far less than 1,000,000 bytes).
+for _ in $(seq 4096); do cat "$V/adc.bin"; done >"$T/grow.bin"
+size=$(stat -c %s "$T/grow.bin")
+"$N" generate --source=file:"$T/grow.bin" --mode=raw 2>"$T/err" | {
+	head -c 65536 >/dev/null    # neug has read the start of the file
+	truncate -s 1000000 "$T/grow.bin"
+	cat >/dev/null
+}
+rc=${PIPESTATUS[0]}
+ok "a file truncated while read: exit 3, 'truncated while read' ($(head -c 200 "$T/err"))" \
+	'[ $rc = 3 ] && grep -q "ended after 1000000 of its $size bytes (truncated while read)" "$T/err"'
+
 # A length that is not a multiple of 4: a warning, and the tail is not used.
 { cat "$V/adc.bin"; printf '\x01\x02\x03'; } >"$T/tail.bin"
 run --source=file:"$T/tail.bin" --mode=raw "$UID_ARG"

@@ -69,9 +69,27 @@ ok "healthy then stuck: the message says how much had been output" \
 rc=$?
 ok "healthy then stuck with -o: exit 4, no file" '[ $rc = 4 ] && [ -z "$(ls "$T" | grep "^dies-o")" ]'
 
-# Raw mode never blocks: the stuck file comes out as it is, with a warning.
+# Raw mode does not block on single firings, but a latched failure stops it
+# as it stops every mode: stuck.bin latches in its start-up test, so not one
+# byte is written and the exit is 4; with -o no file.
 "$N" generate --source=file:"$V/stuck.bin" "$UID_ARG" --mode=raw >"$T/stuck2.bin" 2>"$T/stuck2.err"
 rc=$?
-ok "stuck.bin raw mode exits 0 and writes the samples unchanged" '[ $rc = 0 ] && cmp -s "$T/stuck2.bin" "$V/stuck.bin"'
-ok "stuck.bin raw mode warns that health tests fired" 'grep -q "warning: raw mode: health tests fired" "$T/stuck2.err"'
+ok "stuck.bin raw mode: exit 4 at the latch, not one byte written ($(head -c 160 "$T/stuck2.err"))" \
+	'[ $rc = 4 ] && [ ! -s "$T/stuck2.bin" ] && grep -q "repetition count test" "$T/stuck2.err"'
+"$N" generate --source=file:"$V/stuck.bin" "$UID_ARG" --mode=raw -o "$T/stuck3.bin" 2>/dev/null
+rc=$?
+ok "stuck.bin raw mode with -o: exit 4, no file" '[ $rc = 4 ] && [ ! -e "$T/stuck3.bin" ]'
+# Healthy then stuck, raw mode: a prefix of the samples (whole blocks, none
+# from after the latch), then exit 4.
+"$N" generate --source=file:"$T/dies.bin" "$UID_ARG" --mode=raw >"$T/dies-raw.out" 2>"$T/dies-raw.err"
+rc=$?
+len=$(stat -c %s "$T/dies-raw.out")
+ok "healthy then stuck, raw mode: exit 4 after $len bytes, a prefix of the healthy samples" \
+	'[ $rc = 4 ] && [ $((len % 32)) = 0 ] && [ "$len" -le $((5600 * 4)) ] && cmp -s "$T/dies-raw.out" <(head -c "$len" "$V/adc.bin")'
+# Single firings in raw mode are counted and warned about, the samples written as they are.
+perl -0777 -ne 'my @w = unpack "V*", $_; @w[3000..3009] = (0x05550555) x 10; print pack "V*", @w' "$V/adc.bin" >"$T/onerun.bin"
+"$N" generate --source=file:"$T/onerun.bin" "$UID_ARG" --mode=raw >"$T/onerun.out" 2>"$T/onerun.err"
+rc=$?
+ok "one run of 10 equal samples, raw mode: exit 0, written as they are, warned" \
+	'[ $rc = 0 ] && cmp -s "$T/onerun.out" "$T/onerun.bin" && grep -q "warning: raw mode: health tests fired" "$T/onerun.err"'
 exit 0

@@ -62,5 +62,17 @@ int main(void)
 		}
 	CHECK(diff == 0 && err == 0, "cutoffs: neug cutoffs = ng_health_cutoffs for alpha 2^-30 (%d cases, %d differ, %d errors)",
 	      cases, diff, err);
+	/* An H too small for its cutoffs: refused (-2), never a division by
+	 * zero (h_milli rounds to 0) nor a cutoff that wraps 32 bits. */
+	double hmin = ng_cutoffs_min_h(30);
+	int r10 = ng_cutoffs_compute(1e-10, 30, 512, &r, &a), r9 = ng_cutoffs_compute(1e-9, 30, 512, &r, &a);
+	int rlo = ng_cutoffs_compute(hmin * 0.999999, 30, 512, &r, &a);
+	int rok = ng_cutoffs_compute(hmin * 1.000001, 30, 512, &r, &a);
+	CHECK(r10 == -2 && r9 == -2 && rlo == -2 && rok == 0 && r >= 4294960000u && r <= 4294967295u,
+	      "cutoffs: H below %.6g for alpha 2^-30 refused (1e-10: %d, 1e-9: %d), just above it: RCT %u",
+	      hmin, r10, r9, r);
+	int rm = ng_cutoffs_compute(1e-3, 30, 512, &r, &a);
+	CHECK(rm == 0 && r == 30001 && a == 513,
+	      "cutoffs: H = 0.001 (h_milli 1): RCT 30001, APT W + 1 (%u, %u)", r, a);
 	return ng_check_exit();
 }

@@ -5,7 +5,9 @@
  * data flowing in each mode, the host's tests in raw and crc32 modes, unplug
  * (close the master) and replug (a new pty behind the same name) without a
  * byte lost from what was read or returned twice, finding a NeuG tty in a
- * fake sysfs, and the device as a raw-sample source. */
+ * fake sysfs, and the device as a raw-sample source. Failing closed: a pty
+ * is not identified (no GET_INFO); zeros, a repeated block or a dead ADC
+ * (raw mode) latch a failure in every mode, with nothing returned after it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -108,13 +110,57 @@ typedef struct {
 	ng_device_gen *d;
 	uint8_t *buf;
 	size_t want, got;
+	volatile int done;
 } reader;
 
 static void *reader_thread(void *a)
 {
 	reader *r = a;
 	r->got = read_all(r->d, r->buf, r->want);
+	r->done = 1;
 	return NULL;
+}
+
+/* Waits up to 10 s for the reader to return; when it does not (the
+ * failure expected did not come), makes it give up: the device's replug
+ * wait is interrupted and the pty closed, so the test fails instead of
+ * hanging. Returns true when the reader returned by itself. */
+static bool join_reader(pthread_t th, reader *r, int *m)
+{
+	for (int i = 0; i < 1000 && !r->done; i++)
+		usleep(10000);
+	bool by_itself = r->done;
+	if (!by_itself) {
+		ng_device_interrupt = 1;
+		unplug(*m);
+		*m = -1;
+	}
+	pthread_join(th, NULL);
+	ng_device_interrupt = 0;
+	return by_itself;
+}
+
+/* One write if the pty takes it now (never blocks). */
+static void write_now(int fd, const uint8_t *b, size_t n)
+{
+	struct pollfd p = {.fd = fd, .events = POLLOUT};
+	if (fd >= 0 && poll(&p, 1, 0) == 1 && write(fd, b, n) < 0)
+		perror("write");
+}
+
+/* Writes as the reader takes the bytes; gives up when the reader has
+ * returned (a latched failure: it reads no more). */
+static void write_until(int fd, const uint8_t *b, size_t n, const reader *r)
+{
+	while (n && !r->done) {
+		struct pollfd p = {.fd = fd, .events = POLLOUT};
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		ssize_t w = write(fd, b, n < 1024 ? n : 1024);
+		if (w <= 0)
+			return;
+		b += w, n -= (size_t)w;
+	}
 }
 
 int main(void)
@@ -164,9 +210,11 @@ int main(void)
 	int m = plug();
 	d = ng_device_gen_open(link_path, NG_MODE_CONDITIONED, err, sizeof err, &code);
 	wait_setup(m);
-	write_all(m, in, 3000);
-	size_t n = read_all(d, out, 3000);
-	CHECK(n == 3000 && !memcmp(in, out, 3000), "conditioned: 3000 bytes through unchanged");
+	write_all(m, in, 3008);
+	size_t n = read_all(d, out, 3008);
+	CHECK(n == 3008 && !memcmp(in, out, 3008), "conditioned: 3008 bytes (94 blocks) through unchanged");
+	CHECK(!ng_device_gen_identified(d) && strstr(ng_device_gen_ident_error(d), "not a USB tty"),
+	      "a pty does not identify itself: %s", ng_device_gen_ident_error(d));
 	ng_pipeline_stats st;
 	ng_device_gen_get_stats(d, &st);
 	CHECK(st.h_milli == NG_DEFAULT_H_MILLI && st.samples_per_block == NG_NEUG_SAMPLES,
@@ -176,19 +224,20 @@ int main(void)
 	CHECK(ng_device_gen_present(d) && !strcmp(ng_device_gen_serial(d), ""),
 	      "present after open; no serial without GET_INFO");
 	ng_device_gen_set_wait(d, on_wait, d);
-	reader r = {.d = d, .buf = out, .want = 2000};
+	reader r = {.d = d, .buf = out, .want = 1984};
 	pthread_t th;
 	pthread_create(&th, NULL, reader_thread, &r);
-	write_all(m, in, 1000);
+	write_all(m, in, 1000);   /* 31 blocks and 8 bytes of the next */
 	usleep(200000);
 	unplug(m);
 	usleep(600000);
 	m = plug();
 	bool up = wait_setup(m);
-	write_all(m, in + 5000, 1000);
+	write_all(m, in + 5000, 992);
 	pthread_join(th, NULL);
-	CHECK(up && r.got == 2000 && !memcmp(out, in, 1000) && !memcmp(out + 1000, in + 5000, 1000),
-	      "unplug + replug: the 1000 bytes before and the 1000 after, none twice, none lost (%zu)", r.got);
+	CHECK(up && r.got == 1984 && !memcmp(out, in, 992) && !memcmp(out + 992, in + 5000, 992),
+	      "unplug + replug: the 992 bytes before and the 992 after, none twice, none lost, the "
+	      "incomplete block discarded (%zu)", r.got);
 	CHECK(waits_absent > 0 && ng_device_gen_present(d),
 	      "the wait hook ran while the device was gone (%d calls absent, %d present); present again after",
 	      waits_absent, waits_present);
@@ -240,14 +289,25 @@ int main(void)
 		ng_device_gen_get_stats(d, &st);
 		CHECK(r.got == 32000 && !memcmp(out, adc, 32000) && st.samples == 8000 && st.rct_failures == 0 &&
 		      st.apt_failures == 0, "raw: adc.bin's words pass through, 8000 samples tested, no failure");
+		/* ADC2 dead (held at 0x0fff), ADC1 live: the blocks all differ
+		 * (no continuous-test failure), the host's per-ADC RCT latches. */
+		uint8_t *dead = malloc(32000);
+		for (size_t i = 0; i < 32000; i += 4) {
+			memcpy(dead + i, adc + i, 2);
+			dead[i + 2] = 0xff, dead[i + 3] = 0x0f;
+		}
 		r = (reader){.d = d, .buf = out, .want = 32000};
 		pthread_create(&th, NULL, reader_thread, &r);
-		write_all(m, stuck, 32000);
-		pthread_join(th, NULL);
+		write_until(m, dead, 32000, &r);
+		bool ended = join_reader(th, &r, &m);
 		ng_device_gen_get_stats(d, &st);
-		CHECK(r.got == 32000 && st.rct_failures > 0 && (st.status & NG_HEALTH_PERSISTENT),
-		      "raw: stuck.bin is still delivered (raw never blocks) but the host's RCT fires "
-		      "(%u failures, status 0x%x)", st.rct_failures, st.status);
+		long again = ended ? ng_device_gen_read(d, out, 32) : 0;
+		CHECK(r.got < 32000 && r.got % 32 == 0 && !memcmp(out, dead, r.got) &&
+		      (st.status & NG_HEALTH_PERSISTENT) && again == -1 &&
+		      ng_device_gen_exit_code(d) == NG_EXIT_HEALTH && strstr(ng_device_gen_error(d), "ADC2"),
+		      "raw: a dead ADC2 latches the host's test: %zu bytes before it, then -1 for good (%s)",
+		      r.got, ng_device_gen_error(d));
+		free(dead);
 		ng_device_gen_close(d);
 		unplug(m);
 
@@ -265,6 +325,39 @@ int main(void)
 		unplug(m);
 	} else {
 		SKIP("raw mode tests: no vectors in %s", ng_vectors_dir());
+	}
+
+	/* The continuous test, every mode: zeros from the start; good bytes
+	 * then zeros; a block sent twice. Nothing after the failure, ever. */
+	static const char *const mname[] = {"conditioned", "crc32", "raw"};
+	uint8_t zero[4096];
+	memset(zero, 0, sizeof zero);
+	for (uint32_t mode = 0; mode < 3; mode++) {
+		for (int pat = 0; pat < 3; pat++) {
+			m = plug();
+			d = ng_device_gen_open(link_path, mode, err, sizeof err, &code);
+			wait_setup(m);
+			size_t good = pat == 0 ? 0 : 3200;
+			/* raw mode: the first 1024 words are the start-up test: real samples */
+			const uint8_t *src = mode == NG_MODE_RAW && adc ? adc : in;
+			r = (reader){.d = d, .buf = out, .want = sizeof out};
+			pthread_create(&th, NULL, reader_thread, &r);
+			write_until(m, src, good, &r);
+			if (pat == 2)
+				write_until(m, src + good - 32, 32, &r);  /* the last block again */
+			write_until(m, zero, sizeof zero, &r);
+			bool ended = join_reader(th, &r, &m);
+			write_now(m, src + 4000, 320);   /* good bytes after the failure */
+			long again = ended ? ng_device_gen_read(d, out + r.got, 32) : 0;
+			const char *e = ng_device_gen_error(d);
+			CHECK(r.got <= good && !memcmp(out, src, r.got) && again == -1 &&
+			      ng_device_gen_exit_code(d) == NG_EXIT_HEALTH &&
+			      strstr(e, pat == 2 ? "equal to the block before it" : "all zeros"),
+			      "%s, %s: %zu of the %zu good bytes, then -1 for good: %s", mname[mode],
+			      pat == 0 ? "zeros" : pat == 1 ? "good then zeros" : "a block repeated", r.got, good, e);
+			ng_device_gen_close(d);
+			unplug(m);
+		}
 	}
 	free(adc);
 	free(stuck);

@@ -39,11 +39,21 @@ static volatile sig_atomic_t stop_flag;
 static ng_egd_server srv;
 static char run_err[256];
 static int run_rc;
+static volatile int server_done;
 static void *server_thread(void *a)
 {
 	(void)a;
 	run_rc = ng_egd_run(&srv, run_err, sizeof run_err);
+	server_done = 1;
 	return NULL;
+}
+
+/* Waits up to ms for the server thread to return. */
+static bool wait_server(int ms)
+{
+	for (int i = 0; i < ms / 10 && !server_done; i++)
+		usleep(10000);
+	return server_done;
 }
 
 static char sock_path[108];
@@ -345,10 +355,8 @@ int main(void)
 	      (unsigned long long)srv.bytes_served, (unsigned long long)srv.requests);
 
 	/* No credit (a replayed source): the entropy level is 0 with bytes
-	 * ready. Then the source fails: the server stops with an error;
-	 * clients are closed. */
+	 * ready. */
 	stop_flag = 0;
-	src_limit = (long)src_pos + 1000;
 	srv.clients_total = 0;
 	srv.credit_millibits = 0;
 	pthread_create(&th, NULL, server_thread, NULL);
@@ -366,6 +374,41 @@ int main(void)
 		CHECK(n > 5 && lvl == 0, "0x00 with no credit: level %u with bytes ready (0x01 got %zu)", lvl,
 		      n >= 5 ? n - 5 : 0);
 	}
+	close(fd);
+	stop_flag = 1;
+	pthread_join(th, NULL);
+
+	/* The source fails (a latched health failure) after 1000 bytes, with
+	 * a client connected that reads nothing: the server drops what it
+	 * buffered and stops at once (fill_error 1), not one byte served. */
+	stop_flag = 0;
+	server_done = 0;
+	srv.fill_error = 0;
+	srv.credit_millibits = 8000;
+	uint64_t served0 = srv.bytes_served;
+	src_limit = (long)src_pos + 1000;
+	pthread_create(&th, NULL, server_thread, NULL);
+	fd = connect_unix();
+	bool ended = wait_server(10000);
+	CHECK(ended && run_rc == -1 && srv.fill_error == 1 && srv.bytes_served == served0,
+	      "a failing source, nobody reading: the server stops by itself (rc %d, fill_error %d), "
+	      "its buffer dropped (%llu bytes served)", run_rc, srv.fill_error,
+	      (unsigned long long)(srv.bytes_served - served0));
+	if (!ended) {
+		stop_flag = 1;
+		pthread_join(th, NULL);
+		return ng_check_exit();
+	}
+	pthread_join(th, NULL);
+	close(fd);
+
+	/* The same with a client reading: at most the bytes before the failure. */
+	stop_flag = 0;
+	server_done = 0;
+	srv.fill_error = 0;
+	src_limit = (long)src_pos + 1000;
+	pthread_create(&th, NULL, server_thread, NULL);
+	fd = connect_unix();
 	for (int i = 0; i < 8; i++)
 		send_all(fd, "\x02\xff", 2);
 	uint8_t big2[2048];

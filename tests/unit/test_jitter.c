@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The jitter source starts, its start-up self-assessment passes on this
  * machine, and it delivers varying samples; the MCV estimator is right on
- * inputs with a known answer; the file source reads little-endian words. */
+ * inputs with a known answer; the file source reads little-endian words
+ * and fails when the file is truncated while read; a jitter source that
+ * sticks (an injected failure) stops the generator in raw mode too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +11,41 @@
 #include <time.h>
 #include <unistd.h>
 #include "check.h"
+#include "gen.h"
 #include "source.h"
+
+/* A source wrapped so that it sticks after `after` samples: every sample
+ * from then on is the last good one (a counter that stopped). The samples
+ * it gave are kept in `given`. */
+typedef struct {
+	ng_source *inner;
+	uint64_t after, pos;
+	uint32_t last;
+	uint32_t *given;
+	size_t given_cap;
+} stuck_src;
+
+static long stuck_read(ng_source *s, uint32_t *buf, size_t n)
+{
+	stuck_src *w = s->priv;
+	long r = w->inner->read(w->inner, buf, n);
+	for (long i = 0; i < r; i++, w->pos++) {
+		if (w->pos >= w->after)
+			buf[i] = w->last;
+		w->last = buf[i];
+		if (w->pos < w->given_cap)
+			w->given[w->pos] = buf[i];
+	}
+	return r;
+}
+
+static void stuck_close(ng_source *s)
+{
+	stuck_src *w = s->priv;
+	ng_source_close(w->inner);
+	free(w);
+	free(s);
+}
 
 static double mcv_ref(double p, double n)
 {
@@ -87,6 +123,49 @@ int main(void)
 	      "declaring 16 bits/sample is refused (%s)", err);
 	ng_source_close(s);
 
+	/* Jitter, raw mode, a failure injected: the samples stick after 20,000.
+	 * The generator returns -1 with exit 4 at the latch, and every byte it
+	 * returned before is one of the samples given before the injection. */
+	{
+		enum { AFTER = 20000, CAP = 200000 };
+		ng_source *inner = ng_jitter_open(0, err, sizeof err);
+		ng_source *ws = calloc(1, sizeof *ws);
+		stuck_src *w = calloc(1, sizeof *w);
+		uint32_t *given = calloc(CAP, sizeof *given);
+		uint8_t *outb = malloc(CAP * 4);
+		if (inner && ws && w && given && outb) {
+			*w = (stuck_src){.inner = inner, .after = AFTER, .given = given, .given_cap = CAP};
+			*ws = *inner;
+			ws->read = stuck_read;
+			ws->close = stuck_close;
+			ws->priv = w;
+			ng_gen_opts o = {.mode = NG_MODE_RAW};
+			int code = 0;
+			ng_gen *g = ng_gen_open_source(&o, ws, err, sizeof err, &code);
+			size_t got = 0;
+			long r = 0;
+			while (g && got < CAP * 4 && (r = ng_gen_read(g, outb + got, CAP * 4 - got)) > 0)
+				got += (size_t)r;
+			long again = g ? ng_gen_read(g, outb, 32) : 0;
+			ng_pipeline_stats st;
+			if (g)
+				ng_gen_get_stats(g, &st);
+			CHECK(g && r == -1 && again == -1 && ng_gen_exit_code(g) == NG_EXIT_HEALTH &&
+			      (st.status & NG_HEALTH_PERSISTENT) && got <= AFTER * 4 && got % 32 == 0 &&
+			      !memcmp(outb, given, got) && strstr(ng_gen_error(g), "repetition count test"),
+			      "jitter, raw mode, stuck after %d samples: %zu bytes (all from before), then exit 4: %s",
+			      AFTER, got, g ? ng_gen_error(g) : err);
+			ng_gen_close(g);
+		} else {
+			CHECK(0, "jitter with an injected failure: set up (%s)", err);
+			ng_source_close(inner);
+			free(ws);
+			free(w);
+		}
+		free(given);
+		free(outb);
+	}
+
 	/* The file source: little-endian words, tail not used. */
 	char path[] = "/tmp/ng-test-jitter-XXXXXX";
 	int fd = mkstemp(path);
@@ -103,6 +182,33 @@ int main(void)
 	      "file source: 2 little-endian words, then the end (got %ld, %ld, %08x %08x)", r, r2, w[0], w[1]);
 	ng_source_close(s);
 	unlink(path);
+	/* A file truncated while read: an input error, not a silent end. */
+	{
+		char tpath[] = "/tmp/ng-test-trunc-XXXXXX";
+		int tfd = mkstemp(tpath);
+		uint8_t *big = calloc(1, 262144);
+		for (size_t i = 0; big && i < 262144; i++)
+			big[i] = (uint8_t)(i * 7 + i / 251);
+		bool made = tfd >= 0 && big && write(tfd, big, 262144) == 262144;
+		snprintf(spec, sizeof spec, "file:%s", tpath);
+		s = made ? ng_source_open(spec, err, sizeof err) : NULL;
+		uint32_t tw[1024];
+		long first = s ? s->read(s, tw, 1024) : -1;
+		if (made && ftruncate(tfd, 100000) != 0)
+			made = false;
+		long rr = 0;
+		uint64_t words = (uint64_t)(first > 0 ? first : 0);
+		while (s && (rr = s->read(s, tw, 1024)) > 0)
+			words += (uint64_t)rr;
+		CHECK(made && first == 1024 && rr == -1 && strstr(s->err, "truncated while read") &&
+		      strstr(s->err, "of its 262144 bytes"), "file truncated while read: %llu words, then -1: %s",
+		      (unsigned long long)words, s ? s->err : err);
+		ng_source_close(s);
+		if (tfd >= 0)
+			close(tfd);
+		unlink(tpath);
+		free(big);
+	}
 	s = ng_source_open("file:/nonexistent/x.bin", err, sizeof err);
 	CHECK(!s && strstr(err, "/nonexistent/x.bin") && strstr(err, "No such file"), "missing file: %s", err);
 	CHECK(!ng_source_open("usb", err, sizeof err) && strstr(err, "unknown source"), "unknown spec: %s", err);
