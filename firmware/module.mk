@@ -32,7 +32,7 @@ FW_COMMON_OBJ  = $(patsubst %.c,$(B)/firmware/obj/%.o,$(FW_COMMON_SRC))
 
 $(B)/firmware/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+	$(FW_CC) $(FW_INC) $(FW_CFLAGS) $(call warn_of,$<) -MMD -MP -c $< -o $@
 
 # The pipeline and health tests at -O2 (doc/firmware.md, "Size and speed").
 FW_HOT_OBJ := $(addprefix $(B)/firmware/obj/core/src/,health.o pipeline.o)
@@ -139,7 +139,7 @@ $(FW_LOADER_FLAGS): FORCE
 
 $(B)/firmware/loader-obj/%.o: %.c $(FW_LOADER_FLAGS)
 	@mkdir -p $(@D)
-	$(FW_CC) $(FW_INC) $(FW_LOADER_CFLAGS) -MMD -MP -c $< -o $@
+	$(FW_CC) $(FW_INC) $(FW_LOADER_CFLAGS) $(call warn_of,$<) -MMD -MP -c $< -o $@
 
 $(B)/firmware/owner.pub: $(FW_SIGN_CFG) $(FW_SIGN_TOOL)
 	@mkdir -p $(@D)
