@@ -6,7 +6,8 @@
 # with one of the top directories (core/, boot/, usb/, ..., debian/) and
 # is not part of a longer path (/usr/share/doc/neug/..., $(B)/firmware/...).
 # Not checked: patterns (followed by *, %, $, <, {), placeholders (a
-# component in capitals, tests/NAME/check.sh, when no such file exists), and
+# component or its last word in capitals, tests/NAME/check.sh,
+# tests/unit/test_X.c, when no such file exists), and
 # a module named without its extension (usb/neug_device: some
 # usb/neug_device.* exists). tests/data/ is data, not scanned.
 set -u
@@ -34,7 +35,7 @@ for f in scan:
             q = p.rstrip('/')
             if os.path.exists(q):
                 continue
-            if any(re.fullmatch(r'[A-Z][A-Z0-9_]*', c) for c in q.split('/')[1:]):
+            if any(re.search(r'(^|[_-])[A-Z]{1,5}(\.\w+)?$', c) for c in q.split('/')[1:]):
                 continue                       # a placeholder
             if glob.glob(glob.escape(q) + '.*'):
                 continue                       # a module named without its extension
