@@ -318,8 +318,9 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	if (f) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
 		h->samples += --j;
 		ng_health_startup_check(h);
-		/* which failed: 4.4.1 where the sample equalled A with B >= C,
-		 * 4.4.2 where B >= C (B grows only where it is compared) */
+		/* which failed: 4.4.1 step 2a where the sample equalled A with
+		 * B >= C, 4.4.2 step 3b where B >= C (B grows only where it is
+		 * compared, so each B is still the failing sample's) */
 		for (uint32_t k = 0; k < ns; k++) {
 			uint32_t bits = (t[k].run_end == q && t[k].rct_b >= t[k].rct_cutoff ? NG_HEALTH_RCT : 0) |
 					(t[k].apt_b >= t[k].apt_cutoff ? NG_HEALTH_APT : 0);
