@@ -23,6 +23,19 @@ INC_cli    := $(INC_host) -Iassess -Icli
 INC_$(B)   := $(INC_usb)
 INC        := $(INC_cli)
 inc_of      = $(or $(INC_$(firstword $(subst /, ,$(1)))),$(INC))
+# Each layer's warnings beyond WARN, enforced (-Werror) in every build of its
+# objects (host, ASan, fuzz, firmware, loader): core/, boot/ and usb/ are
+# clean under -Wpedantic -Wconversion, host/ and cli/ under -Wpedantic.
+WARN_core  := -Wpedantic -Wconversion
+WARN_boot  := $(WARN_core)
+WARN_usb   := $(WARN_core)
+WARN_host  := -Wpedantic
+WARN_cli   := -Wpedantic
+warn_of     = $(WARN_$(firstword $(subst /, ,$(1))))
+# (The ASan/UBSan build leaves -Wconversion out: UBSan's instrumentation of
+# shifts hides that (uint8_t >> n) & 1u is never negative, and GCC then
+# warns where the plain build rightly does not.)
+warn_asan   = $(filter-out -Wconversion,$(call warn_of,$(1)))
 CPPFLAGS := -D_GNU_SOURCE
 CFLAGS   := $(CSTD) $(OPT) $(WARN)
 LDLIBS   := -lusb-1.0 -lpthread -lm
@@ -68,15 +81,15 @@ deps-check:
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(call inc_of,$<) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(call inc_of,$<) $(CFLAGS) $(call warn_of,$<) -MMD -MP -c $< -o $@
 
 $(B)/asan/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(call inc_of,$<) $(CSTD) $(WARN) $(ASAN) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(call inc_of,$<) $(CSTD) $(WARN) $(call warn_asan,$<) $(ASAN) -MMD -MP -c $< -o $@
 
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CLANG) $(CPPFLAGS) $(call inc_of,$<) $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
+	$(CLANG) $(CPPFLAGS) $(call inc_of,$<) $(CSTD) $(WARN) $(call warn_of,$<) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
 
 $(B)/libneug.a: $(LIB_OBJ)
 	@rm -f $@
@@ -111,7 +124,7 @@ HOOK_OBJ := $(patsubst %.c,$(B)/test-bin/obj/%.o,$(HOOK_SRC))
 
 $(B)/test-bin/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DNG_SELFTEST_HOOKS $(call inc_of,$<) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) -DNG_SELFTEST_HOOKS $(call inc_of,$<) $(CFLAGS) $(call warn_of,$<) -MMD -MP -c $< -o $@
 
 $(B)/test-bin/neug: $(B)/obj/cli/main.o $(HOOK_OBJ) $(B)/libneug.a
 	@mkdir -p $(@D)
@@ -127,7 +140,7 @@ LOADER_TEST_OBJ := $(patsubst %.c,$(B)/loader-test/obj/%.o,usb/usbd.c usb/dfu.c 
 
 $(B)/loader-test/obj/%.o: %.c $(FW_LOADER_FLAGS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LOADER_TEST_DEFS) $(call inc_of,$<) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(LOADER_TEST_DEFS) $(call inc_of,$<) $(CFLAGS) $(call warn_of,$<) -MMD -MP -c $< -o $@
 
 $(B)/tests/test_dfu_loader: tests/unit/test_dfu.c $(LOADER_TEST_OBJ) $(B)/libneug.a tests/check.h
 	@mkdir -p $(@D)

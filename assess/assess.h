@@ -128,12 +128,12 @@ static inline uint64_t ng_xoshiro_next(ng_xoshiro *x)
  * zone). Inline: the permutation rounds call it once per sample. */
 static inline uint64_t ng_xoshiro_below(ng_xoshiro *x, uint64_t bound)
 {
-	unsigned __int128 m = (unsigned __int128)ng_xoshiro_next(x) * bound;
+	__extension__ unsigned __int128 m = (unsigned __int128)ng_xoshiro_next(x) * bound;
 	uint64_t l = (uint64_t)m;
 	if (__builtin_expect(l < bound, 0)) {
 		uint64_t t = -bound % bound;
 		while (l < t) {
-			m = (unsigned __int128)ng_xoshiro_next(x) * bound;
+			m = __extension__ (unsigned __int128)ng_xoshiro_next(x) * bound;
 			l = (uint64_t)m;
 		}
 	}

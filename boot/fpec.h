@@ -7,7 +7,7 @@
  * chip (volatile loads and stores, firmware/stm32f103/loader/) and on the
  * register model of host/fpec_model.h (unit tests, the emulation's
  * file-backed flash). Only the boot loader links this file: the application
- * has no code that unlocks the flash (tests/scripts/firmware_size.sh checks
+ * has no code that unlocks the flash (tests/scripts/loader-image.sh checks
  * that KEY1 is absent from its image), and the loader locks the FPEC out
  * with a wrong key before it jumps to the application (ng_fpec_lockout),
  * which PM0075 §2.3.1 says keeps FLASH_CR locked until the next reset.

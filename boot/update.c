@@ -3,12 +3,14 @@
 #include <string.h>
 #include "ng/bytes.h"
 #include "ng/sha256.h"
+#include "dfu_status.h"
 #include "ed25519.h"
 #include "update.h"
 
-/* DFU 1.1 status codes (usb/dfu.h; boot/ sits below usb/). */
-enum { ST_OK = 0x00, ST_TARGET = 0x01, ST_FILE = 0x02, ST_WRITE = 0x03, ST_ERASE = 0x04, ST_PROG = 0x06,
-       ST_VERIFY = 0x07, ST_ADDRESS = 0x08, ST_FIRMWARE = 0x0A };
+/* Short names for the DFU 1.1 status codes of dfu_status.h. */
+enum { ST_OK = NG_DFU_OK, ST_TARGET = NG_DFU_ERR_TARGET, ST_FILE = NG_DFU_ERR_FILE, ST_WRITE = NG_DFU_ERR_WRITE,
+       ST_ERASE = NG_DFU_ERR_ERASE, ST_PROG = NG_DFU_ERR_PROG, ST_VERIFY = NG_DFU_ERR_VERIFY,
+       ST_ADDRESS = NG_DFU_ERR_ADDRESS, ST_FIRMWARE = NG_DFU_ERR_FIRMWARE };
 
 static uint32_t region_len(const ng_boot_target *t) { return NG_REGION_LEN(t->flash_size); }
 

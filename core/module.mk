@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # core/: the freestanding proof (gcc -ffreestanding -nostdlib into a stub,
 # and arm-none-eabi-gcc for Cortex-M3), and the pipeline benchmark.
-CORE_FREE_FLAGS := -std=c11 $(WARN) -ffreestanding -Icore/include
+CORE_FREE_FLAGS := -std=c11 $(WARN) $(WARN_core) -ffreestanding -Icore/include
 
 # Links every core/src/*.c with nothing but core/freestanding/stub.c (mem*
 # and an entry point): an undefined symbol from libc would fail the link.

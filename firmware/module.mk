@@ -32,7 +32,7 @@ FW_COMMON_OBJ  = $(patsubst %.c,$(B)/firmware/obj/%.o,$(FW_COMMON_SRC))
 
 $(B)/firmware/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(FW_CC) $(FW_INC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+	$(FW_CC) $(FW_INC) $(FW_CFLAGS) $(call warn_of,$<) -MMD -MP -c $< -o $@
 
 # The pipeline and health tests at -O2 (doc/firmware.md, "Size and speed").
 FW_HOT_OBJ := $(addprefix $(B)/firmware/obj/core/src/,health.o pipeline.o)
@@ -99,27 +99,55 @@ FW_LOADER_BOARD := loader/main.c loader/startup.c crt.c clock.c board.c led.c dc
 LOADER_WRP ?= 1
 FW_KEYSLOT := $(if $(OWNER_KEY),$(B)/firmware/keyslot.o)
 # The loader is built for size from the same sources as the application,
-# with link-time optimisation and these switches (doc/firmware.md, "The
-# loader, the owner key, and the 64 KiB boards"): endpoint 0 only in the USB stack and driver (the DFU-mode device
-# has no other endpoint), the DFU-mode interface without the run-time one,
-# the DFU LED pattern only, the flash driver on the chip's registers
-# directly (NG_FPEC_DIRECT), no .data to copy at start (NG_CRT_NO_DATA:
-# loader.ld refuses any), byte-loop mem* functions, and the portable
-# SHA-256 of boot/sha2.c (NG_SHA256_SMALL: SHA-512's compression function,
-# one round per loop pass, on 32-bit words, whose round constants are
-# SHA-512's, FIPS 180-4 4.2.2: the high halves of 4.2.3's; a byte-at-a-time
-# update) instead of core/src/sha256.c.
+# with link-time optimisation and the switches below: the one place they
+# are listed (doc/firmware.md, "The loader, the owner key, and the 64 KiB
+# boards", says why the loader is small). Bytes: what the FST-01 loader
+# grows by without that switch alone, all the others kept, as
+# firmware/stm32f103/loader-flags.sh measures (run it again when the code
+# changes: the -fno-* flags win or lose a few dozen bytes with it; the
+# loader is 8,080 bytes of the 8,128 its area leaves beside the key slot).
+#   -D switch                 bytes  what it changes
+#   NG_USBD_MAX_EP=1u           336  usb/usbd.c: endpoint 0 only, no data endpoints
+#   NG_USB_NEP=1u               668  the STM32 driver: one endpoint register
+#                                    (dcd_stm32f1.c's configuration block)
+#   NG_USB_POLLED                 8  the stack and driver polled from the main
+#                                    loop, no USB interrupt (usb/dcd.h POLLED
+#                                    BUILD; the loader's vector table has none)
+#   NG_SYSTICK_POLLED            24  SysTick read by polling, no interrupt
+#   NG_USBD_DCD=ng_stm32_dcd_ops 80  usbd.c calls the one driver directly
+#   NG_DFU_MODE_ONLY            112  the DFU-mode interface, not the run-time one
+#   NG_DFU_BACKEND_UPDATE        64  DFU on boot/update.c's state machine directly
+#   NG_LED_DFU_ONLY             464  firmware/stm32f103/led.c: the DFU pattern only
+#   NG_FPEC_DIRECT         required  the flash driver on the chip's registers
+#                                    (loader/main.c refuses to build without)
+#   NG_CRT_NO_DATA               36  no .data to copy at start (loader.ld refuses any)
+#   NG_LIBC_SMALL               208  byte-loop mem* functions (libc.c)
+#   NG_SHA256_SMALL        required  boot/sha2.c's portable SHA-256 (SHA-512's
+#                                    compression function, one round per loop
+#                                    pass, on 32-bit words, whose round
+#                                    constants are SHA-512's, FIPS 180-4
+#                                    4.2.2: the high halves of 4.2.3's; a
+#                                    byte-at-a-time update) instead of
+#                                    core/src/sha256.c, which the loader does
+#                                    not link
 FW_LOADER_DEFS := -DNG_USBD_MAX_EP=1u -DNG_USB_NEP=1u -DNG_USB_POLLED -DNG_SYSTICK_POLLED -DNG_USBD_DCD=ng_stm32_dcd_ops -DNG_DFU_MODE_ONLY -DNG_DFU_BACKEND_UPDATE -DNG_LED_DFU_ONLY \
 	-DNG_FPEC_DIRECT -DNG_CRT_NO_DATA -DNG_LIBC_SMALL -DNG_SHA256_SMALL
-# LTO, and the GCC passes whose code growth outweighs its gain here (each
-# measured on the FST-01 loader, one at a time against the rest: jump
-# threading 200 bytes, loop-invariant motion 56, scheduling 48, inlining of
-# small functions 40, sibling calls 12, loop invariants in the tree passes
-# 12, if-conversion 8, tail merging with copy propagation 8, the mod/ref
-# analysis 8, identical-code folding 4; together about 360 bytes fewer than
-# -flto alone). Measure
-# again when the code changes: flags like these win or lose a few dozen
-# bytes with it.
+# LTO, and the GCC passes whose code growth outweighs its gain here:
+#   -f flag                      bytes
+#   no-thread-jumps                176  (jump threading)
+#   no-move-loop-invariants         72
+#   no-schedule-insns2              44  (scheduling after register allocation)
+#   no-inline-small-functions       28
+#   no-if-conversion                28
+#   no-tree-tail-merge              16
+#   no-optimize-sibling-calls       12
+#   no-tree-loop-im                 12  (loop invariants in the tree passes)
+#   no-ipa-icf                       4  (identical-code folding)
+#   no-schedule-insns                0  (scheduling before it)
+#   no-tree-copy-prop                0
+#   no-ipa-modref                   -4  (the mod/ref analysis: costs 4 today)
+# (Together the -fno-* flags save 284 bytes: -flto alone gives 8,364, over
+# the area; singly they add up to less, as some cover for others.)
 FW_LOADER_LTO ?= -flto -fno-schedule-insns -fno-schedule-insns2 -fno-inline-small-functions \
 	-fno-move-loop-invariants -fno-thread-jumps -fno-optimize-sibling-calls -fno-if-conversion \
 	-fno-tree-tail-merge -fno-tree-copy-prop -fno-tree-loop-im -fno-ipa-modref -fno-ipa-icf
@@ -139,7 +167,7 @@ $(FW_LOADER_FLAGS): FORCE
 
 $(B)/firmware/loader-obj/%.o: %.c $(FW_LOADER_FLAGS)
 	@mkdir -p $(@D)
-	$(FW_CC) $(FW_INC) $(FW_LOADER_CFLAGS) -MMD -MP -c $< -o $@
+	$(FW_CC) $(FW_INC) $(FW_LOADER_CFLAGS) $(call warn_of,$<) -MMD -MP -c $< -o $@
 
 $(B)/firmware/owner.pub: $(FW_SIGN_CFG) $(FW_SIGN_TOOL)
 	@mkdir -p $(@D)

@@ -84,12 +84,15 @@ static void done(ng_fpec_model *m)
 
 static void erase_page(ng_fpec_model *m, uint32_t a)
 {
-	if (!in_main(m, a))
-		return done(m);
+	if (!in_main(m, a)) {
+		done(m);
+		return;
+	}
 	a -= (a - NG_FLASH_MEM) % NG_FLASH_PAGE;
 	if (protected_page(m, a)) {
 		m->sr |= NG_FLASH_SR_WRPRTERR;
-		return done(m);
+		done(m);
+		return;
 	}
 	uint8_t *p = m->mem + (a - NG_FLASH_MEM);
 	if (cut(m, NG_FPEC_OP_ERASE, a)) { /* half erased: some bits set, some not */
@@ -220,7 +223,8 @@ static void wr16(void *user, uint32_t addr, uint16_t v)
 		uint32_t i = (addr - NG_OPT_BASE) / 2;
 		if (opt_half(m, i) != 0xFFFFu) {
 			m->sr |= NG_FLASH_SR_PGERR;
-			return done(m);
+			done(m);
+			return;
 		}
 		if (cut(m, NG_FPEC_OP_OPTION, addr)) {
 			m->opt[2 * i] &= (uint8_t)rnd(m);
@@ -228,7 +232,8 @@ static void wr16(void *user, uint32_t addr, uint16_t v)
 		}
 		opt_store(m, i, (uint8_t)v);
 		m->option_ops++;
-		return done(m);
+		done(m);
+		return;
 	}
 	if (!in_main(m, addr) || (addr & 1) || !(m->cr & NG_FLASH_CR_PG)) {
 		m->faults++; /* a write to flash outside programming */
@@ -236,13 +241,15 @@ static void wr16(void *user, uint32_t addr, uint16_t v)
 	}
 	if (protected_page(m, addr)) {
 		m->sr |= NG_FLASH_SR_WRPRTERR;
-		return done(m);
+		done(m);
+		return;
 	}
 	uint8_t *p = m->mem + (addr - NG_FLASH_MEM);
 	uint16_t old = (uint16_t)(p[0] | p[1] << 8);
 	if (old != 0xFFFFu && v != 0x0000u) { /* §2.3.3: not erased */
 		m->sr |= NG_FLASH_SR_PGERR;
-		return done(m);
+		done(m);
+		return;
 	}
 	if (cut(m, NG_FPEC_OP_PROGRAM, addr)) { /* some of the bits that should clear did */
 		uint16_t part = (uint16_t)(old & (v | (uint16_t)rnd(m)));

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Runs test groups and counts their PASS/FAIL/SKIP lines.
-#   tests/run.sh all | GROUP...
+# Runs test groups, or single tests, and counts their PASS/FAIL/SKIP lines.
+#   tests/run.sh all | GROUP... | TEST...
 # Groups: unit (build/tests/*), asan (build/asan/tests/*), scripts
 # (tests/scripts/*.sh), and NAME for tests/NAME/check.sh (firmware, guest, system).
+# One test: test_X (tests/unit/test_X.c, built first with make), asan/test_X
+# (its ASan/UBSan twin), or a script by its name (paths, or
+# tests/scripts/paths.sh). tests/README.md explains the rest.
 # Each test prints "PASS: ...", "FAIL: ..." or "SKIP: ..." lines; a test that
 # exits non-zero without a FAIL line counts as one failure, and one that prints
 # nothing and exits 0 counts as a failure too ("ran no test"). Exit 77 = skipped.
@@ -57,11 +60,24 @@ group() {
 		done ;;
 	scripts)
 		for t in tests/scripts/*.sh; do [ -f "$t" ] && run_one "scripts/$(basename "$t" .sh)" 900 bash "$t"; done ;;
+	test_* | asan/test_*)   # one unit test, built first
+		local bin=build/tests/${g#asan/}
+		case $g in asan/*) bin=build/asan/tests/${g#asan/} ;; esac
+		make --no-print-directory -s "$bin" >&2 || { echo "tests/run.sh: cannot build $bin" >&2; fail=$((fail + 1)); return; }
+		if [ "${g%%/*}" = asan ]; then
+			ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+				run_one "$g" 900 "$bin"
+		else
+			run_one "unit/$g" 600 "$bin"
+		fi ;;
 	*)
+		local sc=${g#tests/}; sc=${sc#scripts/}; sc=tests/scripts/${sc%.sh}.sh
 		if [ -f "tests/$g/check.sh" ]; then
 			run_one "$g" 2400 bash "tests/$g/check.sh"
+		elif [ -f "$sc" ]; then
+			run_one "scripts/$(basename "$sc" .sh)" 900 bash "$sc"
 		else
-			echo "tests/run.sh: no test group '$g'" >&2; fail=$((fail + 1))
+			echo "tests/run.sh: no test group, unit test or script '$g' (tests/README.md)" >&2; fail=$((fail + 1))
 		fi ;;
 	esac
 }

@@ -63,13 +63,24 @@
  *
  * SET_ADDRESS: the stack calls set_address(addr) only after the status stage
  * of the SET_ADDRESS request completed (its ZLP IN completion event), as
- * USB 2.0 §9.4.6 requires. (A controller that needs the address earlier must
- * hide that itself.) A USB/IP backend may treat it as a no-op.
+ * USB 2.0 §9.4.6 requires. The timing rule is the bus's: the device answers
+ * at the old address until that status stage completes and at the new one
+ * within 2 ms after it (§9.2.6.3). Where each driver meets it: the STM32's
+ * (firmware/stm32f103) writes DADDR in its interrupt when the status stage
+ * completes, with the address read from the SETUP it reported, since the
+ * main loop, which runs set_address, has no bounded latency (its polled
+ * build, whose main loop does nothing else, writes it in set_address); the USB/IP backend whenever it likes (vhci-hcd addresses
+ * the device itself). A controller that needs the address earlier must
+ * hide that itself.
  *
  * EVENTS. The driver calls ng_usbd_event_* from its interrupt handler
  * (in_isr = true) or, for a host backend, from the one thread that also runs
  * the main loop (in_isr = false); never from both kinds in one program, and
- * never from two threads. An event only QUEUES (NG_USBD_EVENT_QUEUE entries,
+ * never from two threads. in_isr states where the call comes from; this
+ * stack queues the same way for both (one core, one producer: a compiler
+ * fence orders the entry before the new head), so it reads in_isr nowhere.
+ * It stays in the contract for a port onto an RTOS, which would pick its
+ * queue's interrupt-safe call by it. An event only QUEUES (NG_USBD_EVENT_QUEUE entries,
  * single producer, single consumer) and returns at once; ng_usbd_task() (run
  * by ng_neug_task in the main loop) processes the queue in order. So no
  * stack code ever runs inside an event call, and a driver's op may itself

@@ -43,6 +43,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "bootinfo.h"
+#include "dfu_status.h"
 #include "ng/status.h"
 #include "usbd.h"
 
@@ -81,23 +82,7 @@
 #define NG_DFU_UPLOAD_IDLE       9u
 #define NG_DFU_ERROR             10u
 
-/* Status codes (DFU 1.1 §6.1.2, bStatus). */
-#define NG_DFU_OK              0x00u
-#define NG_DFU_ERR_TARGET      0x01u
-#define NG_DFU_ERR_FILE        0x02u
-#define NG_DFU_ERR_WRITE       0x03u
-#define NG_DFU_ERR_ERASE       0x04u
-#define NG_DFU_ERR_CHECK_ERASED 0x05u
-#define NG_DFU_ERR_PROG        0x06u
-#define NG_DFU_ERR_VERIFY      0x07u
-#define NG_DFU_ERR_ADDRESS     0x08u
-#define NG_DFU_ERR_NOTDONE     0x09u
-#define NG_DFU_ERR_FIRMWARE    0x0Au
-#define NG_DFU_ERR_VENDOR      0x0Bu
-#define NG_DFU_ERR_USBR        0x0Cu
-#define NG_DFU_ERR_POR         0x0Du
-#define NG_DFU_ERR_UNKNOWN     0x0Eu
-#define NG_DFU_ERR_STALLEDPKT  0x0Fu
+/* Status codes (DFU 1.1 §6.1.2, bStatus): boot/dfu_status.h. */
 
 /* Functional descriptor (DFU 1.1 §4.1.3), the same in both modes. */
 #define NG_DFU_DESC_FUNCTIONAL 0x21u

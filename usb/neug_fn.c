@@ -185,7 +185,7 @@ static void on_configured(void *user, bool on)
 
 /* ------------------------------------------------------------ GET_INFO */
 
-/* The counter table's wire columns (usb/counters.h): where each GET_INFO
+/* The counter table's wire columns (usb/neug_counters.h): where each GET_INFO
  * index's value lives in ng_pipeline_stats, its width, and who fills it. */
 static const struct {
 	uint8_t index, width, size, who;

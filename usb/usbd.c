@@ -84,6 +84,9 @@ static void push(ng_usbd_ctx *u, uint8_t type, uint8_t ep, uint16_t len, const u
 }
 #endif
 
+/* The driver's events (dcd.h EVENTS): each is queued (or, polled,
+ * handled at once) the same way from an interrupt or from the main loop's
+ * thread, so in_isr is not read (dcd.h says why it is in the contract). */
 void ng_usbd_event_bus_reset(ng_usbd_ctx *u, bool in_isr)
 {
 	(void)in_isr;

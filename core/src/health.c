@@ -2,7 +2,11 @@
 /* Every health test, written once (health.h; doc/health.md states each rule):
  * the cutoffs, SP 800-90B 4.4.1 and 4.4.2 on each sample stream, the start-up
  * test, the repeated-failure latch, and NeuG 1.0.x's CRC-output tests. Every
- * path (host, emulator, firmware; every mode) tests its samples here. */
+ * path (host, emulator, firmware; every mode) tests its samples here.
+ * 4.4.1 and 4.4.2 run on a fast path (ng_health_run): each step of the
+ * standard is labelled at the line that carries it, and tests/health_ref.h
+ * is the same two tests written plainly, one sample at a time: the oracle
+ * that test_health and fuzz_health (tests/fuzz/) hold this file to. */
 #include <string.h>
 #include "ng/health.h"
 
@@ -73,7 +77,8 @@ ng_status ng_health_cutoffs(uint32_t h_milli, uint32_t window,
 	/* SP 800-90B 4.4.1: C = 1 + ceil(-log2(alpha) / H) = 1 + ceil(30 / H),
 	 * in integers: ceil(30000 / h_milli). H = 3.7 gives 1 + 9 = 10. */
 	*rct_cutoff = 1 + (30000u + h_milli - 1) / h_milli;
-	/* SP 800-90B 4.4.2: C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), alpha = 2^-30. */
+	/* SP 800-90B 4.4.2: C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), alpha = 2^-30,
+	 * as printed (81 at H = 3.7; doc/health.md, "Cutoffs", on why not 82). */
 	*apt_cutoff = 1 + ng_critbinom(window, ng_exp2_neg((double)h_milli / 1000.0), 1.0 / 1073741824.0);
 	return NG_OK;
 }
@@ -129,23 +134,25 @@ static bool ng_health_note(uint32_t *max, uint32_t *lim, uint32_t b, uint32_t c)
 	return b >= c;
 }
 
-/* SP 800-90B 4.4.1 step 2a, x (just before `next`) equal to A: B = B + 1;
- * B >= C fails (*f = true). Step 2b (A = x, B = 1) is implied: unless x's
- * predecessor equalled A too (run_end), the run before x is 1 sample long. */
+/* SP 800-90B 4.4.1 step 2a for x (just before `next`), which equals A. */
 NG_STEP void ng_rct_same(ng_health_stream *t, const uint32_t *next, bool *f)
 {
+	/* 4.4.1 step 2a: B = B + 1, where B is rct_b if x's predecessor ended a
+	 * run here (run_end), else 1 (step 2b deferred: see run_end) */
 	const uint32_t b = t->run_end == next - 1 ? t->rct_b + 1 : 2;
 	t->rct_b = b;
+	/* 4.4.1 step 2a: if B >= C, failure (compared once, with rct_lim) */
 	if (NG_UNLIKELY(b >= t->rct_lim) && ng_health_note(&t->rct_max, &t->rct_lim, b, t->rct_cutoff))
 		*f = true;
 	t->run_end = next;
 }
 
-/* SP 800-90B 4.4.2 step 3, x (not the window's first) equal to A: B = B + 1;
- * B >= C fails (*f = true). Steps 1-2 (A = x, B = 1) are ng_health_run's. */
+/* SP 800-90B 4.4.2 step 3 for x (not the window's first), which equals A.
+ * Steps 1-2 (A = x, B = 1) are ng_health_run's. */
 NG_STEP void ng_apt_same(ng_health_stream *t, bool *f)
 {
-	const uint32_t b = ++t->apt_b;
+	const uint32_t b = ++t->apt_b;   /* 4.4.2 step 3a: B = B + 1 */
+	/* 4.4.2 step 3b: if B >= C, failure (compared once, with apt_lim) */
 	if (NG_UNLIKELY(b >= t->apt_lim) && ng_health_note(&t->apt_max, &t->apt_lim, b, t->apt_cutoff))
 		*f = true;
 }
@@ -187,6 +194,7 @@ static void ng_health_failed(ng_health_ctx *h, uint32_t k, uint32_t bits, uint32
 	h->status |= bits;
 	if ((bits & NG_HEALTH_RCT) && (t->rct_b - 1) % (t->rct_cutoff - 1) == 0)
 		ng_health_fired(h, &t->rct_failures, NG_HEALTH_RCT, k, t->rct_b);
+	/* 4.4.2 step 3b fails every later sample of the window; it fires once */
 	if ((bits & NG_HEALTH_APT) && t->apt_b == t->apt_cutoff && ng_lane(x ^ h->apt_a, k) == 0)
 		ng_health_fired(h, &t->apt_failures, NG_HEALTH_APT, k, t->apt_b);
 }
@@ -211,9 +219,9 @@ static inline uint32_t ng_zero_lane(uint32_t u, uint32_t one, uint32_t high)
 /* Stream t's tests at the sample before `next` that equals its A of 4.4.1 (r), of 4.4.2 (p). */
 NG_STEP void ng_health_lane(ng_health_stream *t, const uint32_t *next, bool r, bool p, bool *f)
 {
-	if (p)
+	if (p)   /* 4.4.2 step 3a: "if the next sample equals A" */
 		ng_apt_same(t, f);
-	if (r)
+	if (r)   /* 4.4.1 step 2: "if x = A" (2a); else 2b, deferred */
 		ng_rct_same(t, next, f);
 }
 
@@ -237,11 +245,20 @@ NG_STEP void ng_health_sample(ng_health_stream *t, const uint32_t *next,
 }
 
 /* ng_health_test on ns streams (1 or 3, a constant where it is inlined).
- * A sample equal to no A on any stream ("plain") changes nothing but prev
- * (its B = 1 of 4.4.1 is implied, and written at the batch's end), so it
- * costs the check below: v - 1 of each lane of d and e has its top bit set
- * for v = 0, else only for v above half its range (never for 12-bit ADC
- * values); where it is set, ng_health_sample tests the lanes one by one. */
+ * The fast path's invariants, between any two samples:
+ *   prev is the last sample tested: 4.4.1's A on every stream (its lane);
+ *   apt_a is the window's first sample: 4.4.2's A; apt_i counts the window's
+ *     samples tested (0: the next sample starts a window, 4.4.2 step 1);
+ *   apt_b is 4.4.2's B; 4.4.1's B is rct_b where run_end points just past
+ *     the last sample (that sample equalled its A), else 1: step 2b's
+ *     "B = 1" is deferred, never written per sample (run_end);
+ *   *_lim = min(largest B + 1, C): B below it needs no note;
+ *   f: a sample failed; the loop stops right after it (q[-1]).
+ * A sample equal to no A on any stream ("plain") so changes nothing but
+ * prev, and costs the check below: v - 1 of each lane of d and e has its
+ * top bit set for v = 0, else only for v above half its range (never for
+ * 12-bit ADC values); where it is set, ng_health_sample tests the lanes one
+ * by one. */
 NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint32_t *fired,
 			     const uint32_t ns)
 {
@@ -252,24 +269,25 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	const uint32_t *q = s, *end = s + n;
 	for (uint32_t k = 0; k < ns; k++)   /* (at the batch's start B is the run's) */
 		t[k].run_end = s;
-	/* 4.4.2 step 3b: once B >= C, every later sample of the window fails */
+	/* 4.4.2 step 3b: once B >= C, every later sample of the window fails
+	 * (the batch before stopped at the first) */
 	for (uint32_t k = 0; k < ns && i != 0 && n; k++)
 		f |= t[k].apt_b >= t[k].apt_cutoff;
 	while (q < end) {
 		const uint32_t x = *q;
 		uint32_t d = x ^ prev, e = x ^ a;
-		if (i == 0) {   /* 4.4.2 steps 1-2: A = x, B = 1 on every stream */
+		if (i == 0) {   /* 4.4.2 step 1: A = x; step 2: B = 1 (every stream) */
 			a = x;
 			for (uint32_t k = 0; k < ns; k++)
 				t[k].apt_b = 1;
-			e = ~0u;
-			if (!t[0].rct_b)   /* the very first sample: no A of 4.4.1 yet */
+			e = ~0u;   /* (x is not compared with itself: step 3 is i >= 1) */
+			if (!t[0].rct_b)   /* 4.4.1 step 1: the very first sample, A = x, B = 1 */
 				d = ~0u;
 		}
 		q++;
 		ng_health_sample(t, q, d, e, ns, &f);
-		prev = x;
-		if (++i == NG_APT_WINDOW)
+		prev = x;   /* 4.4.1 step 2b: A = x (B = 1 deferred: see run_end) */
+		if (++i == NG_APT_WINDOW)   /* 4.4.2 step 4: the next window */
 			i = 0;
 		if (f)
 			break;
@@ -277,16 +295,16 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 		const uint32_t *w = q, *wend = i == 0 ? q :
 			(size_t)(end - q) > NG_APT_WINDOW - i ? q + (NG_APT_WINDOW - i) : end;
 		while (q < wend) {
-			q++;   /* q[-1]: the sample, q[-2]: the previous one */
+			q++;   /* q[-1]: the sample, q[-2]: the previous one, 4.4.1's A */
 			const uint32_t d = q[-1] ^ q[-2], e = q[-1] ^ a;
-			if ((((d - one) | (e - one)) & high)) {   /* not plain (the check above) */
+			if ((((d - one) | (e - one)) & high)) {   /* not plain: some lane may equal an A */
 				ng_health_sample(t, q, d, e, ns, &f);
 				if (f)
 					break;
 			}
 		}
 		i += (uint32_t)(q - w);
-		if (i == NG_APT_WINDOW)
+		if (i == NG_APT_WINDOW)   /* 4.4.2 step 4 */
 			i = 0;
 		prev = q[-1];
 		if (f)
@@ -300,8 +318,9 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	if (f) {   /* sample j - 1 failed: count, maybe latch, before its index moves on */
 		h->samples += --j;
 		ng_health_startup_check(h);
-		/* which failed: 4.4.1 where the sample equalled A with B >= C,
-		 * 4.4.2 where B >= C (B grows only where it is compared) */
+		/* which failed: 4.4.1 step 2a where the sample equalled A with
+		 * B >= C, 4.4.2 step 3b where B >= C (B grows only where it is
+		 * compared, so each B is still the failing sample's) */
 		for (uint32_t k = 0; k < ns; k++) {
 			uint32_t bits = (t[k].run_end == q && t[k].rct_b >= t[k].rct_cutoff ? NG_HEALTH_RCT : 0) |
 					(t[k].apt_b >= t[k].apt_cutoff ? NG_HEALTH_APT : 0);
@@ -313,7 +332,7 @@ NG_STEP size_t ng_health_run(ng_health_ctx *h, const uint32_t *s, size_t n, uint
 	} else {
 		h->samples += j;
 	}
-	for (uint32_t k = 0; k < ns; k++)   /* B = 1 where the last sample ended a run */
+	for (uint32_t k = 0; k < ns; k++)   /* 4.4.1 step 2b's B = 1, written once per batch */
 		if (t[k].run_end != q)
 			t[k].rct_b = 1;
 	ng_health_startup_check(h);

@@ -164,27 +164,20 @@ static void ng_pipe_crc_values(ng_pipeline *p, const uint32_t *w, size_t g, size
 #define NG_RING_BYTES 192u
 
 /* The end of a block, v its last CRC value: v's low byte, the previous
- * output's first half, then FIPS 180-4's padding (0x80, zeros, the length
- * in bits as 64 bits big endian), all compressed (word aligned: 8 header
- * bytes, 4-byte values, 17 bytes + 0x80 + 2 zeros). The digest goes into the
- * queue and its first half into prev; H(0) replaces it, and the ring's
- * first block is wiped: the digest cannot be recomputed from what is left. */
+ * output's first half, then FIPS 180-4's padding (ng_sha256_pad), all
+ * compressed. The digest goes into the queue and its first half into prev;
+ * H(0) replaces it, and the ring's first block is wiped: the digest cannot be recomputed from what is left. */
 static void ng_pipe_m0_end(ng_pipeline *p, uint32_t v, bool *dropped)
 {
 	const uint8_t *h = p->prev;
 	uint8_t *m = (uint8_t *)p->msg, tmp[NG_BLOCK_BYTES];
 	uint32_t i = p->mfill;
-	const uint64_t bits = 8 * ((uint64_t)p->spb + 21);
 	ng_pipe_neug(p, ng_neug_tests_byte(&p->health.neug, (uint8_t)v));
 	ng_put_le32(m + i, (v & 0xffu) | ng_get_le32(h) << 8);
 	for (int k = 3; k < 15; k += 4)
 		ng_put_le32(m + i + 1 + k, ng_get_le32(h + k));
-	ng_put_le32(m + i + 16, h[15] | 0x80u << 8);
-	for (i += 20; i % 64 != 56; i += 4)
-		ng_put_le32(m + i, 0);
-	ng_put_le32(m + i, __builtin_bswap32((uint32_t)(bits >> 32)));
-	ng_put_le32(m + i + 4, __builtin_bswap32((uint32_t)bits));
-	ng_sha256_compress(p->mh, m, (i + 8) / 64);
+	m[i + 16] = h[15];
+	ng_sha256_compress(p->mh, m, ng_sha256_pad(m, i + 17, (uint64_t)p->spb + 21) / 64);
 	p->mfill = 0;
 	uint8_t *slot = ng_pipe_block_done(p, dropped), *out = slot ? slot : tmp;
 	for (int k = 0; k < 8; k++) {   /* big endian (FIPS 180-4) */

@@ -4,6 +4,7 @@
  * update step is each build's own: sha256.c's takes whole blocks straight
  * from the input; the boot loader's, boot/sha2.c, is smaller. */
 #include <stddef.h>
+#include "ng/bytes.h"
 #include "ng/sha256.h"
 #include "ng/wipe.h"
 
@@ -45,6 +46,20 @@ void ng_sha2_final(ng_sha2_hdr *c, uint8_t *digest)
 	}
 #endif
 	ng_wipe(c, k->size);
+}
+
+/* 5.1.1 on a whole message in memory, word by word (the pipeline's mode 0,
+ * one call per output): the same padding as above for SHA-256. */
+size_t ng_sha256_pad(uint8_t *m, size_t f, uint64_t len)
+{
+	m[f++] = 0x80;
+	while (f % 4u)
+		m[f++] = 0;
+	for (; f % 64u != 56u; f += 4)
+		ng_put_le32(m + f, 0);
+	ng_put_le32(m + f, __builtin_bswap32((uint32_t)(len >> 29)));   /* big endian */
+	ng_put_le32(m + f + 4, __builtin_bswap32((uint32_t)(len << 3)));
+	return f + 8;
 }
 
 void ng_sha256_update(ng_sha256_ctx *ctx, const void *data, size_t len)

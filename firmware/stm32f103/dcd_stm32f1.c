@@ -38,7 +38,8 @@
  * taken between the read and the write cannot be undone by a write computed
  * from the state before it.
  *
- * Polled (NG_USB_POLLED, the boot loader's build; usb/dcd.h POLLED BUILD):
+ * Polled (NG_USB_POLLED, the boot loader's build; usb/dcd.h POLLED BUILD;
+ * the configuration block below):
  * the interrupt stays masked and the handler runs from the poll op, in the
  * main loop, one CTR a call; the events it reports are handled at once.
  * The stack's set_address then writes DADDR (called from the poll that
@@ -51,34 +52,43 @@
 #include "usb_fs.h"
 #include "dcd_stm32f1.h"
 #include "dcd.h"
-#include "neug_device.h"
 #include "ng/bytes.h"
 
 #define NG_MPS0 NG_EP0_SIZE
 _Static_assert(NG_MPS0 == 64u, "bMaxPacketSize0 is 64 (one 64-byte RX block, BL_SIZE = 1)");
 _Static_assert(NG_FS_BULK_SIZE == 64u, "full-speed bulk packets are 64 bytes (USB 2.0 5.8.3)");
-_Static_assert(NG_NEUG_EP_NOTIFY == 0x82u && NG_NEUG_EP_DATA_IN == 0x81u && NG_NEUG_EP_DATA_OUT == 0x01u &&
-	       NG_NEUG_EP_MSC_IN == 0x83u && NG_NEUG_EP_MSC_OUT == 0x03u,
-	       "one EPnR per endpoint number, IN and OUT of a number of the same type (bulk 1, interrupt 2, bulk 3)");
-_Static_assert(NG_BTABLE_BYTES + 2u * NG_MPS0 + NG_DCD_PMA_RESERVE <= NG_PMA_BYTES,
-	       "buffer table, EP0 and the composite device's endpoints fit the 512-byte packet memory");
 
-/* Polled (the boot loader's build, usb/dcd.h POLLED BUILD): the handler
- * runs from the poll op in the main loop, so nothing needs masking and
- * the events are reported as from the main loop. */
+/* ---- The build's configuration: the one place where the boot loader's
+ * build differs; below, plain `if`s on these constants (the compiler
+ * drops the other branch), no #if.
+ *   NG_USB_NEP      endpoint registers in use, 1..8 (usb_fs.h: 8; the
+ *                   loader: 1, endpoint 0 only; ep_open refuses the rest)
+ *   NG_USB_POLLED   defined: the polled build (the loader's, usb/dcd.h
+ *                   POLLED BUILD): the interrupt stays masked and the
+ *                   handler runs from the poll op in the main loop, one CTR
+ *                   a call, so nothing needs masking and events are
+ *                   reported as from the main loop; suspend is left alone;
+ *                   the stack's set_address writes DADDR; IN packets are
+ *                   copied two bytes at a time (smaller). */
 #ifdef NG_USB_POLLED
-#define NG_FS_IN_ISR false
-#define NG_FS_CTR_ROUNDS 1u
+#define NG_FS_POLLED 1
 #define NG_FS_OUTLINE __attribute__((noinline)) /* (one copy: smaller) */
-#define ng_fs_mask()   ((void)0)
-#define ng_fs_unmask() ((void)0)
 #else
-#define NG_FS_IN_ISR true
-#define NG_FS_CTR_ROUNDS (2u * NG_USB_NEP)
+#define NG_FS_POLLED 0
 #define NG_FS_OUTLINE /* (the interrupt's per-packet path: inlined as it was) */
-#define ng_fs_mask()   ng_irq_disable()
-#define ng_fs_unmask() ng_irq_enable()
 #endif
+#define NG_FS_IN_ISR (!NG_FS_POLLED)
+#define NG_FS_CTR_ROUNDS (NG_FS_POLLED ? 1u : 2u * NG_USB_NEP)
+static inline void ng_fs_mask(void)
+{
+	if (!NG_FS_POLLED)
+		ng_irq_disable();
+}
+static inline void ng_fs_unmask(void)
+{
+	if (!NG_FS_POLLED)
+		ng_irq_enable();
+}
 
 typedef struct {
 	uint8_t *buf;      /* OUT: where the packet goes */
@@ -91,9 +101,7 @@ static struct {
 	ng_usbd_ctx *u;
 	ng_fs_ep ep[NG_USB_NEP][2]; /* [n][0] OUT, [n][1] IN */
 	uint16_t pma_next;
-#ifndef NG_USB_POLLED
-	volatile uint8_t addr_pending; /* 0x80 | address of a SET_ADDRESS in progress */
-#endif
+	volatile uint8_t addr_pending; /* 0x80 | address of a SET_ADDRESS in progress (not polled) */
 } ng_fs;
 
 /* ---- EPnR writes that keep the semantics straight ---------------------- */
@@ -160,15 +168,13 @@ static bool ng_pma_alloc(uint32_t n, bool in, uint32_t mps)
 static void ng_pma_write(uint32_t pma, const uint8_t *src, uint32_t len)
 {
 	uint32_t i = 0;
-#ifndef NG_USB_POLLED
-	for (; i + 8u <= len; i += 8u) {
+	for (; !NG_FS_POLLED && i + 8u <= len; i += 8u) {
 		uint32_t a = ng_get_le32(src + i), b = ng_get_le32(src + i + 4u);
 		NG_PMA_WR(pma + i, a);
 		NG_PMA_WR(pma + i + 2u, a >> 16);
 		NG_PMA_WR(pma + i + 4u, b);
 		NG_PMA_WR(pma + i + 6u, b >> 16);
 	}
-#endif
 	for (; i < len; i += 2) {
 		uint32_t v = src[i];
 		if (i + 1 < len)
@@ -191,13 +197,13 @@ static void ng_pma_read(uint8_t *dst, uint32_t pma, uint32_t len)
  * (nothing to do with endpoint 0 only). */
 static void ng_fs_close_all(void)
 {
-#if NG_USB_NEP > 1
+	if (NG_USB_NEP == 1)
+		return;
 	for (uint32_t n = 1; n < NG_USB_NEP; n++) {
 		ng_fs.ep[n][0] = ng_fs.ep[n][1] = (ng_fs_ep){ 0 };
 		ng_epr_set(n, NG_EPR_RX | NG_EPR_TX, NG_STAT_DISABLED);
 	}
 	ng_fs.pma_next = NG_BTABLE_BYTES + 2u * NG_MPS0;
-#endif
 }
 
 /* After a bus reset the peripheral has cleared every EPnR and DADDR
@@ -213,9 +219,8 @@ static void ng_fs_bus_reset(void)
 	ng_fs_close_all();
 	ng_epr_type(0, NG_EPR_TYPE_CONTROL);
 	ng_epr_set(0, NG_EPR_RX | NG_EPR_TX, NG_STAT_NAK);
-#ifndef NG_USB_POLLED
-	ng_fs.addr_pending = 0;
-#endif
+	if (!NG_FS_POLLED)
+		ng_fs.addr_pending = 0;
 	NG_WR(NG_USB_DADDR, NG_DADDR_EF);
 }
 
@@ -234,11 +239,10 @@ static bool ng_fs_ctr_rx(uint32_t n, uint32_t r)
 		/* dcd.h steps 1-3: pending transfers dropped; the hardware has
 		 * set both STATs to NAK (which ends a stall) and DTOG_TX to 1. */
 		ng_fs.ep[0][0].busy = ng_fs.ep[0][1].busy = false;
-#ifndef NG_USB_POLLED
 		/* SET_ADDRESS (USB 2.0 9.4.6): applied at its status stage, here. */
-		ng_fs.addr_pending = cnt == 8 && s[0] == 0x00u && s[1] == 5u && s[3] == 0 && s[2] < 128u
-					     ? (uint8_t)(0x80u | s[2]) : 0u;
-#endif
+		if (!NG_FS_POLLED)
+			ng_fs.addr_pending = cnt == 8 && s[0] == 0x00u && s[1] == 5u && s[3] == 0 && s[2] < 128u
+						     ? (uint8_t)(0x80u | s[2]) : 0u;
 		if (cnt == 8)
 			ng_usbd_event_setup(ng_fs.u, s, NG_FS_IN_ISR);
 		return false;
@@ -263,12 +267,11 @@ void ng_stm32_usb_isr(void)
 		ng_fs_bus_reset();
 		ng_usbd_event_bus_reset(ng_fs.u, NG_FS_IN_ISR);
 	}
-#ifndef NG_USB_POLLED
 	/* (The polled build, the boot loader's, leaves suspend alone: its
 	 * main loop runs on at full speed whatever the bus does, far above
 	 * the suspend current, so the transceiver's low-power mode would buy
 	 * nothing; the peripheral works on through a suspended bus.) */
-	if (istr & NG_ISTR_SUSP) {
+	if (!NG_FS_POLLED && (istr & NG_ISTR_SUSP)) {
 		/* RM0008 23.4.5: force suspend first, then acknowledge, then
 		 * low-power mode. */
 		NG_SET(NG_USB_CNTR, NG_CNTR_FSUSP);
@@ -276,37 +279,32 @@ void ng_stm32_usb_isr(void)
 		NG_SET(NG_USB_CNTR, NG_CNTR_LPMODE);
 		ng_usbd_event_suspend(ng_fs.u, NG_FS_IN_ISR);
 	}
-	if (istr & NG_ISTR_WKUP) {
+	if (!NG_FS_POLLED && (istr & NG_ISTR_WKUP)) {
 		/* LPMODE was cleared by the hardware; FSUSP is the software's. */
 		NG_CLR(NG_USB_CNTR, NG_CNTR_FSUSP | NG_CNTR_LPMODE);
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~NG_ISTR_WKUP);
 		ng_usbd_event_resume(ng_fs.u, NG_FS_IN_ISR);
 	}
-#endif
-#ifndef NG_USB_POLLED /* (polled, nothing but this handler looks at them) */
-	if (istr & (NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF))
+	/* (polled, nothing but this handler looks at them) */
+	if (!NG_FS_POLLED && (istr & (NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF)))
 		NG_WR(NG_USB_ISTR, 0xFFFFu & ~(NG_ISTR_ERR | NG_ISTR_PMAOVR | NG_ISTR_SOF | NG_ISTR_ESOF));
-#endif
 	/* CTR: one endpoint at a time, as long as any has one pending (polled:
 	 * one, the main loop polls again). */
 	for (uint32_t guard = 0; guard < NG_FS_CTR_ROUNDS && ((istr = NG_RD(NG_USB_ISTR)) & NG_ISTR_CTR); guard++) {
 		uint32_t n = istr & NG_ISTR_EP_ID;
 		uint32_t r = NG_RD(NG_USB_EPR(n));
-#if NG_USB_NEP < 8
-		if (n >= NG_USB_NEP)
+		if (NG_USB_NEP < 8 && n >= NG_USB_NEP)
 			break; /* not one of ours: never enabled, it cannot transfer */
-#endif
 		if ((r & NG_EPR_CTR_RX) && !ng_fs_ctr_rx(n, r))
 			continue;
 		if (r & NG_EPR_CTR_TX) {
 			ng_epr_clear_ctr(n, NG_EPR_CTR_TX);
-#ifndef NG_USB_POLLED
-			if (n == 0 && ng_fs.addr_pending && (NG_PMA_RD(NG_BT_COUNT_TX(0)) & 0x3FFu) == 0) {
+			if (!NG_FS_POLLED && n == 0 && ng_fs.addr_pending &&
+			    (NG_PMA_RD(NG_BT_COUNT_TX(0)) & 0x3FFu) == 0) {
 				/* SET_ADDRESS's status stage is done: the new address now */
 				NG_WR(NG_USB_DADDR, NG_DADDR_EF | (ng_fs.addr_pending & 0x7Fu));
 				ng_fs.addr_pending = 0;
 			}
-#endif
 			ng_fs_ep *e = &ng_fs.ep[n][1];
 			if (e->busy) {
 				e->busy = false;
@@ -318,13 +316,11 @@ void ng_stm32_usb_isr(void)
 
 /* ---- ops (main loop) ----------------------------------------------------- */
 
-#ifdef NG_USB_POLLED
 static void ng_fs_poll(void *drv)
 {
 	(void)drv;
 	ng_stm32_usb_isr();
 }
-#endif
 
 static void ng_fs_init(void *drv, ng_usbd_ctx *u)
 {
@@ -347,10 +343,10 @@ static void ng_fs_init(void *drv, ng_usbd_ctx *u)
 	ng_delay_us(2);
 	NG_WR(NG_USB_CNTR, 0);
 	NG_WR(NG_USB_ISTR, 0);
-#ifndef NG_USB_POLLED
-	NG_WR(NG_USB_CNTR, NG_CNTR_CTRM | NG_CNTR_RESETM | NG_CNTR_SUSPM | NG_CNTR_WKUPM);
-	ng_nvic_enable(NG_IRQ_USB_LP_CAN_RX0);
-#endif
+	if (!NG_FS_POLLED) {
+		NG_WR(NG_USB_CNTR, NG_CNTR_CTRM | NG_CNTR_RESETM | NG_CNTR_SUSPM | NG_CNTR_WKUPM);
+		ng_nvic_enable(NG_IRQ_USB_LP_CAN_RX0);
+	}
 }
 
 static void ng_fs_connect(void *drv, bool on)
@@ -364,16 +360,13 @@ static void ng_fs_connect(void *drv, bool on)
 static void ng_fs_set_address(void *drv, uint8_t addr)
 {
 	(void)drv;
-#ifdef NG_USB_POLLED
-	/* Called from the poll, as the status stage's completion is seen. */
-	NG_WR(NG_USB_DADDR, NG_DADDR_EF | addr);
-#else
-	(void)addr;
-	/* The stack calls this after the status stage (dcd.h), from the main
-	 * loop, maybe later than 2 ms: the interrupt has written DADDR at the
-	 * status stage already. Writing it here could undo a bus reset taken
-	 * since, so nothing is done. */
-#endif
+	/* Polled: called from the poll, as the status stage's completion is
+	 * seen. Else the stack calls this after the status stage (dcd.h), from
+	 * the main loop, maybe later than 2 ms: the interrupt has written DADDR
+	 * at the status stage already. Writing it here could undo a bus reset
+	 * taken since, so nothing is done. */
+	if (NG_FS_POLLED)
+		NG_WR(NG_USB_DADDR, NG_DADDR_EF | addr);
 }
 
 static ng_status ng_fs_ep_open_masked(void *drv, uint8_t ep, uint8_t type, uint16_t mps)
@@ -407,16 +400,15 @@ static ng_status ng_fs_ep_xfer_masked(void *drv, uint8_t ep, uint8_t *buf, uint1
 {
 	(void)drv;
 	uint32_t n = NG_EP_NUM(ep), in = NG_EP_IS_IN(ep);
-#if NG_USB_NEP > 1
-	if (n >= NG_USB_NEP || !ng_fs.ep[n][in].mps || len > ng_fs.ep[n][in].mps || (len && !buf))
+	if (NG_USB_NEP == 1) {
+		/* Endpoint 0 only (the boot loader): the one caller is usbd.c's
+		 * control pipe (ctrl_go), always with its own buffer; both halves
+		 * are open from the bus reset on (before it, no SETUP comes). */
+		if (n != 0 || len > NG_MPS0)
+			return NG_ERR_ARG;
+	} else if (n >= NG_USB_NEP || !ng_fs.ep[n][in].mps || len > ng_fs.ep[n][in].mps || (len && !buf)) {
 		return NG_ERR_ARG;
-#else
-	/* Endpoint 0 only (the boot loader): the one caller is usbd.c's
-	 * control pipe (ctrl_go), always with its own buffer; both halves
-	 * are open from the bus reset on (before it, no SETUP comes). */
-	if (n != 0 || len > NG_MPS0)
-		return NG_ERR_ARG;
-#endif
+	}
 	ng_fs_ep *e = &ng_fs.ep[n][in];
 	if (e->busy && n != 0)
 		return NG_ERR_BUSY; /* endpoint 0: the new packet replaces the old (dcd.h) */
@@ -499,7 +491,5 @@ const ng_dcd_ops ng_stm32_dcd_ops = {
 	.ep_xfer = ng_fs_ep_xfer,
 	.ep_stall = ng_fs_ep_stall,
 	.ep_clear_stall = ng_fs_ep_clear_stall,
-#ifdef NG_USB_POLLED
-	.poll = ng_fs_poll,
-#endif
+	.poll = NG_FS_POLLED ? ng_fs_poll : NULL,
 };

@@ -21,11 +21,23 @@
 #include "dcd_stm32f1.h"
 #include "neug_device.h"
 #include "stm32f103.h"
+#include "usb_fs.h"
 #include "ng/crc32.h"
 #include "ng/mcv.h"
 #include "ng/selftest.h"
 
 #include "ng/version.h"
+
+/* The composite device (usb/neug_device.h) on the STM32 driver, which
+ * knows no class: one EPnR per endpoint number, so IN and OUT of a number
+ * share a type, and the packet memory holds the buffer table, EP0's two
+ * buffers and the device's endpoints: CDC notification IN (16 bytes,
+ * given 64), CDC bulk IN and OUT, MSC bulk IN and OUT, 64 bytes each. */
+_Static_assert(NG_NEUG_EP_NOTIFY == 0x82u && NG_NEUG_EP_DATA_IN == 0x81u && NG_NEUG_EP_DATA_OUT == 0x01u &&
+	       NG_NEUG_EP_MSC_IN == 0x83u && NG_NEUG_EP_MSC_OUT == 0x03u,
+	       "one EPnR per endpoint number, IN and OUT of a number of the same type (bulk 1, interrupt 2, bulk 3)");
+_Static_assert(NG_BTABLE_BYTES + 2u * NG_EP0_SIZE + 64u + 4u * 64u <= NG_PMA_BYTES,
+	       "buffer table, EP0 and the composite device's endpoints fit the 512-byte packet memory");
 
 /* String 4: the version `make firmware` writes into the image trailer, so
  * that `neug upgrade` sees the board come back with the image's revision. */

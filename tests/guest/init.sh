@@ -27,7 +27,7 @@ finish() {
 trap finish EXIT
 say "# guest /init at $(cut -d' ' -f1 /proc/uptime) s uptime"
 
-# What the device declares (usb/neug_device.c); the checks compare the
+# What the device declares (usb/neug_fn.c); the checks compare the
 # kernel's view with these.
 VID=234b PID=0001
 MFR=${NG_MFR:-Free Software Initiative of Japan}

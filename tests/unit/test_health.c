@@ -29,6 +29,17 @@ static uint32_t ref_apt(uint32_t h_milli, int n)
 	return 1;
 }
 
+/* The APT's false-alarm rate per window for cutoff c: B = 1 + the matches
+ * of A among the window's other W - 1 samples, so P(X >= c - 1) for
+ * X ~ B(W - 1, 2^-H). */
+static long double apt_false_alarm(uint32_t h_milli, int w, int c)
+{
+	long double p = powl(2.0L, -(long double)h_milli / 1000.0L), lp = logl(p), lq = log1pl(-p), s = 0.0L;
+	for (int k = w - 1; k >= c - 1; k--)
+		s += expl(log_pmf(w - 1, k, lp, lq));
+	return s;
+}
+
 static uint32_t ref_rct(uint32_t h_milli)
 {
 	return 1 + (uint32_t)ceill(30.0L / ((long double)h_milli / 1000.0L) - 1e-12L);
@@ -256,6 +267,26 @@ int main(void)
 	      ng_health_cutoffs(1000, 1, &rc, &ac) == NG_ERR_ARG, "cutoffs: out-of-range H or window -> NG_ERR_ARG");
 	ng_health_cutoffs(3700, 512, &rc, &ac);
 	CHECK(ac == 81, "APT cutoff at H=3.7, W=512 is 81 (the induced tests assume it)");
+	/* The formula chosen (doc/health.md, "Cutoffs"): SP 800-90B's as printed,
+	 * 81, whose false-alarm rate (about 1.383e-9 = 2^-29.43) is above alpha;
+	 * the count that takes the window's first sample as given would be 82
+	 * (6.067e-10 = 2^-30.62). Both rates within SP 800-90B's 2^-40 .. 2^-20. */
+	{
+		long double f81 = apt_false_alarm(3700, 512, 81), f82 = apt_false_alarm(3700, 512, 82);
+		long double a = ldexpl(1.0L, -30);
+		printf("# APT false alarms per window at H=3.7: C=81 %.4Le, C=82 %.4Le\n", f81, f82);
+		CHECK(fabsl(f81 / 1.38282e-9L - 1) < 1e-4L && fabsl(f82 / 6.06668e-10L - 1) < 1e-4L && f82 <= a && f81 > a &&
+		      f81 < ldexpl(1.0L, -20) && f82 > ldexpl(1.0L, -40),
+		      "APT at H=3.7: C=81 (printed formula) fails a healthy window with P=%.4Le (> alpha), C=82 with %.4Le",
+		      f81, f82);
+		bad = 0;   /* the corrected count is 1 + the least k with P(B(W-1) >= k) <= alpha */
+		for (uint32_t h = 100; h <= 32000; h += 37) {
+			ng_health_cutoffs(h, 512, &rc, &ac);
+			bad += apt_false_alarm(h, 512, (int)ac + 1) > a * (1 + 1e-9L);
+		}
+		CHECK(!bad, "APT: cutoff + 1 always meets alpha = 2^-30 (the printed formula is at most one short; %d not)",
+		      bad);
+	}
 
 	/* The firmware's constants (ng/pipeline.h: it computes no cutoffs) are
 	 * what ng_health_cutoffs gives for its board profile's H: 3.7 bits per

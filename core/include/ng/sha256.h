@@ -45,6 +45,10 @@ void ng_sha256(uint8_t digest[32], const void *data, size_t len);
 /* FIPS 180-4 6.2.2 on n consecutive 64-byte blocks, with the fastest
  * implementation this CPU has. */
 void ng_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n);
+/* FIPS 180-4 5.1.1 padding of a len-byte message whose bytes end at m + f
+ * (m a block boundary): 0x80, zeros, len * 8 as 64 bits big endian, up to
+ * the returned end (a multiple of 64, at most 64 past f + 9). */
+size_t ng_sha256_pad(uint8_t *m, size_t f, uint64_t len);
 /* The portable C version: the reference the fast paths are tested against. */
 void ng_sha256_compress_portable(uint32_t h[8], const uint8_t *blocks, size_t n);
 /* The name of the implementation ng_sha256_compress uses ("portable", "sha-ni"). */
