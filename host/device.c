@@ -16,8 +16,7 @@
 #include "gen.h"
 #include "info.h"
 #include "log.h"
-
-volatile sig_atomic_t ng_device_interrupt;
+#include "loop.h"
 
 struct ng_device_gen {
 	char tty[256];
@@ -227,7 +226,7 @@ ng_device_gen *ng_device_gen_open(const char *tty, uint32_t mode,
 static int reconnect(ng_device_gen *d)
 {
 	bool logged = false;
-	while (!ng_device_interrupt) {
+	while (!ng_stop_signal()) {
 		char path[256];
 		if (d->named)
 			snprintf(path, sizeof path, "%s", d->tty);
@@ -251,7 +250,8 @@ static int reconnect(ng_device_gen *d)
 		}
 		if (d->wait_fn)
 			d->wait_fn(d->wait_user);
-		poll(NULL, 0, 250);
+		if (ng_wait_fd(-1, 0, 250) < 0)
+			break; /* a stop request (signal) */
 	}
 	set_err(d, NG_EXIT_IO, "%s%s: interrupted while waiting for the device to come back", d->tty, "");
 	return -1;
@@ -312,14 +312,10 @@ long ng_device_gen_read(ng_device_gen *d, uint8_t *buf, size_t len)
 	while (d->q_off == d->q_len) {
 		if (d->fd < 0 && reconnect(d) != 0)
 			return -1;
-		struct pollfd p = {.fd = d->fd, .events = POLLIN};
-		int r = poll(&p, 1, 500);
-		if (r < 0 && errno == EINTR) {
-			if (ng_device_interrupt) {
-				set_err(d, NG_EXIT_IO, "%s%s: interrupted", d->tty, "");
-				return -1;
-			}
-			continue;
+		int r = ng_wait_fd(d->fd, POLLIN, 500);
+		if (r < 0) {
+			set_err(d, NG_EXIT_IO, "%s%s: interrupted", d->tty, errno == EINTR ? "" : " (poll failed)");
+			return -1;
 		}
 		if (r == 0) {
 			if (d->wait_fn)
