@@ -363,6 +363,8 @@ int ng_cmd_feed(int argc, char **argv)
 	}
 	ng_pool pool;
 	if (ng_pool_open(&pool, pool_path, err, sizeof err) != 0) {
+		if (ng_stop_signal()) /* a FIFO as the pool waits for a reader */
+			return 128 + ng_stop_signal();
 		fprintf(stderr, "neug feed: %s\n", err);
 		return NG_EXIT_IO;
 	}

@@ -303,7 +303,8 @@ int ng_cmd_generate(int argc, char **argv)
 	memset(buf, 0, sizeof buf);
 	if (ng_stop_signal()) {
 		/* a signal ends the run whatever the read or write said: no file */
-		snprintf(err, sizeof err, "interrupted by %s", ng_signal_name(ng_stop_signal()));
+		snprintf(err, sizeof err, "interrupted by signal %d (%s)", ng_stop_signal(),
+			 ng_signal_name(ng_stop_signal()));
 		rc = 128 + ng_stop_signal();
 		epipe = 0;
 	}

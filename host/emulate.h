@@ -41,6 +41,14 @@ ng_usbip *ng_emu_usbip(ng_emu *e);
  * when work is pending), serve them, run the device. Returns 0, or -1 when
  * poll failed (errno set; EINTR included). */
 int ng_emu_step(ng_emu *e, int timeout_ms);
+/* The same on the host's event loop (loop.h), for the command: the
+ * server's sockets are watched by l, the device runs before each sleep,
+ * then round(e, l, user) (at least every 200 ms; it may ng_loop_quit).
+ * Returns what ng_loop_run returns: the quit code, 128 + a stop signal,
+ * or -1 with errno. */
+struct ng_loop;
+int ng_emu_run(ng_emu *e, struct ng_loop *l, void (*round)(ng_emu *e, struct ng_loop *l, void *user),
+	       void *user);
 /* With a flash: 1 while the loader is in DFU mode, 0 while the
  * application runs. */
 int ng_emu_dfu_mode(const ng_emu *e);

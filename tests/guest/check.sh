@@ -6,7 +6,7 @@
 # the guest's loopback). The checks run inside the guest (tests/guest/init.sh);
 # this script builds the initramfs (cached under build/guest/), boots, and
 # relays the guest's PASS/FAIL lines. SKIP when QEMU or a kernel is missing.
-#   env: KVER (default: newest /boot/vmlinuz-*), NG_CHECKS ("1 2 3 4 5 6 7 8 9 10 11"),
+#   env: KVER (default: newest /boot/vmlinuz-*), NG_CHECKS ("1 2 3 4 5 6 7 8 9 10 11 12"),
 #        NG_VECTORS, GUEST_TIMEOUT (seconds, default 900), ACCEL (tcg|kvm)
 set -u
 cd "$(dirname "$0")/../.."
