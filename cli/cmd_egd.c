@@ -40,14 +40,15 @@ static void usage(FILE *f)
 		"  --uid=W0:W1:W2      unique-ID words for the CRC (hex)\n"
 		"  --max-clients=N     connections served at once (default 64)\n"
 		"  --buffer=BYTES      bytes kept ready (default 16384)\n"
-		"  --idle=SECONDS      drop a client whose request stays incomplete (default 30)\n"
+		"  --idle=SECONDS      drop a client that makes no progress this long (default 30)\n"
 		"  --metrics=PATH      write the state (health counters, bytes served, device\n"
 		"                      present, last output) as PATH in the Prometheus text\n"
 		"                      format, atomically, for node_exporter's textfile collector\n"
 		"  --metrics-interval=SECONDS  rewrite it this often (default 5), and at exit\n"
 		"  --help\n"
-		"Exit: 0 stopped by SIGTERM/SIGINT (or the end of a file source), 2 usage,\n"
-		"3 I/O error, 4 persistent health failure or a failed self-test.\n"
+		"Exit: 128 + the signal when stopped by SIGTERM, SIGINT or SIGHUP, 0 at the end\n"
+		"of a file source, 2 usage, 3 I/O error (a unix socket another server answers\n"
+		"on is left alone), 4 persistent health failure or a failed self-test.\n"
 		"See neug-egd(1).\n");
 }
 

@@ -52,8 +52,10 @@ static void usage(FILE *f)
 		"  --foreground        stay in the foreground, log to stderr (the systemd way)\n"
 		"  -v, --verbose       log every write\n"
 		"  --help\n"
-		"Exit: 0 stopped by SIGTERM/SIGINT or --count reached, 2 usage, 3 I/O error,\n"
-		"4 persistent health failure or a failed self-test (nothing written).\n"
+		"Exit: 128 + the signal when stopped by SIGTERM, SIGINT or SIGHUP, 0 --count\n"
+		"reached or the end of a file source, 2 usage, 3 I/O error, 4 persistent health\n"
+		"failure or a failed self-test (nothing written). Under systemd: Type=notify,\n"
+		"with STATUS= and the watchdog.\n"
 		"See neug-feed(1).\n");
 }
 

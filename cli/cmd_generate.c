@@ -40,7 +40,8 @@ static const char usage_text[] =
 	"\n"
 	"The known-answer self-tests run first; nothing is written when one fails.\n"
 	"Exit status: 0 done, 2 usage error, 3 input or I/O error, 4 health-test or\n"
-	"self-test failure.\n"
+	"self-test failure, 128 + the signal when SIGINT, SIGTERM or SIGHUP stopped it\n"
+	"(within a second, whatever it waits for; no -o file is left).\n"
 	"See neug-generate(1).\n";
 
 static int usage_error(const char *fmt, const char *arg)
