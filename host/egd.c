@@ -532,7 +532,7 @@ int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 		fcntl(s->listen_fd[i], F_SETFL, fcntl(s->listen_fd[i], F_GETFL) | O_NONBLOCK);
 		ok = (sv.lw[i] = ng_watch_add(sv.l, s->listen_fd[i], EPOLLIN, on_listen, &sv)) != NULL;
 	}
-	int e = ok ? pthread_create(&th, NULL, producer, r) : errno;
+	int e = ok ? pthread_create(&th, NULL, producer, r) : errno ? errno : ENOMEM;
 	if (!ok || e != 0) {
 		snprintf(err, errlen, "cannot start the server: %s", strerror(e));
 		rc = -1;

@@ -573,6 +573,14 @@ sig_end() { # pid signal status label
 	check "$label: SIG$sig ends it in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b - a}') s, status $rc (want $want)" \
 		sh -c "[ $rc = $want ] && awk -v a=$t0 -v b=$t1 'BEGIN{exit !(b - a <= 1.0)}'"
 }
+tty_ready() { # the tty is there and delivers (after an attach it may re-enumerate once)
+	local i=0
+	while [ $i -lt 100 ]; do
+		[ -c /dev/ttyACM0 ] && ngctl read /dev/ttyACM0 64 2000 >/dev/null 2>&1 && [ -c /dev/ttyACM0 ] && return 0
+		sleep 0.1; i=$((i + 1))
+	done
+	say "# /dev/ttyACM0 did not deliver: $(ls /dev/ttyACM* 2>&1 | tr '\n' ' ')"
+}
 check12() {
 	local pid way sig want
 	big_input
@@ -580,8 +588,7 @@ check12() {
 		case $way in detach) sig=TERM want=143 ;; *) sig=INT want=130 ;; esac
 		emu_start --source=file:/tmp/big.bin --uid=$UID3 || return
 		attach || { detach; return; }
-		# the tty delivers (after an attach it may re-enumerate once)
-		ngctl read /dev/ttyACM0 64 10000 >/dev/null 2>&1 || ngctl read /dev/ttyACM0 64 10000 >/dev/null 2>&1
+		tty_ready
 		rm -f /tmp/g.bin /tmp/g.err
 		neug generate --source=device:/dev/ttyACM0 -n 100M -o /tmp/g.bin 2>/tmp/g.err &
 		pid=$!
@@ -597,13 +604,14 @@ check12() {
 				sh -c '! ls /tmp | grep -q "^g\.bin"'
 		else
 			fail "generate, board gone ($way): it says it waits ($(tail -2 /tmp/g.err | tr '\n' ' '))"
+			say "# $(ls /dev/ttyACM* 2>&1 | tr '\n' ' ')"; dmesg | tail -25 | sed 's/^/# dmesg: /' >&3
 			kill -9 $pid; wait $pid
 		fi
 		detach
 	done
 	emu_start --source=file:/tmp/big.bin --uid=$UID3 || return
 	attach || { detach; return; }
-	ngctl read /dev/ttyACM0 64 10000 >/dev/null 2>&1 || ngctl read /dev/ttyACM0 64 10000 >/dev/null 2>&1
+	tty_ready
 	: >/tmp/pool
 	neug feed --foreground --source=device:/dev/ttyACM0 --pool=/tmp/pool --max-rate=0 2>/tmp/f.err &
 	pid=$!
