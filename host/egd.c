@@ -331,7 +331,7 @@ static void on_client(ng_watch *w, int fd, uint32_t ev, void *user)
 	if (c->eof && (ev & (EPOLLHUP | EPOLLERR))) {
 		ok = false; /* gone both ways: nobody to answer */
 	} else {
-		if (ev & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+		if ((ev & (EPOLLIN | EPOLLHUP | EPOLLERR)) && c->in_len < sizeof c->in) {
 			ssize_t got = recv(c->fd, c->in + c->in_len, sizeof c->in - c->in_len, MSG_DONTWAIT);
 			if (got > 0) {
 				c->in_len += (size_t)got;
