@@ -432,6 +432,21 @@ static void on_resume(ng_loop *l, void *user)
 	pause_accept(user, false);
 }
 
+/* The quiet client (nothing received unanswered, nothing owed) idle the
+ * longest, if longer than the idle time; else NULL. */
+static client *quietest(server *sv)
+{
+	client *q = NULL;
+	double t = ng_mono_s();
+	for (unsigned k = 0; k < sv->maxc; k++) {
+		client *c = &sv->cl[k];
+		if (c->fd >= 0 && !c->in_len && !c->out_len && !c->blocking && t - c->last > sv->idle_s &&
+		    (!q || c->last < q->last))
+			q = c;
+	}
+	return q;
+}
+
 static void on_listen(ng_watch *w, int fd, uint32_t ev, void *user)
 {
 	server *sv = user;
@@ -461,6 +476,8 @@ static void on_listen(ng_watch *w, int fd, uint32_t ev, void *user)
 			for (unsigned k = 0; k < sv->maxc && !c; k++)
 				if (sv->cl[k].fd < 0)
 					c = &sv->cl[k];
+		if (!c && (c = quietest(sv)) != NULL)
+			drop(sv, c); /* its slot is needed: idle longer than --idle */
 		if (!c) {
 			close(cfd); /* full: refuse rather than let one client starve others */
 			continue;
@@ -476,15 +493,19 @@ static void on_listen(ng_watch *w, int fd, uint32_t ev, void *user)
 	}
 }
 
-/* Drops clients that made no progress for the idle time, except those
- * waiting for the source (a blocking read with its reply sent). */
+/* Drops clients that left something half done (a request incomplete, a
+ * reply not read) with no progress for the idle time. A quiet client (all
+ * answered, nothing asked: QEMU's rng-egd between reads) keeps its
+ * connection until its slot is needed (quietest), and one waiting for the
+ * source to fill its blocking read is never dropped for it. */
 static void on_sweep(ng_loop *l, void *user)
 {
 	server *sv = user;
 	double t = ng_mono_s();
 	for (unsigned k = 0; k < sv->maxc; k++) {
 		client *c = &sv->cl[k];
-		if (c->fd >= 0 && !(c->blocking && c->out_len == 0) && t - c->last > sv->idle_s)
+		bool pending = c->in_len || c->out_len;
+		if (c->fd >= 0 && pending && !(c->blocking && c->out_len == 0) && t - c->last > sv->idle_s)
 			drop(sv, c);
 	}
 	(void)l;

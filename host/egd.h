@@ -12,9 +12,10 @@
  *   0x04 pid                -> u8 len, the pid in ASCII
  * A client gets at most one reply buffered at a time (at most 256 bytes),
  * so a client that does not read cannot make the server grow; an unknown
- * command, or idle_ms without progress (nothing received, or a reply not
- * read; not while it waits for the source to fill a blocking read), closes
- * that client. Clients are served round robin, one request each per round
+ * command, or idle_ms without progress on an incomplete request or an
+ * unread reply, closes that client. A quiet client (all answered, nothing
+ * owed: QEMU between reads) keeps its connection; once quiet for idle_ms it
+ * gives its slot to a newcomer when all max_clients are taken. Clients are served round robin, one request each per round
  * (before the loop sleeps), out of the bytes ready when the round began;
  * the next round starts after the first client served. When accept fails
  * for want of fds the listening sockets rest for 1 s at a time (logged once,
@@ -42,7 +43,7 @@ typedef struct {
 	void *user;
 	size_t ring_bytes;        /* bytes kept ready (default 16384) */
 	unsigned max_clients;     /* connections beyond this are closed at once (default 64) */
-	int idle_ms;              /* no progress this long drops the client (default 30000) */
+	int idle_ms;              /* see above (default 30000) */
 	volatile sig_atomic_t *stop;  /* optional (tests): non-zero stops the server within 250 ms;
 				       * signals stop it through the loop (loop.h) */
 	uint32_t credit_millibits;    /* entropy per buffered byte the level (0x00) counts, in

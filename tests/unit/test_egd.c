@@ -308,23 +308,63 @@ static void abuse(const char *addr)
 		unlink(p2);
 	}
 
-	/* Idle connections: one that sends nothing is dropped after the idle
-	 * time (400 ms), not before. */
+	/* Idle connections (idle 400 ms, 4 slots). A quiet one (QEMU's rng-egd
+	 * between reads) keeps its connection while there is room, past the
+	 * idle time; when all slots are held by silent connections a newcomer
+	 * is refused until they have been idle that long, then the oldest
+	 * gives up its slot for it. */
 	stop_flag = 0;
 	srv.clients_total = 0;
-	srv.max_clients = 400;
+	srv.max_clients = 4;
 	srv.idle_ms = 400;
 	pthread_t th;
 	pthread_create(&th, NULL, bg_server, NULL);
 	{
-		int idle = connect_unix();
+		uint8_t b[16];
+		int q = connect_unix();
+		send_all(q, "\x02\x10", 2);
+		bool first = read_n(q, b, 16, 2000) == 16;
+		bool kept = !closed_within(q, 900);
+		send_all(q, "\x02\x10", 2);
+		CHECK(first && kept && read_n(q, b, 16, 2000) == 16,
+		      "a quiet connection with slots free is kept past the idle time (900 ms) and served again");
+		int silent[3];
+		for (int i = 0; i < 3; i++)
+			silent[i] = connect_unix();
 		double t0 = now_ms();
-		bool closed = closed_within(idle, 3000);
-		double ms = now_ms() - t0;
-		CHECK(closed && ms >= 350, "a connection that sends nothing is dropped after the idle time "
-		      "(%.0f ms, idle 400 ms)", ms);
-		close(idle);
+		int early = connect_unix();
+		send_all(early, "\x02\x10", 2);
+		bool refused = read_n(early, b, 16, 200) == 0;
+		close(early);
+		/* a newcomer every 50 ms until one is served */
+		int late = -1;
+		double served_at = 0;
+		while (now_ms() - t0 < 3000 && late < 0) {
+			int c = connect_unix();
+			send_all(c, "\x02\x10", 2);
+			if (read_n(c, b, 16, 50) == 16) {
+				late = c;
+				served_at = now_ms() - t0;
+			} else {
+				close(c);
+			}
+		}
+		/* the oldest quiet one (q, idle since its last reply) made room */
+		bool q_gone = closed_within(q, 500);
+		CHECK(refused && late >= 0 && served_at >= 150 && q_gone,
+		      "4 slots held by quiet connections: a newcomer refused at once, one served after %.0f ms "
+		      "when the oldest quiet connection gave up its slot", served_at);
+		if (late >= 0)
+			close(late);
+		for (int i = 0; i < 3; i++)
+			close(silent[i]);
+		close(q);
 	}
+	stop_flag = 1;
+	pthread_join(th, NULL);
+	stop_flag = 0;
+	srv.max_clients = 400;
+	pthread_create(&th, NULL, bg_server, NULL);
 
 	/* 256 honest clients among 64 hostile ones (16 silent, 16 with half a
 	 * request, 16 pipelining without reading, 16 sending garbage): every
