@@ -644,9 +644,11 @@ int main(void)
 		else
 			refused++;
 	}
-	/* the hog, which stopped reading, was dropped after the idle time: 8 of 12 */
-	CHECK(served == 8 && refused == 4, "max_clients 8 (the hog that stopped reading dropped as idle): "
-	      "%d served, %d refused", served, refused);
+	/* the hog, which stopped reading, still holds a slot while its replies
+	 * trickle into a growing socket buffer, or was dropped (no progress for
+	 * the idle time) or gave its slot up (quiet, all sent): 7 or 8 of 12 */
+	CHECK((served == 8 && refused == 4) || (served == 7 && refused == 5),
+	      "max_clients 8 (one maybe held by the hog): %d served, %d refused", served, refused);
 	for (int i = 0; i < 12; i++)
 		close(fds[i]);
 	close(hog);
