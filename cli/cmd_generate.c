@@ -19,6 +19,7 @@
 #include "gen.h"
 #include "kat.h"
 #include "meter.h"
+#include "loop.h"
 
 static const char usage_text[] =
 	"Usage: neug generate [OPTIONS]\n"
@@ -46,12 +47,9 @@ static const char usage_text[] =
 	"A device that does not identify itself (GET_INFO) is only tested by the host:\n"
 	"a warning says so, and a zero block or two equal blocks stop it (exit 4).\n"
 	"Exit status: 0 done, 2 usage error, 3 input or I/O error, 4 health-test or\n"
-	"self-test failure.\n"
+	"self-test failure, 128 + the signal when SIGINT, SIGTERM or SIGHUP stopped it\n"
+	"(within a second, whatever it waits for; no -o file is left).\n"
 	"See neug-generate(1).\n";
-
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig) { got_signal = sig; }
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -107,10 +105,8 @@ static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 static int out_write(ng_out *o, const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
 	while (len) {
-		ssize_t w = write(o->fd, buf, len);
+		long w = ng_write_all(o->fd, buf, len); /* a signal ends a wait on a full pipe */
 		if (w < 0) {
-			if (errno == EINTR && !got_signal)
-				continue;
 			int e = errno;
 			snprintf(err, errlen, "writing to %s%s%s: %s", o->is_stdout ? "" : "'",
 				 o->name, o->is_stdout ? "" : "'",
@@ -275,6 +271,11 @@ int ng_cmd_generate(int argc, char **argv)
 		fprintf(stderr, "neug generate: standard output is a terminal; redirect it or use -o FILE\n");
 		return NG_EXIT_USAGE;
 	}
+	/* The one signal path (loop.h): SIGINT, SIGTERM, SIGHUP end any wait. */
+	if (ng_signals_init() != 0) {
+		fprintf(stderr, "neug generate: cannot set up signal handling: %s\n", strerror(errno));
+		return NG_EXIT_IO;
+	}
 	/* Before anything is opened or created: a failed self-test leaves no file. */
 	if ((code = ng_kat_run(err, sizeof err)) != 0) {
 		fprintf(stderr, "neug generate: %s; no output written\n", err);
@@ -289,15 +290,6 @@ int ng_cmd_generate(int argc, char **argv)
 		fprintf(stderr, "neug generate: warning: %s did not identify itself as a NeuG (GET_INFO: %s): "
 			"its own health tests are unknown; the host tests what it receives (a zero block or two "
 			"equal blocks stop it)\n", ng_gen_source_desc(g), ng_gen_ident_error(g));
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
 	ng_out out;
 	if (out_open(&out, outpath, err, sizeof err) < 0) {
 		fprintf(stderr, "neug generate: %s\n", err);
@@ -313,12 +305,7 @@ int ng_cmd_generate(int argc, char **argv)
 	err[0] = 0;
 	ng_meter prog;
 	ng_meter_init(&prog, stderr, want_progress, limit, "neug generate");
-	while (done < limit) {
-		if (got_signal) {
-			snprintf(err, sizeof err, "interrupted by signal %d", (int)got_signal);
-			rc = 128 + got_signal;
-			break;
-		}
+	while (done < limit && !ng_stop_signal()) {
 		size_t want = limit - done < sizeof buf ? (size_t)(limit - done) : sizeof buf;
 		long r = ng_gen_read(g, buf, want);
 		if (r < 0) {
@@ -347,6 +334,13 @@ int ng_cmd_generate(int argc, char **argv)
 	}
 	ng_meter_end(&prog);
 	memset(buf, 0, sizeof buf);
+	if (ng_stop_signal()) {
+		/* a signal ends the run whatever the read or write said: no file */
+		snprintf(err, sizeof err, "interrupted by signal %d (%s)", ng_stop_signal(),
+			 ng_signal_name(ng_stop_signal()));
+		rc = 128 + ng_stop_signal();
+		epipe = 0;
+	}
 	if (rc == NG_EXIT_OK && out_finish(&out, err, sizeof err) < 0)
 		rc = NG_EXIT_IO;
 	if (rc != NG_EXIT_OK) {

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "egd.h"
+#include "log.h"
+#include "loop.h"
 #include "mono.h"
+#include "notify.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,8 +33,26 @@ int ng_egd_listen(const char *addr, char *err, size_t errlen)
 			return -1;
 		}
 		strcpy(un.sun_path, path);
-		if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
-			unlink(path); /* a stale socket of an earlier run */
+		if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode)) {
+			/* Another server may be using it: ask. Only a socket nobody
+			 * answers on (left by a run that ended) is replaced. */
+			int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+			int r = probe < 0 ? -1 : connect(probe, (struct sockaddr *)&un, sizeof un);
+			int e = errno;
+			if (probe >= 0)
+				close(probe);
+			if (r == 0 || e == EAGAIN || e == EINPROGRESS) {
+				snprintf(err, errlen, "unix socket '%s' is in use: another server answers on it "
+					 "(stop it first, or choose another path); it was left as it is", path);
+				return -1;
+			}
+			if (e != ECONNREFUSED) {
+				snprintf(err, errlen, "unix socket '%s' exists and cannot be probed (%s); "
+					 "it was left as it is", path, strerror(e));
+				return -1;
+			}
+			unlink(path); /* stale: nobody answers */
+		}
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0 || bind(fd, (struct sockaddr *)&un, sizeof un) != 0 || listen(fd, 64) != 0) {
 			snprintf(err, errlen, "cannot listen on unix socket '%s': %s", path, strerror(errno));
@@ -73,20 +94,9 @@ int ng_egd_listen(const char *addr, char *err, size_t errlen)
 
 int ng_egd_listen_fds(ng_egd_server *s)
 {
-	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
-	if (!pid || !fds || strtol(pid, NULL, 10) != (long)getpid())
-		return 0;
-	long n = strtol(fds, NULL, 10);
-	int added = 0;
-	for (long i = 0; i < n && s->nlisten < NG_EGD_MAX_LISTEN; i++) {
-		int fd = 3 + (int)i;
-		fcntl(fd, F_SETFD, FD_CLOEXEC);
-		s->listen_fd[s->nlisten++] = fd;
-		added++;
-	}
-	unsetenv("LISTEN_PID");
-	unsetenv("LISTEN_FDS");
-	unsetenv("LISTEN_FDNAMES");
+	int n = ng_listen_fds(), added = 0;
+	for (int i = 0; i < n && s->nlisten < NG_EGD_MAX_LISTEN; i++, added++)
+		s->listen_fd[s->nlisten++] = NG_LISTEN_FDS_START + i;
 	return added;
 }
 
@@ -173,17 +183,37 @@ static size_t ring_level(ring *r)
 
 /* ---- clients ---- */
 
-typedef struct {
+typedef struct server server;
+typedef struct client client;
+struct client {
+	server *sv;
 	int fd;
-	uint8_t in[260];   /* the request being received (at most 1+2+1+255 bytes) */
+	ng_watch *w;
+	uint32_t events;   /* what w watches now */
+	uint8_t in[260];   /* requests received, not yet served (a request is at most 1+2+1+255 bytes) */
 	size_t in_len;
 	uint8_t out[260];  /* the reply being sent */
 	size_t out_len, out_off;
 	unsigned blocking; /* bytes still owed to a 0x02 request */
 	bool eof;          /* the client shut down its sending side: answer, then close */
-	double last;       /* time of the last progress */
-} client;
+	double last;       /* time of the last progress either way */
+};
 
+struct server {
+	ng_egd_server *s;
+	ng_loop *l;
+	ring *r;
+	client *cl;
+	unsigned maxc, nclients, rr;  /* rr: where the next round-robin pass starts */
+	double idle_s;
+	ng_watch *lw[NG_EGD_MAX_LISTEN];
+	ng_timer *resume, *sweep;
+	bool at_limit;
+	double limit_logged;  /* when "cannot accept" was last logged */
+	int rc;
+	char *err;
+	size_t errlen;
+};
 
 /* Length of the complete request at the start of c->in, 0 if incomplete, -1 if bad. */
 static int request_len(const client *c)
@@ -201,46 +231,15 @@ static int request_len(const client *c)
 	}
 }
 
-/* Parses one request if the previous reply is done. Returns false to drop the client. */
-static bool serve(ng_egd_server *s, ring *r, client *c)
+static void drop(server *sv, client *c)
 {
-	while (c->out_len == 0 && c->blocking == 0) {
-		int n = request_len(c);
-		if (n < 0)
-			return false;
-		if (n == 0)
-			return true;
-		uint8_t cmd = c->in[0];
-		s->requests++;
-		if (cmd == 0x00) {
-			uint64_t b64 = (uint64_t)ring_level(r) * s->credit_millibits / 1000u;
-			uint32_t bits = b64 > UINT32_MAX ? UINT32_MAX : (uint32_t)b64;
-			c->out[0] = (uint8_t)(bits >> 24), c->out[1] = (uint8_t)(bits >> 16);
-			c->out[2] = (uint8_t)(bits >> 8), c->out[3] = (uint8_t)bits;
-			c->out_len = 4;
-		} else if (cmd == 0x01) {
-			size_t got = ring_take(r, c->out + 1, c->in[1]);
-			c->out[0] = (uint8_t)got;
-			c->out_len = 1 + got;
-			s->bytes_served += got;
-		} else if (cmd == 0x02) {
-			c->blocking = c->in[1];
-		} else if (cmd == 0x04) {
-			int len = snprintf((char *)c->out + 1, sizeof c->out - 1, "%ld", (long)getpid());
-			c->out[0] = (uint8_t)len;
-			c->out_len = 1 + (size_t)len;
-		} /* 0x03: the data is ignored: this server credits only its own source */
-		c->out_off = 0;
-		memmove(c->in, c->in + n, c->in_len - (size_t)n);
-		c->in_len -= (size_t)n;
-	}
-	if (c->blocking && c->out_len == 0) {
-		size_t got = ring_take(r, c->out, c->blocking);
-		c->out_len = got, c->out_off = 0;
-		c->blocking -= (unsigned)got;
-		s->bytes_served += got;
-	}
-	return true;
+	ng_watch_del(c->w);
+	close(c->fd);
+	explicit_bzero(c->out, sizeof c->out);
+	memset(c, 0, sizeof *c);
+	c->fd = -1;
+	c->sv = sv;
+	sv->nclients--;
 }
 
 /* Sends what is pending. Returns false to drop the client. */
@@ -262,179 +261,353 @@ static bool flush_out(client *c, double t)
 	return true;
 }
 
+/* One step for c: at most one request parsed, or one piece of a blocking
+ * read. Returns -1 to drop the client, 1 when it did something, 0 when
+ * there is nothing it can do now. */
+static int step(server *sv, client *c, size_t *budget)
+{
+	ng_egd_server *s = sv->s;
+	if (c->out_len)
+		return 0; /* its reply is still in the socket */
+	if (c->blocking) {
+		size_t got = ring_take(sv->r, c->out, c->blocking < *budget ? c->blocking : *budget);
+		*budget -= got;
+		if (!got)
+			return 0;
+		c->out_len = got, c->out_off = 0;
+		c->blocking -= (unsigned)got;
+		s->bytes_served += got;
+		return 1;
+	}
+	int n = request_len(c);
+	if (n <= 0)
+		return n;
+	uint8_t cmd = c->in[0];
+	s->requests++;
+	if (cmd == 0x00) {
+		uint64_t b64 = (uint64_t)ring_level(sv->r) * s->credit_millibits / 1000u;
+		uint32_t bits = b64 > UINT32_MAX ? UINT32_MAX : (uint32_t)b64;
+		c->out[0] = (uint8_t)(bits >> 24), c->out[1] = (uint8_t)(bits >> 16);
+		c->out[2] = (uint8_t)(bits >> 8), c->out[3] = (uint8_t)bits;
+		c->out_len = 4;
+	} else if (cmd == 0x01) {
+		size_t got = ring_take(sv->r, c->out + 1, c->in[1] < *budget ? c->in[1] : *budget);
+		*budget -= got;
+		c->out[0] = (uint8_t)got;
+		c->out_len = 1 + got;
+		s->bytes_served += got;
+	} else if (cmd == 0x02) {
+		c->blocking = c->in[1];
+	} else if (cmd == 0x04) {
+		int len = snprintf((char *)c->out + 1, sizeof c->out - 1, "%ld", (long)getpid());
+		c->out[0] = (uint8_t)len;
+		c->out_len = 1 + (size_t)len;
+	} /* 0x03: the data is ignored: this server credits only its own source */
+	c->out_off = 0;
+	memmove(c->in, c->in + n, c->in_len - (size_t)n);
+	c->in_len -= (size_t)n;
+	return 1;
+}
+
+/* What c's watch should wait for. */
+static void rewatch(client *c)
+{
+	uint32_t ev = 0;
+	if (c->out_off < c->out_len)
+		ev |= EPOLLOUT;
+	if (c->in_len < sizeof c->in && !c->eof)
+		ev |= EPOLLIN;
+	if (ev != c->events && ng_watch_events(c->w, ev) == 0)
+		c->events = ev;
+}
+
+/* true when c has nothing owed and nothing more to ask: a half-closed
+ * client that is answered is closed. */
+static bool finished(const client *c)
+{
+	return c->eof && c->out_len == 0 && c->blocking == 0 && request_len(c) == 0;
+}
+
+static void on_client(ng_watch *w, int fd, uint32_t ev, void *user)
+{
+	client *c = user;
+	server *sv = c->sv;
+	(void)w, (void)fd;
+	double t = ng_mono_s();
+	bool ok = true;
+	if (c->eof && (ev & (EPOLLHUP | EPOLLERR))) {
+		ok = false; /* gone both ways: nobody to answer */
+	} else {
+		if ((ev & (EPOLLIN | EPOLLHUP | EPOLLERR)) && c->in_len < sizeof c->in) {
+			ssize_t got = recv(c->fd, c->in + c->in_len, sizeof c->in - c->in_len, MSG_DONTWAIT);
+			if (got > 0) {
+				c->in_len += (size_t)got;
+				c->last = t;
+			} else if (got == 0) {
+				c->eof = true; /* no more requests; those received are answered */
+			} else if (errno != EAGAIN && errno != EINTR) {
+				ok = false;
+			}
+		}
+		if (ok && (ev & EPOLLOUT))
+			ok = flush_out(c, t);
+	}
+	if (ok && request_len(c) < 0)
+		ok = false; /* an unknown command */
+	if (!ok) {
+		drop(sv, c);
+		return;
+	}
+	rewatch(c);
+	ng_loop_again(sv->l); /* the round-robin pass (serve_all) looks at it */
+}
+
+/* Before each sleep: one round-robin pass over the clients, each served at
+ * most one request (or one piece of a blocking read), so that a client
+ * pipelining many requests waits its turn like the others. */
+static void serve_all(ng_loop *l, void *user)
+{
+	server *sv = user;
+	ng_egd_server *s = sv->s;
+	ring *r = sv->r;
+	if (s->stop && *s->stop) {
+		ng_loop_quit(l, 0);
+		return;
+	}
+	pthread_mutex_lock(&r->mu);
+	bool done = r->done;
+	int status = r->status;
+	if (done && status == 1) {
+		/* The source failed (a latched health failure): what is
+		 * buffered is not served; the level drops to 0 with it. */
+		explicit_bzero(r->buf, r->size);
+		r->fill = 0;
+	}
+	size_t level = r->fill;
+	pthread_mutex_unlock(&r->mu);
+	if (done && (status == 1 || level == 0)) {
+		s->fill_error = status;
+		if (status == 1) {
+			snprintf(sv->err, sv->errlen, "the source failed");
+			sv->rc = -1;
+		}
+		ng_loop_quit(l, 0);
+		return;
+	}
+	double t = ng_mono_s();
+	bool more = false;
+	/* This pass hands out only what was ready when it began: bytes the
+	 * producer adds meanwhile wait for the next pass, which starts with
+	 * the client after the first one served here. */
+	size_t budget = level;
+	unsigned first = sv->maxc; /* the first client served in this pass */
+	for (unsigned k = 0; k < sv->maxc; k++) {
+		unsigned i = (sv->rr + k) % sv->maxc;
+		client *c = &sv->cl[i];
+		if (c->fd < 0)
+			continue;
+		int st = step(sv, c, &budget);
+		if (st > 0 && c->out_len && first == sv->maxc)
+			first = i; /* a reply, not only a request parsed */
+		if (st < 0 || (st > 0 && !flush_out(c, t)) || finished(c)) {
+			drop(sv, c);
+			continue;
+		}
+		rewatch(c);
+		if (c->out_len == 0 && (request_len(c) > 0 || (c->blocking && ring_level(r) > 0)))
+			more = true;
+	}
+	if (first < sv->maxc)
+		sv->rr = (first + 1) % sv->maxc; /* the next pass starts after it */
+	if (more)
+		ng_loop_again(l);
+	if (s->tick)
+		s->tick(s->tick_user);
+}
+
+static void pause_accept(server *sv, bool pause)
+{
+	for (int i = 0; i < sv->s->nlisten; i++)
+		if (sv->lw[i])
+			ng_watch_events(sv->lw[i], pause ? 0 : EPOLLIN);
+	sv->at_limit = pause;
+}
+
+static void on_resume(ng_loop *l, void *user)
+{
+	(void)l;
+	pause_accept(user, false);
+}
+
+/* The quiet client (nothing received unanswered, nothing owed) idle the
+ * longest, if longer than the idle time; else NULL. */
+static client *quietest(server *sv)
+{
+	client *q = NULL;
+	double t = ng_mono_s();
+	for (unsigned k = 0; k < sv->maxc; k++) {
+		client *c = &sv->cl[k];
+		if (c->fd >= 0 && !c->in_len && !c->out_len && !c->blocking && t - c->last > sv->idle_s &&
+		    (!q || c->last < q->last))
+			q = c;
+	}
+	return q;
+}
+
+static void on_listen(ng_watch *w, int fd, uint32_t ev, void *user)
+{
+	server *sv = user;
+	ng_egd_server *s = sv->s;
+	(void)w, (void)ev;
+	for (int i = 0; i < 64; i++) { /* a bounded batch per round */
+		int cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (cfd < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+				/* The connection stays queued and the socket readable:
+				 * stop watching it for a moment rather than spin. */
+				double t = ng_mono_s();
+				if (t - sv->limit_logged >= 60) { /* once, and again at most once a minute */
+					ng_log(LOG_WARNING, "cannot accept a connection (%s) with %u clients: "
+					       "not accepting for 1 s at a time until one succeeds",
+					       strerror(errno), sv->nclients);
+					sv->limit_logged = t;
+				}
+				pause_accept(sv, true);
+				ng_timer_in(sv->resume, 1000);
+			}
+			return;
+		}
+		s->clients_total++;
+		client *c = NULL;
+		if (sv->nclients < sv->maxc)
+			for (unsigned k = 0; k < sv->maxc && !c; k++)
+				if (sv->cl[k].fd < 0)
+					c = &sv->cl[k];
+		if (!c && (c = quietest(sv)) != NULL)
+			drop(sv, c); /* its slot is needed: idle longer than --idle */
+		if (!c) {
+			close(cfd); /* full: refuse rather than let one client starve others */
+			continue;
+		}
+		*c = (client){.sv = sv, .fd = cfd, .events = EPOLLIN, .last = ng_mono_s()};
+		c->w = ng_watch_add(sv->l, cfd, EPOLLIN, on_client, c);
+		if (!c->w) {
+			close(cfd);
+			c->fd = -1;
+			continue;
+		}
+		sv->nclients++;
+	}
+}
+
+/* Drops clients that left something half done (a request incomplete, a
+ * reply not read) with no progress for the idle time. A quiet client (all
+ * answered, nothing asked: QEMU's rng-egd between reads) keeps its
+ * connection until its slot is needed (quietest), and one waiting for the
+ * source to fill its blocking read is never dropped for it. */
+static void on_sweep(ng_loop *l, void *user)
+{
+	server *sv = user;
+	double t = ng_mono_s();
+	for (unsigned k = 0; k < sv->maxc; k++) {
+		client *c = &sv->cl[k];
+		bool pending = c->in_len || c->out_len;
+		if (c->fd >= 0 && pending && !(c->blocking && c->out_len == 0) && t - c->last > sv->idle_s)
+			drop(sv, c);
+	}
+	(void)l;
+	ng_timer_in(sv->sweep, sv->idle_s * 250 < 250 ? sv->idle_s * 250 : 250);
+}
+
+static void on_wake(ng_watch *w, int fd, uint32_t ev, void *user)
+{
+	char junk[256];
+	(void)w, (void)ev, (void)user;
+	while (read(fd, junk, sizeof junk) > 0) {}
+}
+
 int ng_egd_run(ng_egd_server *s, char *err, size_t errlen)
 {
 	size_t ring_size = s->ring_bytes ? s->ring_bytes : 16384;
-	unsigned maxc = s->max_clients ? s->max_clients : 64;
-	int idle_ms = s->idle_ms ? s->idle_ms : 30000;
-	int pfd[2];
-	if (pipe2(pfd, O_CLOEXEC | O_NONBLOCK) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	/* On the heap: a producer stuck in fill may outlive this call. */
-	ring *rp = calloc(1, sizeof *rp);
-	client *cl = calloc(maxc, sizeof *cl);
-	struct pollfd *p = calloc(maxc + NG_EGD_MAX_LISTEN + 1, sizeof *p);
+	server sv = {.s = s, .maxc = s->max_clients ? s->max_clients : 64, .err = err, .errlen = errlen,
+		     .limit_logged = -1e9};
+	sv.idle_s = (s->idle_ms ? s->idle_ms : 30000) / 1000.0;
+	int pfd[2] = {-1, -1};
+	ring *r = calloc(1, sizeof *r);
 	uint8_t *rbuf = calloc(1, ring_size);
-	if (!rp || !rbuf || !cl || !p) {
-		snprintf(err, errlen, "out of memory");
-		free(rp), free(rbuf), free(cl), free(p);
-		close(pfd[0]), close(pfd[1]);
+	sv.cl = calloc(sv.maxc, sizeof *sv.cl);
+	sv.l = ng_loop_new();
+	if (!r || !rbuf || !sv.cl || !sv.l || pipe2(pfd, O_CLOEXEC | O_NONBLOCK) != 0) {
+		snprintf(err, errlen, "cannot start the server: %s", strerror(errno ? errno : ENOMEM));
+		free(r), free(rbuf), free(sv.cl), ng_loop_free(sv.l);
+		if (pfd[0] >= 0)
+			close(pfd[0]), close(pfd[1]);
 		return -1;
 	}
-	*rp = (ring){.buf = rbuf, .size = ring_size, .wake_w = pfd[1], .s = s};
-	ring *r = rp;
-	for (unsigned i = 0; i < maxc; i++)
-		cl[i].fd = -1;
+	*r = (ring){.buf = rbuf, .size = ring_size, .wake_w = pfd[1], .s = s};
+	sv.r = r;
+	for (unsigned i = 0; i < sv.maxc; i++)
+		sv.cl[i].fd = -1, sv.cl[i].sv = &sv;
+	int rc = 0;
+	bool started = false;
+	pthread_t th;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->space, NULL);
-	pthread_t th;
-	pthread_create(&th, NULL, producer, r);
-	for (int i = 0; i < s->nlisten; i++)
+	sv.resume = ng_timer_new(sv.l, on_resume, &sv);
+	sv.sweep = ng_timer_new(sv.l, on_sweep, &sv);
+	bool ok = sv.resume && sv.sweep && ng_watch_add(sv.l, pfd[0], EPOLLIN, on_wake, &sv);
+	for (int i = 0; ok && i < s->nlisten; i++) {
 		fcntl(s->listen_fd[i], F_SETFL, fcntl(s->listen_fd[i], F_GETFL) | O_NONBLOCK);
-
-	int rc = 0;
-	while (!(s->stop && *s->stop)) {
-		size_t np = 0;
-		p[np++] = (struct pollfd){.fd = pfd[0], .events = POLLIN};
-		unsigned nclients = 0;
-		for (unsigned i = 0; i < maxc; i++)
-			nclients += cl[i].fd >= 0;
-		for (int i = 0; i < s->nlisten; i++)
-			p[np++] = (struct pollfd){.fd = s->listen_fd[i], .events = POLLIN};
-		for (unsigned i = 0; i < maxc; i++) {
-			short ev = 0;
-			if (cl[i].fd < 0)
-				continue;
-			if (cl[i].out_off < cl[i].out_len)
-				ev |= POLLOUT;
-			if (cl[i].in_len < sizeof cl[i].in && !cl[i].eof)
-				ev |= POLLIN;
-			p[np++] = (struct pollfd){.fd = cl[i].fd, .events = ev};
-		}
-		int n = poll(p, np, 1000);
-		if (n < 0 && errno != EINTR) {
-			snprintf(err, errlen, "poll: %s", strerror(errno));
-			rc = -1;
-			break;
-		}
-		double t = ng_mono_s();
-		if (p[0].revents & POLLIN) {
-			char junk[256];
-			while (read(pfd[0], junk, sizeof junk) > 0) {}
-		}
-		pthread_mutex_lock(&r->mu);
-		bool done = r->done && r->fill == 0;
-		int status = r->status;
-		pthread_mutex_unlock(&r->mu);
-		if (done) {
-			s->fill_error = status;
-			if (status == 1) {
-				snprintf(err, errlen, "the source failed");
-				rc = -1;
-			}
-			break;
-		}
-		/* new clients */
-		for (int i = 0; i < s->nlisten; i++) {
-			if (!(p[1 + i].revents & POLLIN))
-				continue;
-			for (;;) {
-				int fd = accept4(s->listen_fd[i], NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-				if (fd < 0)
-					break;
-				s->clients_total++;
-				if (nclients >= maxc) {
-					close(fd); /* full: refuse rather than let one client starve others */
-					continue;
-				}
-				for (unsigned k = 0; k < maxc; k++)
-					if (cl[k].fd < 0) {
-						memset(&cl[k], 0, sizeof cl[k]);
-						cl[k].fd = fd;
-						cl[k].last = t;
-						nclients++;
-						break;
-					}
-			}
-		}
-		/* existing clients: read what they sent, serve, send */
-		size_t k = 1 + (size_t)s->nlisten;
-		for (unsigned i = 0; i < maxc; i++) {
-			client *c = &cl[i];
-			if (c->fd < 0)
-				continue;
-			short rev = 0;
-			/* clients accepted in this round have no pollfd yet */
-			if (k < np && p[k].fd == c->fd)
-				rev = p[k++].revents;
-			bool ok = true;
-			if (c->eof && (rev & (POLLHUP | POLLERR))) {
-				ok = false; /* gone both ways: nobody to answer */
-			} else if (rev & (POLLIN | POLLHUP | POLLERR)) {
-				ssize_t got = recv(c->fd, c->in + c->in_len, sizeof c->in - c->in_len, MSG_DONTWAIT);
-				if (got > 0) {
-					c->in_len += (size_t)got;
-					c->last = t;
-				} else if (got == 0) {
-					c->eof = true; /* no more requests; those received are answered */
-				} else if (errno != EAGAIN && errno != EINTR) {
-					ok = false;
-				}
-			}
-			/* Serve pipelined requests until one is incomplete, a reply is
-			 * stuck in the socket, or a blocking read waits for data. */
-			while (ok) {
-				ok = serve(s, r, c) && flush_out(c, t);
-				if (c->out_len || c->blocking || request_len(c) == 0)
-					break;
-			}
-			if (ok && c->blocking == 0 && c->in_len > 0 && request_len(c) == 0 &&
-			    (t - c->last) * 1000 > idle_ms)
-				ok = false; /* an incomplete request, abandoned */
-			if (ok && c->eof && c->out_len == 0 && c->blocking == 0 && request_len(c) == 0)
-				ok = false; /* half-closed and answered (a partial request never completes) */
-			if (!ok) {
-				close(c->fd);
-				c->fd = -1;
-				c->in_len = c->out_len = c->out_off = c->blocking = 0;
-			}
-		}
-		if (s->tick)
-			s->tick(s->tick_user);
+		ok = (sv.lw[i] = ng_watch_add(sv.l, s->listen_fd[i], EPOLLIN, on_listen, &sv)) != NULL;
 	}
-	pthread_mutex_lock(&r->mu);
-	r->quit = true;
-	pthread_cond_broadcast(&r->space);
-	pthread_mutex_unlock(&r->mu);
-	/* The producer may be blocked in fill (a device waiting to be replugged):
-	 * wait a little, then leave it to process exit. */
-	bool joined = false;
-	for (int i = 0; i < 40 && !joined; i++) {
-		pthread_mutex_lock(&r->mu);
-		joined = r->done;
-		pthread_mutex_unlock(&r->mu);
-		if (!joined)
-			poll(NULL, 0, 50);
-	}
-	for (unsigned i = 0; i < maxc; i++)
-		if (cl[i].fd >= 0)
-			close(cl[i].fd);
-	free(cl);
-	free(p);
-	close(pfd[0]);
-	if (joined) {
-		pthread_join(th, NULL);
-		close(pfd[1]);
-		explicit_bzero(r->buf, r->size);
-		pthread_mutex_destroy(&r->mu);
-		pthread_cond_destroy(&r->space);
-		free(r->buf);
-		free(r);
+	int e = ok ? pthread_create(&th, NULL, producer, r) : errno ? errno : ENOMEM;
+	if (!ok || e != 0) {
+		snprintf(err, errlen, "cannot start the server: %s", strerror(e));
+		rc = -1;
 	} else {
-		pthread_detach(th);
-		s->fill_error = -1; /* producer still running: caller must not free its source */
+		started = true;
+		ng_timer_in(sv.sweep, 0);
+		ng_loop_prepare(sv.l, serve_all, &sv);
+		if (ng_loop_run(sv.l) < 0) {
+			snprintf(err, errlen, "epoll: %s", strerror(errno));
+			sv.rc = -1;
+		}
+		rc = sv.rc;
 	}
+	for (unsigned i = 0; i < sv.maxc; i++)
+		if (sv.cl[i].fd >= 0)
+			drop(&sv, &sv.cl[i]);
+	if (started) {
+		pthread_mutex_lock(&r->mu);
+		r->quit = true;
+		pthread_cond_broadcast(&r->space);
+		pthread_mutex_unlock(&r->mu);
+		/* The producer ends at its next look at quit, or, blocked in fill
+		 * (a device waiting to come back), at a stop request (loop.h),
+		 * which every wait of a source watches. */
+		double end = ng_mono_s() + 2;
+		for (;;) {
+			pthread_mutex_lock(&r->mu);
+			bool done = r->done;
+			pthread_mutex_unlock(&r->mu);
+			if (done)
+				break;
+			if (ng_mono_s() > end && !ng_stop_signal()) {
+				ng_stop_request(0);
+				end = 1e300;
+			}
+			ng_wait_fd(pfd[0], POLLIN, 50);
+		}
+		pthread_join(th, NULL);
+	}
+	ng_loop_free(sv.l);
+	close(pfd[0]);
+	close(pfd[1]);
+	explicit_bzero(r->buf, r->size);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->space);
+	free(r->buf);
+	free(r);
+	free(sv.cl);
 	return rc;
 }

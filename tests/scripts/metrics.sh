@@ -90,7 +90,7 @@ kill -TERM $pid
 wait $pid
 rc=$?
 w=$(grep -o 'wrote [0-9]* bytes' "$tmp/log" | tail -1 | tr -dc 0-9)
-if [ $rc = 0 ] && grep -q '^neug_running{program="feed",source="jitter"} 0$' "$m" &&
+if [ $rc = 143 ] && grep -q '^neug_running{program="feed",source="jitter"} 0$' "$m" &&
 	grep -q "^neug_feed_written_bytes_total{program=\"feed\",source=\"jitter\"} $w\$" "$m" &&
 	[ -z "$(ls "$tmp" | grep '\.tmp\.')" ] && check_metrics <"$m" >/dev/null 2>&1; then
 	pass "at exit: the last write says not running and $w bytes written, as the log; no temporary file left"
@@ -143,7 +143,7 @@ fi
 kill -TERM $egd
 wait $egd
 rc=$?
-[ $rc = 0 ] && grep -q '^neug_running{program="egd",.*} 0$' "$tmp/egd.prom" &&
+[ $rc = 143 ] && grep -q '^neug_running{program="egd",.*} 0$' "$tmp/egd.prom" &&
 	pass "egd at exit: not running" || fail "egd exit: rc $rc; $(grep running "$tmp/egd.prom")"
 
 # Detached (daemon(3) changes to /): a relative PATH is still the one given.

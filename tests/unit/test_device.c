@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <pty.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "device.h"
+#include "loop.h"
 #include "gen.h"
 
 static char link_path[128];
@@ -131,12 +133,12 @@ static bool join_reader(pthread_t th, reader *r, int *m)
 		usleep(10000);
 	bool by_itself = r->done;
 	if (!by_itself) {
-		ng_device_interrupt = 1;
+		ng_stop_request(SIGTERM);
 		unplug(*m);
 		*m = -1;
 	}
 	pthread_join(th, NULL);
-	ng_device_interrupt = 0;
+	ng_stop_reset();
 	return by_itself;
 }
 
