@@ -81,7 +81,7 @@ rpid=$!
 pids+=($rpid)
 for _ in $(seq 100); do grep -q serving "$tmp/rlog" && break; sleep 0.1; done
 kill -TERM $rpid; wait $rpid; rc=$?
-[ $rc = 0 ] && grep -q 'warning: listening on 0.0.0.0:.*no authentication' "$tmp/rlog" &&
+[ $rc = 143 ] && grep -q 'warning: listening on 0.0.0.0:.*no authentication' "$tmp/rlog" &&
 	pass "--allow-remote: it listens on 0.0.0.0, with a warning that EGD has no authentication" ||
 	fail "--allow-remote: rc $rc; $(head -3 "$tmp/rlog" | tr '\n' ' ')"
 
