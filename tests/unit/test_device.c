@@ -5,17 +5,23 @@
  * data flowing in each mode, the host's tests in raw and crc32 modes, unplug
  * (close the master) and replug (a new pty behind the same name) without a
  * byte lost from what was read or returned twice, finding a NeuG tty in a
- * fake sysfs, and the device as a raw-sample source. */
+ * fake sysfs, and the device as a raw-sample source.
+ * No step depends on a sleep being long enough: the test waits, with a
+ * deadline, for what it needs (the host's input flush, seen on the master
+ * in packet mode; bytes the reader has returned; the wait hook's calls). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <pty.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include "check.h"
 #include "device.h"
@@ -32,6 +38,9 @@ static int plug(void)
 	if (openpty(&m, &s, name, NULL, NULL) != 0)
 		return -1;
 	close(s); /* the slave stays available while the master is open */
+	int on = 1;   /* packet mode: the master learns when the host flushes its input */
+	if (ioctl(m, TIOCPKT, &on) != 0)
+		return -1;
 	unlink(link_path);
 	if (symlink(name, link_path) != 0)
 		return -1;
@@ -44,23 +53,44 @@ static void unplug(int m)
 	close(m);
 }
 
-/* Waits until the host side has set the tty up (cfmakeraw clears ECHO),
- * then a little for its DTR/flush step. */
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Waits (at most 30 s) until the host has set the tty up: its last step
+ * before it reads is tcflush(TCIFLUSH), which discards what the "device"
+ * sent in the old mode, and which the master sees in packet mode as
+ * TIOCPKT_FLUSHREAD. Bytes written before it would be lost (under load the
+ * host can take any time between tcsetattr and the flush). */
 static bool wait_setup(int m)
 {
-	for (int i = 0; i < 400; i++) {
-		struct termios t;
-		if (tcgetattr(m, &t) == 0 && !(t.c_lflag & ECHO)) {
-			usleep(100000);
+	double end = now_s() + 30;
+	while (now_s() < end) {
+		struct pollfd p = {.fd = m, .events = POLLIN | POLLPRI};
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		uint8_t b[512];
+		ssize_t n = read(m, b, sizeof b);
+		if (n > 0 && b[0] != TIOCPKT_DATA && (b[0] & TIOCPKT_FLUSHREAD))
 			return true;
-		}
-		usleep(10000);
 	}
 	return false;
 }
 
+/* Waits (at most 30 s) until *v reaches want. */
+static bool wait_for(atomic_size_t *v, size_t want)
+{
+	double end = now_s() + 30;
+	while (atomic_load(v) < want && now_s() < end)
+		poll(NULL, 0, 5);
+	return atomic_load(v) >= want;
+}
+
 /* The wait hook (device.h): counts its calls with the device there and gone. */
-static int waits_present, waits_absent;
+static atomic_size_t waits_present, waits_absent;
 static void on_wait(void *user)
 {
 	if (ng_device_gen_present(user))
@@ -107,14 +137,43 @@ static uint8_t *load(const char *name, size_t *len)
 typedef struct {
 	ng_device_gen *d;
 	uint8_t *buf;
-	size_t want, got;
+	size_t want;
+	atomic_size_t got;  /* so far: the test waits for it */
 } reader;
 
 static void *reader_thread(void *a)
 {
 	reader *r = a;
-	r->got = read_all(r->d, r->buf, r->want);
+	while (atomic_load(&r->got) < r->want) {
+		size_t got = atomic_load(&r->got);
+		long n = ng_device_gen_read(r->d, r->buf + got, r->want - got);
+		if (n <= 0)
+			break;
+		atomic_store(&r->got, got + (size_t)n);
+	}
 	return NULL;
+}
+
+static void start(pthread_t *th, reader *r, ng_device_gen *d, uint8_t *buf, size_t want)
+{
+	r->d = d, r->buf = buf, r->want = want;
+	atomic_store(&r->got, 0);
+	if (pthread_create(th, NULL, reader_thread, r) != 0) {
+		CHECK(0, "pthread_create");
+		exit(ng_check_exit());
+	}
+}
+
+/* Joins the reader, or fails the test after 60 s instead of hanging. */
+static void join(pthread_t th, reader *r)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_sec += 60;
+	if (pthread_timedjoin_np(th, NULL, &t) != 0) {
+		CHECK(0, "the reader returned within 60 s (it has %zu of %zu bytes)", atomic_load(&r->got), r->want);
+		exit(ng_check_exit());
+	}
 }
 
 int main(void)
@@ -176,22 +235,23 @@ int main(void)
 	CHECK(ng_device_gen_present(d) && !strcmp(ng_device_gen_serial(d), ""),
 	      "present after open; no serial without GET_INFO");
 	ng_device_gen_set_wait(d, on_wait, d);
-	reader r = {.d = d, .buf = out, .want = 2000};
+	reader r;
 	pthread_t th;
-	pthread_create(&th, NULL, reader_thread, &r);
+	start(&th, &r, d, out, 2000);
 	write_all(m, in, 1000);
-	usleep(200000);
+	bool took = wait_for(&r.got, 1000);  /* all read before the unplug */
 	unplug(m);
-	usleep(600000);
+	bool waited = wait_for(&waits_absent, 1);  /* the host noticed, and waits */
 	m = plug();
 	bool up = wait_setup(m);
 	write_all(m, in + 5000, 1000);
-	pthread_join(th, NULL);
-	CHECK(up && r.got == 2000 && !memcmp(out, in, 1000) && !memcmp(out + 1000, in + 5000, 1000),
-	      "unplug + replug: the 1000 bytes before and the 1000 after, none twice, none lost (%zu)", r.got);
-	CHECK(waits_absent > 0 && ng_device_gen_present(d),
-	      "the wait hook ran while the device was gone (%d calls absent, %d present); present again after",
-	      waits_absent, waits_present);
+	join(th, &r);
+	CHECK(took && waited && up && r.got == 2000 && !memcmp(out, in, 1000) && !memcmp(out + 1000, in + 5000, 1000),
+	      "unplug + replug: the 1000 bytes before and the 1000 after, none twice, none lost (%zu)",
+	      atomic_load(&r.got));
+	CHECK(atomic_load(&waits_absent) > 0 && ng_device_gen_present(d),
+	      "the wait hook ran while the device was gone (%zu calls absent, %zu present); present again after",
+	      atomic_load(&waits_absent), atomic_load(&waits_present));
 	ng_device_gen_close(d);
 	unplug(m);
 
@@ -211,17 +271,15 @@ int main(void)
 	      st.neug_err >= 1 && st.neug_err_rc >= 1 && st.neug_rc_max >= 9,
 	      "crc32: the block with 32 equal bytes is dropped (errors %u, rc_max %u), the others pass",
 	      st.neug_err, st.neug_rc_max);
-	r = (reader){.d = d, .buf = out, .want = 64};
-	pthread_create(&th, NULL, reader_thread, &r);
+	start(&th, &r, d, out, 64);
 	write_all(m, in + 100, 32 + 20);    /* a block and 20 bytes of the next */
-	usleep(200000);
+	took = wait_for(&r.got, 32);
 	unplug(m);
-	usleep(400000);
 	m = plug();
-	wait_setup(m);
+	up = wait_setup(m);
 	write_all(m, in + 200, 32);
-	pthread_join(th, NULL);
-	CHECK(r.got == 64 && !memcmp(out, in + 100, 32) && !memcmp(out + 32, in + 200, 32),
+	join(th, &r);
+	CHECK(took && up && r.got == 64 && !memcmp(out, in + 100, 32) && !memcmp(out + 32, in + 200, 32),
 	      "crc32 unplug: the incomplete block (20 bytes) is discarded, whole blocks kept");
 	ng_device_gen_close(d);
 	unplug(m);
@@ -233,17 +291,15 @@ int main(void)
 		m = plug();
 		d = ng_device_gen_open(link_path, NG_MODE_RAW, err, sizeof err, &code);
 		wait_setup(m);
-		r = (reader){.d = d, .buf = out, .want = 32000};
-		pthread_create(&th, NULL, reader_thread, &r);
+		start(&th, &r, d, out, 32000);
 		write_all(m, adc, 32000);
-		pthread_join(th, NULL);
+		join(th, &r);
 		ng_device_gen_get_stats(d, &st);
 		CHECK(r.got == 32000 && !memcmp(out, adc, 32000) && st.samples == 8000 && st.rct_failures == 0 &&
 		      st.apt_failures == 0, "raw: adc.bin's words pass through, 8000 samples tested, no failure");
-		r = (reader){.d = d, .buf = out, .want = 32000};
-		pthread_create(&th, NULL, reader_thread, &r);
+		start(&th, &r, d, out, 32000);
 		write_all(m, stuck, 32000);
-		pthread_join(th, NULL);
+		join(th, &r);
 		ng_device_gen_get_stats(d, &st);
 		CHECK(r.got == 32000 && st.rct_failures > 0 && (st.status & NG_HEALTH_PERSISTENT),
 		      "raw: stuck.bin is still delivered (raw never blocks) but the host's RCT fires "
