@@ -5,7 +5,9 @@
  * FIFO written in place and never replaced, a socket and a directory
  * refused, NG_OUT_EXCL, a leftover temporary of a killed writer removed
  * (and a live writer's kept), nothing left after SIGKILL, and messages that
- * name the user's path. Device nodes and the full file system need root. */
+ * name the user's path; without /proc (a mount namespace) the PATH.tmp.PID
+ * fallback, whose leftover after SIGKILL the next writer removes. Device
+ * nodes, the full file system and the fallback need root. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
@@ -98,6 +101,45 @@ static pid_t dead_pid(void)
 		_exit(0);
 	waitpid(p, NULL, 0);
 	return p;
+}
+
+/* Without O_TMPFILE's link through /proc (no /proc in this mount namespace):
+ * the temporary is PATH.tmp.PID from the start. Run in a child as root. */
+static int fallback_checks(void)
+{
+	if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("ng-test", "/proc", "tmpfs", 0, "size=4k") != 0)
+		return 77;
+	struct stat st;
+	int r = wr(at("fb"), "one", 0600, 0);
+	CHECK(r == 0 && stat(at("fb"), &st) == 0 && (st.st_mode & 07777) == 0600 && has(at("fb"), "one"),
+	      "no /proc: PATH.tmp.PID then rename; a new file 0600");
+	int ready[2];
+	if (pipe(ready) != 0)
+		return 1;
+	pid_t k = fork();
+	if (k == 0) {
+		ng_outfile ko;
+		char one = 1;
+		if (ng_outfile_open(&ko, at("fb"), 0600, 0, err, sizeof err) == 0 &&
+		    ng_outfile_write(&ko, "killed", 6, err, sizeof err) == 0 && write(ready[1], &one, 1) == 1)
+			pause();
+		_exit(1);
+	}
+	char c, name[64];
+	r = (int)read(ready[0], &c, 1);
+	kill(k, SIGKILL);
+	waitpid(k, NULL, 0);
+	snprintf(name, sizeof name, "fb.tmp.%d", (int)k);
+	CHECK(r == 1 && lstat(at(name), &st) == 0 && (st.st_mode & 07777) == 0600 && has(at("fb"), "one"),
+	      "no /proc, SIGKILL while writing: the target unchanged, %s left behind (mode 0600)", name);
+	r = wr(at("fb"), "two", 0644, 0);
+	CHECK(r == 0 && access(at(name), F_OK) != 0 && has(at("fb"), "two") && stat(at("fb"), &st) == 0 &&
+	      (st.st_mode & 07777) == 0600, "the next writer removes %s; the file replaced, 0600 kept", name);
+	r = wr(at("fbx"), "k", 0600, NG_OUT_EXCL);
+	int r2 = wr(at("fbx"), "k2", 0600, NG_OUT_EXCL);
+	CHECK(r == 0 && r2 < 0 && errno == EEXIST && has(at("fbx"), "k"), "no /proc, NG_OUT_EXCL: created, then refused");
+	return ng_check_exit();
 }
 
 int main(void)
@@ -321,6 +363,20 @@ int main(void)
 		umount(at("small"));
 	} else {
 		SKIP("a full file system: not root, or tmpfs not mountable here");
+	}
+
+	if (root) {
+		pid_t f = fork();
+		if (f == 0)
+			_exit(fallback_checks());
+		int ws = 0;
+		waitpid(f, &ws, 0);
+		if (WIFEXITED(ws) && WEXITSTATUS(ws) == 77)
+			SKIP("the PATH.tmp.PID fallback: cannot unshare a mount namespace here");
+		else
+			CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "the fallback's checks (above) all passed");
+	} else {
+		SKIP("the PATH.tmp.PID fallback: needs root (a mount namespace without /proc)");
 	}
 
 	char cmd[600];
