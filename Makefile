@@ -68,7 +68,7 @@ FUZZ_BIN   = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_OBJ   = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(LIB_SRC))
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps deps-check run check check-unit check-asan check-scripts tests \
+.PHONY: all deps deps-check run check check-unit check-asan check-scripts check-stress tests \
 	bench fuzz fuzz-build clean install uninstall
 
 all: $(B)/neug
@@ -181,6 +181,11 @@ check-asan: tests
 
 check-scripts: tests
 	@bash tests/run.sh scripts
+
+# The unit and scripts groups with every core busy (a CPU hog per core), then
+# test_device, test_egd and test_usbip 100 times each (tests/stress.sh).
+check-stress: tests
+	@bash tests/stress.sh
 
 fuzz-build: $(FUZZ_BIN)
 

@@ -15,7 +15,7 @@
 #include "cliopt.h"
 #include "commands.h"
 #include "counters.h"
-#include "file.h"
+#include "outfile.h"
 #include "gen.h"
 #include "kat.h"
 #include "meter.h"
@@ -31,7 +31,8 @@ static const char usage_text[] =
 	"  --mode=MODE       conditioned (0, default), crc32 (1) or raw (2)\n"
 	"  -n N[K|M|G]       stop after N bytes (K, M, G: powers of 1024); default:\n"
 	"                    unlimited for jitter and device, the whole file for file:\n"
-	"  -o FILE           write FILE (via FILE.tmp.PID, renamed only when complete)\n"
+	"  -o FILE           write FILE (a temporary file renamed only when complete;\n"
+	"                    a device or FIFO is written in place)\n"
 	"  --uid=W0:W1:W2    the three unique-ID words (hex) that seed the CRC (default 0:0:0)\n"
 	"  --min-entropy=H   declared min-entropy per raw sample in bits, 0.1 to 32\n"
 	"                    (default 3.7 for files, 0.5 for jitter)\n"
@@ -62,15 +63,14 @@ static int usage_error(const char *fmt, const char *arg)
 typedef struct {
 	int fd;
 	const char *name;      /* for messages */
-	ng_file_out file;      /* a regular file: written beside it, renamed when complete */
-	int atomic;            /* file is in use (not stdout, not a device or FIFO) */
+	ng_outfile file;       /* -o: the one writer (outfile.h) */
 	int is_stdout;
 } ng_out;
 
 static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
-	o->file.fd = -1;
+	o->file.fd = o->file.dirfd = -1;
 	if (!path) {
 		o->fd = STDOUT_FILENO;
 		o->name = "standard output";
@@ -78,25 +78,11 @@ static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 		return 0;
 	}
 	o->name = path;
-	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* A device or FIFO (/dev/stdout, /dev/full): write it in place. */
-		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EISDIR));
-			return -1;
-		}
-		o->fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (o->fd < 0) {
-			snprintf(err, errlen, "cannot open '%s' for writing: %s", path, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (ng_file_begin(&o->file, path, 0666, 0, err, errlen) < 0) {
+	/* random bytes: a new file is 0600; a device or FIFO is written in place */
+	if (ng_outfile_open(&o->file, path, 0600, 0, err, errlen) < 0) {
 		o->fd = -1;
 		return -1;
 	}
-	o->atomic = 1;
 	o->fd = o->file.fd;
 	return 0;
 }
@@ -124,23 +110,14 @@ static int out_finish(ng_out *o, char *err, size_t errlen)
 {
 	if (o->is_stdout)
 		return 0;
-	int fd = o->fd;
 	o->fd = -1;
-	if (o->atomic)
-		return ng_file_commit(&o->file, err, errlen);
-	if (close(fd) < 0) {
-		snprintf(err, errlen, "writing to '%s': %s", o->name, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return ng_outfile_commit(&o->file, err, errlen);
 }
 
 static void out_abort(ng_out *o)
 {
-	if (o->atomic)
-		ng_file_abort(&o->file);
-	else if (!o->is_stdout && o->fd >= 0)
-		close(o->fd);
+	if (!o->is_stdout)
+		ng_outfile_abort(&o->file);
 	o->fd = -1;
 }
 
@@ -344,7 +321,7 @@ int ng_cmd_generate(int argc, char **argv)
 	if (rc == NG_EXIT_OK && out_finish(&out, err, sizeof err) < 0)
 		rc = NG_EXIT_IO;
 	if (rc != NG_EXIT_OK) {
-		int had_tmp = out.atomic;
+		int had_tmp = !out.is_stdout && !out.file.in_place;
 		out_abort(&out);
 		fprintf(stderr, "neug generate: %s\n", err);
 		if (had_tmp)
