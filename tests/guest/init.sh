@@ -600,7 +600,7 @@ checkbench() {
 # generate and feed read the board; it is detached (usbip detach) or its
 # emulator killed (-9), and the command waits for it to come back; then
 # SIGTERM, SIGINT or SIGHUP ends it within 1 s with 128 + the signal, and
-# generate -o leaves no file (host/loop.h: the one signal path).
+# generate -o leaves no file (host/base/loop.h: the one signal path).
 wait_log() { # file pattern: 0 once the pattern is in the file (10 s at most)
 	local i=0
 	while [ $i -lt 100 ]; do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; i=$((i + 1)); done

@@ -42,7 +42,7 @@ done
 
 # The jitter source is credited at its declared H (0.5 bits per sample):
 # conditioned min(8, 1024 x 0.5 / 32) = 8 bits per byte, crc32 32 x 0.5 / 32
-# = 0.5, raw 8 x 0.5 / 32 = 0.125 (host/feed.h).
+# = 0.5, raw 8 x 0.5 / 32 = 0.125 (host/daemons/feed.h).
 for m in "conditioned 4096 32768" "crc32 3200 1600" "raw 3200 400"; do
 	set -- $m
 	: >"$tmp/pool"

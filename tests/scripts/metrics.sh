@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The metrics file (host/metrics.c) as node_exporter's textfile collector
+# The metrics file (host/daemons/metrics.c) as node_exporter's textfile collector
 # reads it: `promtool check metrics` accepts neug feed --metrics, neug egd
 # --metrics and neug info --prometheus's format (the unit test's expositions
 # from decoded GET_INFO answers, NG_METRICS_DUMP); while feed runs the file

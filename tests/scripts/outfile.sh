@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Every output file goes through one writer (host/outfile.c), seen from the
+# Every output file goes through one writer (host/base/outfile.c), seen from the
 # commands: a device node (root: mknod of a null device in the scratch
 # directory; the real /dev/null is never touched) given to generate -o,
 # assess --save and --report, keygen and sign stays the same device; a FIFO

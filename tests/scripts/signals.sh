@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The one signal path (host/loop.h): SIGTERM, SIGINT and SIGHUP end
+# The one signal path (host/base/loop.h): SIGTERM, SIGINT and SIGHUP end
 # generate, feed, egd and emulate within 1 s with 128 + the signal, in every
 # state where they wait: on a silent device (a pty that sends nothing), on a
 # device that went away (the pty closed: "waiting for ... to come back"), on

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --source=device against a pty pair that plays the device: the test holds
- * the master, host/device.c opens the slave (through a symlink, like
+ * the master, host/sources/device.c opens the slave (through a symlink, like
  * /dev/neug). Checked: the termios it sets (raw, no echo, parity = mode),
  * data flowing in each mode, the host's tests in raw and crc32 modes, unplug
  * (close the master) and replug (a new pty behind the same name) without a

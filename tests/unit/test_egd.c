@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The EGD server (host/egd.c): every command, over a unix socket and
+/* The EGD server (host/daemons/egd.c): every command, over a unix socket and
  * 127.0.0.1, and hostile clients (short writes, stalled or abandoned
  * requests, clients that never read, early disconnects, too many clients,
  * unknown commands) that must not stall the others; a half-closed client

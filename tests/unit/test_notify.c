@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The service manager's protocol (host/notify.c) and the loop's watchdog
- * (host/loop.c), read from a NOTIFY_SOCKET datagram socket this test binds,
+/* The service manager's protocol (host/base/notify.c) and the loop's watchdog
+ * (host/base/loop.c), read from a NOTIFY_SOCKET datagram socket this test binds,
  * as systemd would: ng_notify to a path and to an abstract socket,
  * WATCHDOG_USEC / WATCHDOG_PID, LISTEN_FDS / LISTEN_PID, WATCHDOG=1 from a
  * turning loop; then the daemons themselves (build/neug feed and egd, run

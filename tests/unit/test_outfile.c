@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* host/outfile.c, the one writer of output files: a regular file replaced
+/* host/base/outfile.c, the one writer of output files: a regular file replaced
  * atomically keeping its mode and owner, new files 0600/0644 less the umask,
  * a symbolic link followed (a dangling one refused), a device node and a
  * FIFO written in place and never replaced, a socket and a directory

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A NeuG device (real or emulated) as a generator backend: the device runs
  * its own pipeline and health tests, so the host reads finished bytes in the
- * requested mode. Used by host/gen.c for --source=device[:TTY].
+ * requested mode. Used by host/sources/gen.c for --source=device[:TTY].
  *
  * The tty: the first ttyACM* whose USB device is 234b:0001 (sysfs) unless one
  * is named; opened raw (cfmakeraw: no echo, no line editing), the mode set
  * by parity (none = conditioned, odd = crc32, even = raw), DTR dropped, the
  * input flushed, DTR raised: what arrives after that is the new mode's.
- * Identification: GET_INFO (libusb, host/info.h) is asked at open; a device
+ * Identification: GET_INFO (libusb, host/devtools/info.h) is asked at open; a device
  * that answers index 0 (its mode) is identified as a NeuG. One that does not
  * (a pty, another USB serial adapter, a wrong /dev/neug link) is still read,
  * but nothing that credits entropy may credit it on trust

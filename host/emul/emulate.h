@@ -19,7 +19,7 @@ typedef struct {
 	 * application only). The file is the whole flash (64 or 128 KiB; a new
 	 * one is 128 KiB of 0xFF): the loader's 9 KiB with its key slot, the
 	 * application region, the version floor's last KiB, behind the FPEC
-	 * model (host/fpec_model.h). */
+	 * model (host/emul/fpec_model.h). */
 	const char *flash;
 	const char *program;  /* an image written into the region first, as by SWD (NULL: none) */
 	const char *board;    /* the loader's board name (at most 15 characters; NULL: "emulate") */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sample sources: "file:PATH" replays recorded samples (little-endian uint32
- * words, the device's raw-mode format); "jitter" is host/jitter.c. */
+ * words, the device's raw-mode format); "jitter" is host/sources/jitter.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -160,7 +160,7 @@ ng_source *ng_source_open_h(const char *spec, uint32_t h_milli, char *err, size_
 	if (!strncmp(spec, "file:", 5))
 		return file_open(spec + 5, h_milli, err, errlen);
 	if (!strcmp(spec, "device") || !strncmp(spec, "device:", 7)) {
-		/* a NeuG board in raw mode (host/device.c); the board declares H */
+		/* a NeuG board in raw mode (host/sources/device.c); the board declares H */
 		(void)h_milli;
 		return ng_device_source_open(spec[6] == ':' && spec[7] ? spec + 7 : NULL, err, errlen);
 	}
