@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "ng/status.h"
 
 #define NG_ASSESS_Z 2.5758293035489008          /* 99% two-sided normal quantile */
 #define NG_ASSESS_ZL 2.575829303548900384158L
@@ -94,6 +95,8 @@ typedef struct {
 	unsigned threads;
 	bool progress;         /* progress bar on stderr */
 	bool literal_only;     /* restart rows/columns: no bitstring pass */
+	bool all_rounds;       /* IID: run the compression rounds even when the
+				  verdict is already decided (see ng_assess_iid) */
 } ng_assess_opts;
 
 typedef struct {
@@ -163,11 +166,26 @@ typedef struct {
 	double perm_t[NG_PERM_STATS];
 	unsigned perm_c[NG_PERM_STATS][3];
 	bool perm_pass;
-	unsigned long permutations;  /* rounds run */
+	unsigned long permutations;  /* rounds run (the most any statistic ran) */
+	unsigned long rounds_asked;  /* rounds asked for (--permutations) */
+	unsigned long perm_rounds[NG_PERM_STATS]; /* rounds each statistic counted */
+	bool perm_stopped[NG_PERM_STATS]; /* not run to its end: the verdict was decided */
+	int decided_by;        /* what decided "not IID" before the compression
+				  rounds: a statistic 0..17, NG_DECIDED_CHI,
+				  NG_DECIDED_LRS, or -1 (nothing) */
 	bool iid;              /* all three verdicts */
 } ng_iid_report;
+#define NG_DECIDED_CHI 100
+#define NG_DECIDED_LRS 101
 
-int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
+/* The IID track. The permutation rounds run in two phases: the 18 cheap
+ * statistics, then the compression statistic (bzip2) on the same shuffles.
+ * When the verdict is already "not IID" after phase 1 (a statistic failed
+ * over all its rounds, or the chi-square or LRS test failed), phase 2 is
+ * skipped unless o->all_rounds: perm_stopped[18] says so. With all rounds
+ * the counters are those of one loop computing every statistic a round.
+ * NG_ERR_NOMEM when out of memory. */
+ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
 		  unsigned long rounds, uint64_t seed, ng_iid_report *rep);
 /* The 19 permutation statistics of one sequence (s: translated symbols,
  * raw: values, median: of the values). */
@@ -205,11 +223,6 @@ typedef struct {
 int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o,
 		      bool iid, unsigned long rounds, uint64_t seed, ng_restart_report *rep);
 
-/* The IID and restart reports on stdout: the reference tool's wording, or
- * one JSON object. */
-void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool conditioned);
-void ng_assess_print_restart(const ng_restart_report *r, bool json, int verbose, unsigned bits);
-
 /* Simple worker pool: runs fn(i, arg) for i in [0, count) on up to threads. */
 void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, void *), void *arg);
 
@@ -217,5 +230,7 @@ void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, v
 void ng_progress_start(bool on, const char *what, unsigned total);
 void ng_progress_step(void);
 void ng_progress_end(void);
+/* A new total for the running progress (when it is only known as it goes). */
+void ng_progress_total(unsigned total);
 
 #endif

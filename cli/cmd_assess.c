@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "assess.h"
+#include "assess_print.h"
 #include "cliopt.h"
 #include "commands.h"
 #include "file.h"
@@ -42,6 +43,8 @@ static void usage(FILE *f)
 	      "  --save=FILE      with --source: also write the samples (one per byte)\n"
 	      "  --seed=N         seed the permutation PRNG (default: from /dev/urandom)\n"
 	      "  --permutations=N permutation rounds of the IID track (default 10000)\n"
+	      "  --all-rounds     run the compression (bzip2) rounds even when the verdict\n"
+	      "                   is already \"not IID\" (default: stop them and say so)\n"
 	      "  --json           one JSON object on stdout\n"
 	      "  --report=FILE    also write the results and plots (histogram, autocorrelation,\n"
 	      "                   running MCV estimate; each ADC's histogram for raw-mode\n"
@@ -64,6 +67,7 @@ typedef struct {
 	uint64_t seed;
 	bool seed_given;
 	unsigned long rounds;
+	bool all_rounds;
 } opts;
 
 /* Reads the file (or "-") into memory; NULL (message printed) when it
@@ -272,6 +276,7 @@ static const struct option longopts[] = {
 	{"save", required_argument, NULL, 'o'},
 	{"seed", required_argument, NULL, 'r'},
 	{"permutations", required_argument, NULL, 'P'},
+	{"all-rounds", no_argument, NULL, 'L'},
 	{"json", no_argument, NULL, 'j'},
 	{"report", required_argument, NULL, 'F'},
 	{"verbose", no_argument, NULL, 'v'},
@@ -532,6 +537,7 @@ int ng_cmd_assess(int argc, char **argv)
 			}
 			o.rounds = (unsigned long)v;
 			break;
+		case 'L': o.all_rounds = true; break;
 		case 'j': o.json = true; break;
 		case 'F': o.report = optarg; break;
 		case 'v': o.verbose++; break;
@@ -656,7 +662,8 @@ static int report(const opts *o, const input_desc *in, const uint8_t *s, size_t 
 static int assess_run(const uint8_t *s, size_t n, opts *o, const input_desc *in)
 {
 	ng_assess_opts ao = {.bits = o->bits, .conditioned = o->conditioned,
-			     .threads = o->threads, .progress = !o->json || isatty(2)};
+			     .threads = o->threads, .progress = !o->json || isatty(2),
+			     .all_rounds = o->all_rounds};
 	uint64_t seed = o->seed;
 	if (!o->seed_given) {
 		FILE *f = fopen("/dev/urandom", "rb");
@@ -688,7 +695,7 @@ static int assess_run(const uint8_t *s, size_t n, opts *o, const input_desc *in)
 	}
 	if (o->iid) {
 		ng_iid_report *ir = calloc(1, sizeof *ir);
-		if (!ir || ng_assess_iid(s, n, &ao, o->rounds, seed, ir)) {
+		if (!ir || ng_assess_iid(s, n, &ao, o->rounds, seed, ir) != NG_OK) {
 			fprintf(stderr, "neug assess: out of memory\n");
 			free(ir);
 			return NG_EXIT_IO;
