@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "assess.h"
+#include "xoshiro.h"
 
 unsigned ng_assess_translate(const uint8_t *raw, size_t n, uint8_t *sym)
 {
@@ -46,6 +47,11 @@ static uint64_t splitmix(uint64_t *x)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+uint64_t ng_xoshiro_next(ng_xoshiro *x)
+{
+	return ng_xoshiro_step(x);
 }
 
 void ng_xoshiro_seed(ng_xoshiro *x, uint64_t seed)

@@ -115,34 +115,8 @@ int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
 /* xoshiro256** for the permutation tests and simulations. */
 typedef struct { uint64_t s[4]; } ng_xoshiro;
 void ng_xoshiro_seed(ng_xoshiro *x, uint64_t seed);
-static inline uint64_t ng_xoshiro_next(ng_xoshiro *x)
-{
-	uint64_t *s = x->s, v = s[1] * 5, r = ((v << 7) | (v >> 57)) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = (s[3] << 45) | (s[3] >> 19);
-	return r;
-}
-/* A uniform integer in [0, bound), bound >= 1: Lemire's nearly divisionless
- * method (one 64x64->128 multiply; a division only in the rare rejection
- * zone). Inline: the permutation rounds call it once per sample. */
-static inline uint64_t ng_xoshiro_below(ng_xoshiro *x, uint64_t bound)
-{
-	unsigned __int128 m = (unsigned __int128)ng_xoshiro_next(x) * bound;
-	uint64_t l = (uint64_t)m;
-	if (__builtin_expect(l < bound, 0)) {
-		uint64_t t = -bound % bound;
-		while (l < t) {
-			m = (unsigned __int128)ng_xoshiro_next(x) * bound;
-			l = (uint64_t)m;
-		}
-	}
-	return (uint64_t)(m >> 64);
-}
-
+/* The next 64-bit output. */
+uint64_t ng_xoshiro_next(ng_xoshiro *x);
 /* IID track */
 #define NG_PERM_STATS 19
 extern const char *const ng_perm_name[NG_PERM_STATS];
@@ -196,7 +170,9 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
 		   double median, double out[NG_PERM_STATS]);
 
 /* The permutation rounds' building blocks (exposed for the tests):
- * Fisher-Yates from the end with ng_xoshiro_below; the excursion statistic
+ * Fisher-Yates from the end (index i from n-1 down to 1 swaps with a uniform
+ * k in [0, i]: Lemire's multiply-and-reject on 32-bit halves of the
+ * xoshiro outputs, high half first; n < 2^32); the excursion statistic
  * (5.1.1); and both fused in one pass (total = the sum of y), which returns
  * the excursion of the shuffled y, bit-identical to shuffle then excursion
  * with the same stream, or stops early with a value > stop_above as soon

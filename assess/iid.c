@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
+#include "xoshiro.h"
 
 const char *const ng_perm_name[NG_PERM_STATS] = {
 	"excursion", "numDirectionalRuns", "lenDirectionalRuns", "numIncreasesDecreases",
@@ -42,8 +43,9 @@ double ng_perm_excursion(const uint8_t *x, size_t n)
 
 void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
 {
+	ng_draw32 d = {g, 0, 0};
 	for (size_t i = n ? n - 1 : 0; i > 0; i--) {
-		size_t k = (size_t)ng_xoshiro_below(g, i + 1);
+		size_t k = ng_draw32_below(&d, (uint32_t)(i + 1));
 		uint8_t tmp = y[i];
 		y[i] = y[k];
 		y[k] = tmp;
@@ -63,8 +65,9 @@ double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t t
 		return 0;
 	double mean = (double)total / (double)n, best = 0;
 	uint64_t suf = 0;
+	ng_draw32 dr = {g, 0, 0};
 	for (size_t i = n - 1; i > 0; i--) {
-		size_t k = (size_t)ng_xoshiro_below(g, i + 1);
+		size_t k = ng_draw32_below(&dr, (uint32_t)(i + 1));
 		uint8_t v = y[k];
 		y[k] = y[i];
 		y[i] = v;
@@ -435,14 +438,14 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 				}
 				double T = 0;
 				for (unsigned v = 0; v < (1u << m); v++) {
-					int w = __builtin_popcount(v);
+					unsigned w = (unsigned)__builtin_popcount(v);
 					double e = pow(p1, w) * pow(p0, m - w) * (double)nb;
 					T += ((double)o[v] - e) * ((double)o[v] - e) / e;
 				}
 				free(o);
 				r->chi_ind_t = T;
 				r->chi_ind_df = (1ul << m) - 2;
-				r->chi_ind_p = gamma_q(r->chi_ind_df / 2.0, T / 2);
+				r->chi_ind_p = gamma_q((double)r->chi_ind_df / 2.0, T / 2);
 			}
 		} else {
 			r->chi_ind_df = 0;
@@ -450,7 +453,7 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 		}
 		size_t sub = n / 10;
 		double T = 0, e1 = p1 * (double)sub, e0 = p0 * (double)sub;
-		for (int d = 0; d < 10; d++) {
+		for (size_t d = 0; d < 10; d++) {
 			uint64_t c1 = 0;
 			for (size_t i = d * sub; i < (d + 1) * sub; i++)
 				c1 += s[i];
@@ -483,7 +486,7 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 				T += ((double)obs[h] - bexp[h]) * ((double)obs[h] - bexp[h]) / bexp[h];
 			r->chi_ind_t = T;
 			r->chi_ind_df = q > k ? q - k : 0;
-			r->chi_ind_p = r->chi_ind_df ? gamma_q(r->chi_ind_df / 2.0, T / 2) : 1;
+			r->chi_ind_p = r->chi_ind_df ? gamma_q((double)r->chi_ind_df / 2.0, T / 2) : 1;
 			/* 5.2.2 goodness of fit over 10 subsets */
 			bin_item si[256];
 			unsigned sbin[256];
@@ -493,7 +496,7 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 			unsigned qs = make_bins(si, k, sbin, sexp);
 			size_t sub = n / 10;
 			double T2 = 0;
-			for (int d = 0; d < 10; d++) {
+			for (size_t d = 0; d < 10; d++) {
 				uint64_t o[257] = {0};
 				for (size_t i = d * sub; i < (d + 1) * sub; i++)
 					o[sbin[s[i]]]++;
@@ -502,7 +505,7 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 			}
 			r->chi_gof_t = T2;
 			r->chi_gof_df = 9ul * (qs - 1);
-			r->chi_gof_p = r->chi_gof_df ? gamma_q(r->chi_gof_df / 2.0, T2 / 2) : 1;
+			r->chi_gof_p = r->chi_gof_df ? gamma_q((double)r->chi_gof_df / 2.0, T2 / 2) : 1;
 		}
 		free(it);
 		free(binof);
@@ -668,6 +671,8 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 			uint64_t seed, ng_iid_report *r)
 {
 	memset(r, 0, sizeof *r);
+	if (n > UINT32_MAX)
+		return NG_ERR_ARG; /* the shuffles draw 32-bit indices */
 	r->n = n;
 	r->bits = o->bits;
 	r->rounds_asked = rounds;

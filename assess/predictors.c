@@ -614,7 +614,7 @@ static inline __attribute__((always_inline)) void mmc_low_block(int32_t *tab, co
 				continue;
 			int32_t *e = tab + (1u << d) + (hist & ((1u << d) - 1)), v = *e;
 			nz[d - 1][t] = v != 0;
-			ng[d - 1][t] = (uint32_t)v >> 31;
+			ng[d - 1][t] = (uint8_t)((uint32_t)v >> 31);
 			*e = v + (v == 0) + dx;
 		}
 		hist = (hist << 1) | x;

@@ -39,7 +39,8 @@ unsigned ng_report_running_mcv(const uint8_t *s, size_t n, uint64_t at[NG_REPORT
 	unsigned pts = 0;
 	size_t i = 0;
 	for (unsigned j = 1; j <= NG_REPORT_RUN_MAX; j++) {
-		size_t end = (size_t)((unsigned __int128)n * j / NG_REPORT_RUN_MAX);
+		/* n * j / RUN_MAX without overflow */
+		size_t end = n / NG_REPORT_RUN_MAX * j + n % NG_REPORT_RUN_MAX * j / NG_REPORT_RUN_MAX;
 		for (; i < end; i++)
 			if (++cnt[s[i]] > mode)
 				mode = cnt[s[i]];

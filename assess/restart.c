@@ -107,11 +107,12 @@ static void union_bound(const rs_model *md, double *ub)
 	unsigned nq = md->k - md->kp;
 	ub[RS + 1] = 0;
 	double tp = 0, tq = 0;
-	for (int j = RS; j >= 0; j--) {
-		double lb = lgamma(RS + 1.0) - lgamma(j + 1.0) - lgamma(RS - j + 1.0);
-		tp += md->p >= 1 ? (j == RS) : exp(lb + (j ? j * lp : 0) + (RS - j ? (RS - j) * lnp : 0));
+	const int rs = (int)RS;
+	for (int j = rs; j >= 0; j--) {
+		double lb = lgamma(rs + 1.0) - lgamma(j + 1.0) - lgamma(rs - j + 1.0);
+		tp += md->p >= 1 ? (j == rs) : exp(lb + (j ? j * lp : 0) + (rs - j ? (rs - j) * lnp : 0));
 		if (nq)
-			tq += exp(lb + (j ? j * lq : 0) + (RS - j ? (RS - j) * lnq : 0));
+			tq += exp(lb + (j ? j * lq : 0) + (rs - j ? (rs - j) * lnq : 0));
 		ub[j] = md->kp * tp + nq * tq;
 	}
 }
