@@ -267,6 +267,10 @@ int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_n
 	ng_progress_start(o->progress, "assess", tl.n);
 	ng_assess_parallel(o->threads ? o->threads : 1, tl.n, run_task, &tl);
 	ng_progress_end();
+	for (int e = 0; e < NG_EST_COUNT; e++) {
+		rep->lit[e].h = ng_plus_zero(rep->lit[e].h);
+		rep->bit[e].h = ng_plus_zero(rep->bit[e].h);
+	}
 	double ho = o->bits, hb = 1.0;
 	for (int e = 0; e < NG_EST_COUNT; e++) {
 		if (rep->lit[e].run && rep->lit[e].ok && rep->lit[e].h >= 0 && rep->lit[e].h < ho)

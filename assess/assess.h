@@ -199,6 +199,12 @@ typedef struct {
 int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o,
 		      bool iid, unsigned long rounds, uint64_t seed, ng_restart_report *rep);
 
+/* -0 (from -log2(1) on constant data) as 0, so no figure prints "-0". */
+static inline double ng_plus_zero(double h)
+{
+	return h == 0 ? 0 : h;
+}
+
 /* Simple worker pool: runs fn(i, arg) for i in [0, count) on up to threads. */
 void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, void *), void *arg);
 

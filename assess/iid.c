@@ -726,6 +726,8 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 		ng_progress_end();
 	}
 	ok = !sj.failed;
+	r->mcv_lit.h = ng_plus_zero(r->mcv_lit.h);
+	r->mcv_bit.h = ng_plus_zero(r->mcv_bit.h);
 	r->h_original = o->conditioned ? o->bits : (r->mcv_lit.h < o->bits ? r->mcv_lit.h : o->bits);
 	r->h_bitstring = r->mcv_bit.run ? (r->mcv_bit.h < 1 ? r->mcv_bit.h : 1) : -1;
 	r->h_assessed = r->h_original;

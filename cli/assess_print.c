@@ -28,7 +28,28 @@ static const char *decided_what(const ng_iid_report *r, char *buf, size_t len)
 	return buf;
 }
 
-void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool conditioned)
+void ng_print_bits_note_text(const ng_bits_note *note)
+{
+	if (!note || !note->inferred)
+		return;
+	printf("\n*** --bits was not given: %u bit%s per sample %s inferred from the highest bit set.\n"
+	       "*** With the file's full width, %u bits per sample, the assessed min-entropy is %.17g.\n"
+	       "*** Give --bits=N to say how many bits of each byte the source produces.\n",
+	       note->bits, note->bits == 1 ? "" : "s", note->bits == 1 ? "was" : "were", note->full_bits,
+	       note->h_full);
+}
+
+void ng_print_bits_note_json(const ng_bits_note *note)
+{
+	printf(",\n  \"bits_inferred\": %s", note && note->inferred ? "true" : "false");
+	if (note && note->inferred) {
+		printf(",\n  \"full_width_bits\": %u,\n  \"min_entropy_full_width\": ", note->full_bits);
+		jnum(note->h_full);
+	}
+}
+
+void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool conditioned,
+			 const ng_bits_note *note)
 {
 	if (json) {
 		printf("{\n  \"track\": \"iid\",\n  \"conditioned\": %s,\n  \"min_entropy\": ", conditioned ? "true" : "false");
@@ -76,7 +97,9 @@ void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool co
 			printf("\"%s\"\n", decided_what(r, why, sizeof why));
 		else
 			printf("null\n");
-		printf("  }\n}\n");
+		printf("  }");
+		ng_print_bits_note_json(note);
+		printf("\n}\n");
 		return;
 	}
 	printf("Loaded %zu samples of %u distinct %u-bit-wide symbols\n", r->n, r->k, r->bits);
@@ -139,6 +162,7 @@ void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool co
 	printf("\nVerdict: %s\nAssessed min-entropy (IID track): %.17g bits per %u-bit sample\n",
 	       r->iid ? "the data passes the IID tests" : "the data is NOT IID: use the non-IID track",
 	       r->h_assessed, r->bits);
+	ng_print_bits_note_text(note);
 }
 
 void ng_assess_print_restart(const ng_restart_report *r, bool json, int verbose, unsigned bits)
