@@ -61,6 +61,8 @@ typedef struct {
  * for every context, not only the repeating ones). */
 extern bool ng_assess_general;
 void ng_est_mcv(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
+/* Marks r as run and skipped, with the reason (r is cleared first). */
+void ng_est_fail(ng_est_result *r, const char *why);
 /* The MCV estimate from the mode count of n >= 2 samples (fills mode,
  * p_hat, p_u, h): what ng_est_mcv ends with, for running estimates. */
 void ng_est_mcv_finish(uint64_t mode, size_t n, ng_est_result *r);
