@@ -83,51 +83,48 @@ double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t t
 	return d > best ? d : best;
 }
 
-/* 5.1.2-5.1.4 on the directional sequence */
+/* 5.1.2-5.1.4 on the directional sequence. Branch-free (the direction of
+ * shuffled data is a coin toss, which a branch would mispredict half the
+ * time): a run continues while the direction repeats. */
 static void st_directional(const uint8_t *x, size_t n, double *num, double *len, double *incdec)
 {
 	if (n < 2) {
 		*num = *len = *incdec = 0;
 		return;
 	}
-	uint64_t runs = 1, cur = 1, longest = 1, up = 0;
-	int prev = x[0] <= x[1] ? 1 : -1;
-	up += prev > 0;
+	uint64_t changes = 0, cur = 1, longest = 1, up = 0;
+	unsigned prev = x[0] <= x[1];
+	up += prev;
 	for (size_t i = 1; i + 1 < n; i++) {
-		int d = x[i] <= x[i + 1] ? 1 : -1;
-		up += d > 0;
-		if (d == prev) {
-			if (++cur > longest)
-				longest = cur;
-		} else {
-			runs++;
-			cur = 1;
-		}
+		unsigned d = x[i] <= x[i + 1];
+		uint64_t same = d == prev;
+		up += d;
+		changes += !same;
+		cur = same * cur + 1;
+		longest = cur > longest ? cur : longest;
 		prev = d;
 	}
 	uint64_t down = (n - 1) - up;
-	*num = (double)runs;
+	*num = (double)(changes + 1);
 	*len = (double)longest;
 	*incdec = (double)(up > down ? up : down);
 }
 
-/* 5.1.5-5.1.6; median2 = twice the median (so it stays integral) */
+/* 5.1.5-5.1.6; median2 = twice the median (so it stays integral); branch-free
+ * as above */
 static void st_median_runs(const uint8_t *x, size_t n, unsigned median2, double *num, double *len)
 {
-	uint64_t runs = 1, cur = 1, longest = 1;
-	int prev = 2u * x[0] < median2 ? -1 : 1;
+	uint64_t changes = 0, cur = 1, longest = 1;
+	unsigned prev = 2u * x[0] < median2;
 	for (size_t i = 1; i < n; i++) {
-		int d = 2u * x[i] < median2 ? -1 : 1;
-		if (d == prev) {
-			if (++cur > longest)
-				longest = cur;
-		} else {
-			runs++;
-			cur = 1;
-		}
+		unsigned d = 2u * x[i] < median2;
+		uint64_t same = d == prev;
+		changes += !same;
+		cur = same * cur + 1;
+		longest = cur > longest ? cur : longest;
 		prev = d;
 	}
-	*num = (double)runs;
+	*num = (double)(changes + 1);
 	*len = (double)longest;
 }
 
