@@ -8,7 +8,8 @@
 # BENCH_REPS times (default 2); the table shows the best wall time of each,
 # the ratio, peak memory (GNU time %M) and whether the assessed figures agree
 # to every printed digit. NIST's runs are stopped after NIST_LIMIT seconds
-# (default 900) and reported as "did not finish in N s".
+# (default 900) and reported as "did not finish in N s". BENCH_ONLY=REGEX runs
+# the cases whose label matches.
 # Then neug fips against rngtest on 100 MB.
 set -u
 cd "$(dirname "$0")/.."
@@ -48,22 +49,22 @@ open(sys.argv[2], "wb").write(bytes(w & 255 for w in struct.unpack("<%dI" % (len
 			"$out/jitter-raw.words" "$jit"; then :; else rm -f "$jit"; fi
 fi
 
-# run_one OUTFILE LIMIT cmd...: wall seconds and peak KiB on one line in
-# $out/t, "timeout" when stopped past LIMIT (0: none)
+# run_one OUTFILE LIMIT cmd...: wall seconds, peak KiB and CPU seconds on
+# one line in $out/t, "timeout" when stopped past LIMIT (0: none)
 run_one() {
 	local o=$1 lim=$2; shift 2
 	if [ "$lim" -gt 0 ]; then
-		/usr/bin/time -f "%e %M" -o "$out/t" timeout "$lim" "$@" >"$o" 2>/dev/null
+		/usr/bin/time -f "%e %M %U %S" -o "$out/t" timeout "$lim" "$@" >"$o" 2>/dev/null
 		[ $? -eq 124 ] && echo timeout >"$out/t"
 	else
-		/usr/bin/time -f "%e %M" -o "$out/t" "$@" >"$o" 2>/dev/null
+		/usr/bin/time -f "%e %M %U %S" -o "$out/t" "$@" >"$o" 2>/dev/null
 	fi
 	tail -1 "$out/t"
 }
 
-best() { # "s kib" lines on stdin -> the fastest, or timeout
-	awk '$1 == "timeout" { to = 1; next } NF == 2 && (b == "" || $1 < b) { b = $1; m = $2 }
-	     END { if (b != "") print b, m; else if (to) print "timeout"; else print "failed" }'
+best() { # "wall kib user sys" lines on stdin -> the fastest "wall kib cpu", or timeout
+	awk '$1 == "timeout" { to = 1; next } NF == 4 && (b == "" || $1 < b) { b = $1; m = $2; c = $3 + $4 }
+	     END { if (b != "") print b, m, c; else if (to) print "timeout"; else print "failed" }'
 }
 
 fig_ours() { python3 -c 'import json, sys
@@ -81,10 +82,11 @@ except Exception: pass' "$1"; }
 
 printf "   (%s CPUs, load %s; %s; best of %s, ours and NIST's alternately)\n" "$(nproc)" \
 	"$(cut -d' ' -f1-3 /proc/loadavg)" "$("$neug" --version 2>/dev/null)" "$reps"
-printf "   %-34s %9s %7s  %13s %7s  %7s %6s  %s\n" case ours MiB NIST MiB ratio mem figure
+printf "   %-34s %15s %5s  %17s %5s  %6s %6s %5s  %s\n" case "ours wall (cpu)" MiB "NIST wall (cpu)" MiB ratio "cpu" mem figure
 # case LABEL NIST_LIMIT "our args" "NIST command"
 bench_case() {
 	local label=$1 lim=$2 ours=$3 theirs=$4 a="" b="" i
+	[[ -n ${BENCH_ONLY:-} && ! $label =~ $BENCH_ONLY ]] && return
 	for ((i = 0; i < reps; i++)); do
 		# shellcheck disable=SC2086
 		a+="$(run_one "$out/ours.out" 0 "$neug" assess $ours --json)"$'\n'
@@ -97,7 +99,7 @@ bench_case() {
 	ba=$(printf '%s' "$a" | best)
 	fo=$(fig_ours "$out/ours.out")
 	if [ -z "$nist" ]; then
-		echo "$ba" | awk -v l="$label" '{ printf "   %-34s %8.2fs %7.0f  (no same-run reference)\n", l, $1, $2 / 1024 }'
+		echo "$ba" | awk -v l="$label" '{ printf "   %-34s %6.2fs (%6.2fs) %5.0f  (no same-run reference)\n", l, $1, $3, $2 / 1024 }'
 		return
 	fi
 	bb=$(printf '%s' "$b" | best)
@@ -110,10 +112,10 @@ bench_case() {
 	fi
 	awk -v l="$label" -v a="$ba" -v b="$bb" -v lim="$lim" -v s="$same" 'BEGIN {
 		split(a, x, " "); split(b, y, " ")
-		if (b == "timeout") printf "   %-34s %8.2fs %7.0f  %13s %7s  %7s %6s  %s\n", l, x[1], x[2] / 1024,
-			"> " lim " s", "-", "> " sprintf("%.0f", lim / x[1]) "x", "-", "NIST did not finish in " lim " s; " s
-		else printf "   %-34s %8.2fs %7.0f  %12.2fs %7.0f  %6.1fx %5.2f  %s\n", l, x[1], x[2] / 1024, y[1], y[2] / 1024,
-			y[1] / x[1], x[2] / y[2], s }'
+		if (b == "timeout") printf "   %-34s %6.2fs (%6.2fs) %5.0f  %17s %5s  %6s %6s %5s  %s\n", l, x[1], x[3], x[2] / 1024,
+			"> " lim " s", "-", "> " sprintf("%.0f", lim / x[1]) "x", "-", "-", "NIST did not finish in " lim " s; " s
+		else printf "   %-34s %6.2fs (%6.2fs) %5.0f  %7.2fs (%7.2fs) %5.0f  %5.1fx %5.1fx %5.2f  %s\n", l, x[1], x[3], x[2] / 1024,
+			y[1], y[3], y[2] / 1024, y[1] / x[1], (x[3] > 0 ? y[3] / x[3] : 0), x[2] / y[2], s }'
 }
 d=$ref/data
 bench_case "non-IID rand8-1M (8-bit)" "$limit" "$d/rand8-1M.bin --bits=8" "$nist/ea_non_iid -v $d/rand8-1M.bin 8"
@@ -132,9 +134,10 @@ if [ -s "$jit" ]; then
 else
 	echo "   IID jitter-1M: could not record the jitter source, skipped"
 fi
-echo "   (ratio: NIST's time / ours; mem: our peak / NIST's; figure: the assessed min-entropy)"
+echo "   (ratio: NIST's wall time / ours; cpu: NIST's CPU time / ours; mem: our peak / NIST's;"
+echo "    figure: the assessed min-entropy, NIST's -o JSON against ours)"
 
-if command -v rngtest >/dev/null; then
+if [ -z "${BENCH_ONLY:-}" ] && command -v rngtest >/dev/null; then
 	f=$(mktemp); head -c 100000000 /dev/urandom >"$f"
 	t0=$(date +%s.%N); "$neug" fips "$f" >/dev/null; t1=$(date +%s.%N)
 	rngtest <"$f" 2>/dev/null; t2=$(date +%s.%N)
