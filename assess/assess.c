@@ -232,14 +232,14 @@ static const int order_bits[] = {NG_EST_MULTI_MMC, NG_EST_TTUPLE, NG_EST_MULTI_M
 	NG_EST_LZ78Y, NG_EST_LAG, NG_EST_COMPRESSION, NG_EST_COLLISION,
 	NG_EST_MARKOV, NG_EST_MCV};
 
-int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_noniid_report *rep)
+ng_status ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_noniid_report *rep)
 {
 	memset(rep, 0, sizeof *rep);
 	rep->n = n;
 	rep->bits = o->bits;
 	uint8_t *sym = malloc(n ? n : 1);
 	if (!sym)
-		return -1;
+		return NG_ERR_NOMEM;
 	unsigned k = ng_assess_translate(raw, n, sym);
 	rep->k = k;
 	rep->binary = k == 2;
@@ -252,7 +252,7 @@ int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_n
 		bs = ng_assess_bitstring(raw, n, o->bits, &nb);
 		if (!bs) {
 			free(sym);
-			return -1;
+			return NG_ERR_NOMEM;
 		}
 		rep->has_bitstring = true;
 	}
@@ -286,5 +286,5 @@ int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_n
 	rep->h_assessed = a;
 	free(sym);
 	free(bs);
-	return 0;
+	return NG_OK;
 }

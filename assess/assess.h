@@ -110,8 +110,9 @@ typedef struct {
 	double h_original, h_bitstring, h_assessed;
 } ng_noniid_report;
 
-/* Runs the non-IID track on raw samples (already masked to bits). */
-int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
+/* Runs the non-IID track on raw samples (already masked to bits).
+ * NG_ERR_NOMEM when out of memory. */
+ng_status ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
 		     ng_noniid_report *rep);
 
 /* xoshiro256** for the permutation tests and simulations. */
@@ -198,7 +199,7 @@ typedef struct {
 	double h_r, h_c, h_min;
 	bool valid;                   /* validation: min(H_r, H_c) >= H_I / 2 */
 } ng_restart_report;
-int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o,
+ng_status ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o,
 		      bool iid, unsigned long rounds, uint64_t seed, ng_restart_report *rep);
 
 /* -0 (from -log2(1) on constant data) as 0, so no figure prints "-0". */

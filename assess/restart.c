@@ -140,18 +140,18 @@ static unsigned x_cutoff(double h, unsigned k, double alpha)
 	return c - 1;
 }
 
-int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o, bool iid,
+ng_status ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o, bool iid,
 		      unsigned long rounds, uint64_t seed, ng_restart_report *r)
 {
 	memset(r, 0, sizeof *r);
 	if (n != (size_t)RS * RS)
-		return -1;
+		return NG_ERR_ARG;
 	r->h_i = h_i;
 	r->iid = iid;
 	r->alpha = 1 - pow(0.99, 1.0 / (2 * RS));
 	uint8_t *col = malloc(n);
 	if (!col)
-		return -1;
+		return NG_ERR_NOMEM;
 	/* k: the distinct values in the data, as the reference counts them */
 	bool seen[256] = {false};
 	unsigned k = 0;
@@ -186,14 +186,14 @@ int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_
 			if (ng_assess_iid(raw, n, &lo, rounds, seed, &r->irows) ||
 			    ng_assess_iid(col, n, &lo, rounds, seed + 1, &r->icols)) {
 				free(col);
-				return -1;
+				return NG_ERR_NOMEM;
 			}
 			r->h_r = r->irows.mcv_lit.h;
 			r->h_c = r->icols.mcv_lit.h;
 		} else {
 			if (ng_assess_noniid(raw, n, &lo, &r->rows) || ng_assess_noniid(col, n, &lo, &r->cols)) {
 				free(col);
-				return -1;
+				return NG_ERR_NOMEM;
 			}
 			r->h_r = r->rows.h_original;
 			r->h_c = r->cols.h_original;
@@ -206,5 +206,5 @@ int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_
 			r->h_min = r->h_c;
 	}
 	free(col);
-	return 0;
+	return NG_OK;
 }
