@@ -264,7 +264,7 @@ ng_status ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o
 		if (lit_all || (!o->conditioned && !lit_only_bits))
 			add(&tl, sym, n, k, rep->lit, e);
 	}
-	ng_progress_start(o->progress, "assess", tl.n);
+	ng_progress_start(o->progress, "non-IID estimators", tl.n);
 	ng_assess_parallel(o->threads ? o->threads : 1, tl.n, run_task, &tl);
 	ng_progress_end();
 	for (int e = 0; e < NG_EST_COUNT; e++) {
