@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The non-IID track (SP 800-90B 6.3 applied as the reference tool does),
  * translation, bitstrings, a worker pool, progress and the PRNG. */
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "assess.h"
+#include "xoshiro.h"
 
 unsigned ng_assess_translate(const uint8_t *raw, size_t n, uint8_t *sym)
 {
@@ -44,6 +47,11 @@ static uint64_t splitmix(uint64_t *x)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+uint64_t ng_xoshiro_next(ng_xoshiro *x)
+{
+	return ng_xoshiro_step(x);
 }
 
 void ng_xoshiro_seed(ng_xoshiro *x, uint64_t seed)
@@ -93,23 +101,49 @@ void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, v
 	free(t);
 }
 
-/* ---- progress bar ---- */
+/* ---- progress bar ----
+ * On a terminal only: what is running, units done of the total and an
+ * estimate of the time left from the rate so far; redrawn at most ten
+ * times a second. */
 static struct {
 	bool on;
 	const char *what;
-	unsigned total;
+	atomic_uint total;
 	atomic_uint done;
+	double t0, last;
 	pthread_mutex_t mu;
 } prog = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static void prog_draw(void)
+static double now_s(void)
 {
-	unsigned d = atomic_load(&prog.done), w = 30, f = prog.total ? d * w / prog.total : w;
-	char bar[64];
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void prog_draw(bool force)
+{
+	double t = now_s();
+	if (!force && t - prog.last < 0.1)
+		return;
+	prog.last = t;
+	unsigned d = atomic_load(&prog.done), tot = atomic_load(&prog.total);
+	if (d > tot)
+		tot = d;
+	unsigned w = 20, f = tot ? (unsigned)((uint64_t)d * w / tot) : w;
+	char bar[32], left[32] = "";
 	for (unsigned i = 0; i < w; i++)
 		bar[i] = i < f ? '#' : '.';
 	bar[w] = 0;
-	fprintf(stderr, "\r%s [%s] %u/%u", prog.what, bar, d, prog.total);
+	double el = t - prog.t0;
+	if (d > 0 && tot > d) {
+		double l = el * (double)(tot - d) / (double)d;
+		if (l >= 60)
+			snprintf(left, sizeof left, ", ~%.0f min %02.0f s left", floor(l / 60), fmod(l, 60));
+		else
+			snprintf(left, sizeof left, ", ~%.0f s left", ceil(l));
+	}
+	fprintf(stderr, "\r\033[K%s [%s] %u/%u, %.0f s%s", prog.what, bar, d, tot, el, left);
 	fflush(stderr);
 }
 
@@ -117,10 +151,22 @@ void ng_progress_start(bool on, const char *what, unsigned total)
 {
 	prog.on = on && isatty(2);
 	prog.what = what;
-	prog.total = total;
+	atomic_store(&prog.total, total);
 	atomic_store(&prog.done, 0);
+	prog.t0 = now_s();
+	prog.last = 0;
 	if (prog.on)
-		prog_draw();
+		prog_draw(true);
+}
+
+void ng_progress_total(unsigned total)
+{
+	atomic_store(&prog.total, total);
+	if (prog.on) {
+		pthread_mutex_lock(&prog.mu);
+		prog_draw(true);
+		pthread_mutex_unlock(&prog.mu);
+	}
 }
 
 void ng_progress_step(void)
@@ -128,7 +174,7 @@ void ng_progress_step(void)
 	atomic_fetch_add(&prog.done, 1);
 	if (prog.on) {
 		pthread_mutex_lock(&prog.mu);
-		prog_draw();
+		prog_draw(false);
 		pthread_mutex_unlock(&prog.mu);
 	}
 }
@@ -136,7 +182,7 @@ void ng_progress_step(void)
 void ng_progress_end(void)
 {
 	if (prog.on)
-		fprintf(stderr, "\r%*s\r", 60, "");
+		fprintf(stderr, "\r\033[K");
 	prog.on = false;
 }
 
@@ -186,14 +232,14 @@ static const int order_bits[] = {NG_EST_MULTI_MMC, NG_EST_TTUPLE, NG_EST_MULTI_M
 	NG_EST_LZ78Y, NG_EST_LAG, NG_EST_COMPRESSION, NG_EST_COLLISION,
 	NG_EST_MARKOV, NG_EST_MCV};
 
-int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_noniid_report *rep)
+ng_status ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_noniid_report *rep)
 {
 	memset(rep, 0, sizeof *rep);
 	rep->n = n;
 	rep->bits = o->bits;
 	uint8_t *sym = malloc(n ? n : 1);
 	if (!sym)
-		return -1;
+		return NG_ERR_NOMEM;
 	unsigned k = ng_assess_translate(raw, n, sym);
 	rep->k = k;
 	rep->binary = k == 2;
@@ -206,7 +252,7 @@ int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_n
 		bs = ng_assess_bitstring(raw, n, o->bits, &nb);
 		if (!bs) {
 			free(sym);
-			return -1;
+			return NG_ERR_NOMEM;
 		}
 		rep->has_bitstring = true;
 	}
@@ -218,9 +264,13 @@ int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_n
 		if (lit_all || (!o->conditioned && !lit_only_bits))
 			add(&tl, sym, n, k, rep->lit, e);
 	}
-	ng_progress_start(o->progress, "assess", tl.n);
+	ng_progress_start(o->progress, "non-IID estimators", tl.n);
 	ng_assess_parallel(o->threads ? o->threads : 1, tl.n, run_task, &tl);
 	ng_progress_end();
+	for (int e = 0; e < NG_EST_COUNT; e++) {
+		rep->lit[e].h = ng_plus_zero(rep->lit[e].h);
+		rep->bit[e].h = ng_plus_zero(rep->bit[e].h);
+	}
 	double ho = o->bits, hb = 1.0;
 	for (int e = 0; e < NG_EST_COUNT; e++) {
 		if (rep->lit[e].run && rep->lit[e].ok && rep->lit[e].h >= 0 && rep->lit[e].h < ho)
@@ -236,5 +286,5 @@ int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o, ng_n
 	rep->h_assessed = a;
 	free(sym);
 	free(bs);
-	return 0;
+	return NG_OK;
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "ng/status.h"
 
 #define NG_ASSESS_Z 2.5758293035489008          /* 99% two-sided normal quantile */
 #define NG_ASSESS_ZL 2.575829303548900384158L
@@ -60,6 +61,8 @@ typedef struct {
  * for every context, not only the repeating ones). */
 extern bool ng_assess_general;
 void ng_est_mcv(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
+/* Marks r as run and skipped, with the reason (r is cleared first). */
+void ng_est_fail(ng_est_result *r, const char *why);
 /* The MCV estimate from the mode count of n >= 2 samples (fills mode,
  * p_hat, p_u, h): what ng_est_mcv ends with, for running estimates. */
 void ng_est_mcv_finish(uint64_t mode, size_t n, ng_est_result *r);
@@ -94,6 +97,8 @@ typedef struct {
 	unsigned threads;
 	bool progress;         /* progress bar on stderr */
 	bool literal_only;     /* restart rows/columns: no bitstring pass */
+	bool all_rounds;       /* IID: run the compression rounds even when the
+				  verdict is already decided (see ng_assess_iid) */
 } ng_assess_opts;
 
 typedef struct {
@@ -105,41 +110,16 @@ typedef struct {
 	double h_original, h_bitstring, h_assessed;
 } ng_noniid_report;
 
-/* Runs the non-IID track on raw samples (already masked to bits). */
-int ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
+/* Runs the non-IID track on raw samples (already masked to bits).
+ * NG_ERR_NOMEM when out of memory. */
+ng_status ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
 		     ng_noniid_report *rep);
 
 /* xoshiro256** for the permutation tests and simulations. */
 typedef struct { uint64_t s[4]; } ng_xoshiro;
 void ng_xoshiro_seed(ng_xoshiro *x, uint64_t seed);
-static inline uint64_t ng_xoshiro_next(ng_xoshiro *x)
-{
-	uint64_t *s = x->s, v = s[1] * 5, r = ((v << 7) | (v >> 57)) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = (s[3] << 45) | (s[3] >> 19);
-	return r;
-}
-/* A uniform integer in [0, bound), bound >= 1: Lemire's nearly divisionless
- * method (one 64x64->128 multiply; a division only in the rare rejection
- * zone). Inline: the permutation rounds call it once per sample. */
-static inline uint64_t ng_xoshiro_below(ng_xoshiro *x, uint64_t bound)
-{
-	__extension__ unsigned __int128 m = (unsigned __int128)ng_xoshiro_next(x) * bound;
-	uint64_t l = (uint64_t)m;
-	if (__builtin_expect(l < bound, 0)) {
-		uint64_t t = -bound % bound;
-		while (l < t) {
-			m = __extension__ (unsigned __int128)ng_xoshiro_next(x) * bound;
-			l = (uint64_t)m;
-		}
-	}
-	return (uint64_t)(m >> 64);
-}
-
+/* The next 64-bit output. */
+uint64_t ng_xoshiro_next(ng_xoshiro *x);
 /* IID track */
 #define NG_PERM_STATS 19
 extern const char *const ng_perm_name[NG_PERM_STATS];
@@ -163,11 +143,26 @@ typedef struct {
 	double perm_t[NG_PERM_STATS];
 	unsigned perm_c[NG_PERM_STATS][3];
 	bool perm_pass;
-	unsigned long permutations;  /* rounds run */
+	unsigned long permutations;  /* rounds run (the most any statistic ran) */
+	unsigned long rounds_asked;  /* rounds asked for (--permutations) */
+	unsigned long perm_rounds[NG_PERM_STATS]; /* rounds each statistic counted */
+	bool perm_stopped[NG_PERM_STATS]; /* not run to its end: the verdict was decided */
+	int decided_by;        /* what decided "not IID" before the compression
+				  rounds: a statistic 0..17, NG_DECIDED_CHI,
+				  NG_DECIDED_LRS, or -1 (nothing) */
 	bool iid;              /* all three verdicts */
 } ng_iid_report;
+#define NG_DECIDED_CHI 100
+#define NG_DECIDED_LRS 101
 
-int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
+/* The IID track. The permutation rounds run in two phases: the 18 cheap
+ * statistics, then the compression statistic (bzip2) on the same shuffles.
+ * When the verdict is already "not IID" after phase 1 (a statistic failed
+ * over all its rounds, or the chi-square or LRS test failed), phase 2 is
+ * skipped unless o->all_rounds: perm_stopped[18] says so. With all rounds
+ * the counters are those of one loop computing every statistic a round.
+ * NG_ERR_NOMEM when out of memory. */
+ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
 		  unsigned long rounds, uint64_t seed, ng_iid_report *rep);
 /* The 19 permutation statistics of one sequence (s: translated symbols,
  * raw: values, median: of the values). */
@@ -178,7 +173,9 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
 		   double median, double out[NG_PERM_STATS]);
 
 /* The permutation rounds' building blocks (exposed for the tests):
- * Fisher-Yates from the end with ng_xoshiro_below; the excursion statistic
+ * Fisher-Yates from the end (index i from n-1 down to 1 swaps with a uniform
+ * k in [0, i]: Lemire's multiply-and-reject on 32-bit halves of the
+ * xoshiro outputs, high half first; n < 2^32); the excursion statistic
  * (5.1.1); and both fused in one pass (total = the sum of y), which returns
  * the excursion of the shuffled y, bit-identical to shuffle then excursion
  * with the same stream, or stops early with a value > stop_above as soon
@@ -202,13 +199,14 @@ typedef struct {
 	double h_r, h_c, h_min;
 	bool valid;                   /* validation: min(H_r, H_c) >= H_I / 2 */
 } ng_restart_report;
-int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o,
+ng_status ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o,
 		      bool iid, unsigned long rounds, uint64_t seed, ng_restart_report *rep);
 
-/* The IID and restart reports on stdout: the reference tool's wording, or
- * one JSON object. */
-void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool conditioned);
-void ng_assess_print_restart(const ng_restart_report *r, bool json, int verbose, unsigned bits);
+/* -0 (from -log2(1) on constant data) as 0, so no figure prints "-0". */
+static inline double ng_plus_zero(double h)
+{
+	return h == 0 ? 0 : h;
+}
 
 /* Simple worker pool: runs fn(i, arg) for i in [0, count) on up to threads. */
 void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, void *), void *arg);
@@ -217,5 +215,7 @@ void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, v
 void ng_progress_start(bool on, const char *what, unsigned total);
 void ng_progress_step(void);
 void ng_progress_end(void);
+/* A new total for the running progress (when it is only known as it goes). */
+void ng_progress_total(unsigned total);
 
 #endif

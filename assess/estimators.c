@@ -18,8 +18,9 @@ const char *const ng_est_name[NG_EST_COUNT] = {
 	"LZ78Y Prediction",
 };
 
-static void est_fail(ng_est_result *r, const char *why)
+void ng_est_fail(ng_est_result *r, const char *why)
 {
+	memset(r, 0, sizeof *r);
 	r->run = true;
 	r->ok = false;
 	r->h = -1;
@@ -49,7 +50,7 @@ void ng_est_mcv(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	uint64_t cnt[256] = {0};
 	memset(r, 0, sizeof *r);
 	if (n < 2) {
-		est_fail(r, "needs at least 2 samples");
+		ng_est_fail(r, "needs at least 2 samples");
 		return;
 	}
 	(void)k;
@@ -96,7 +97,7 @@ void ng_est_collision(const uint8_t *s, size_t n, ng_est_result *r)
 		i += t;
 	}
 	if (v < 2) {
-		est_fail(r, "too few samples for a collision");
+		ng_est_fail(r, "too few samples for a collision");
 		return;
 	}
 	double xbar = (double)sum / (double)v;
@@ -126,7 +127,7 @@ void ng_est_markov(const uint8_t *s, size_t n, ng_est_result *r)
 {
 	memset(r, 0, sizeof *r);
 	if (n < 2) {
-		est_fail(r, "needs at least 2 samples");
+		ng_est_fail(r, "needs at least 2 samples");
 		return;
 	}
 	uint64_t c0 = 0, t[2][2] = {{0, 0}, {0, 0}};
@@ -186,7 +187,7 @@ void ng_est_compression(const uint8_t *s, size_t n, ng_est_result *r)
 	memset(r, 0, sizeof *r);
 	uint64_t L = n / 6;
 	if (L <= d + 1) {
-		est_fail(r, "needs more than 6006 bits");
+		ng_est_fail(r, "needs more than 6006 bits");
 		return;
 	}
 	uint64_t v = L - d;
@@ -219,7 +220,7 @@ void ng_est_compression(const uint8_t *s, size_t n, ng_est_result *r)
 	r->xbar_p = xp;
 	long double *lg = malloc((L + 1) * sizeof *lg);
 	if (!lg) {
-		est_fail(r, "out of memory");
+		ng_est_fail(r, "out of memory");
 		return;
 	}
 	lg[0] = 0;

@@ -87,8 +87,8 @@ unsigned ng_fips_block(ng_fips_ctx *c, const uint8_t blk[NG_FIPS_BLOCK])
 		}
 		r6[NW] = 0;
 		for (int l = 0; l < 5; l++)
-			runs[v][l] += cnt[l + 1] - cnt[l + 2];
-		runs[v][5] += cnt[6];
+			runs[v][l] += (int32_t)(cnt[l + 1] - cnt[l + 2]);
+		runs[v][5] += (int32_t)cnt[6];
 		/* long run: 26 = 6 + 6 + 12 + 2 consecutive bits of v */
 		if (cnt[6]) {
 			uint64_t r12[NW + 1], any = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
+#include "xoshiro.h"
 
 const char *const ng_perm_name[NG_PERM_STATS] = {
 	"excursion", "numDirectionalRuns", "lenDirectionalRuns", "numIncreasesDecreases",
@@ -42,8 +43,9 @@ double ng_perm_excursion(const uint8_t *x, size_t n)
 
 void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
 {
+	ng_draw32 d = {g, 0, 0};
 	for (size_t i = n ? n - 1 : 0; i > 0; i--) {
-		size_t k = (size_t)ng_xoshiro_below(g, i + 1);
+		size_t k = ng_draw32_below(&d, (uint32_t)(i + 1));
 		uint8_t tmp = y[i];
 		y[i] = y[k];
 		y[k] = tmp;
@@ -63,8 +65,9 @@ double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t t
 		return 0;
 	double mean = (double)total / (double)n, best = 0;
 	uint64_t suf = 0;
+	ng_draw32 dr = {g, 0, 0};
 	for (size_t i = n - 1; i > 0; i--) {
-		size_t k = (size_t)ng_xoshiro_below(g, i + 1);
+		size_t k = ng_draw32_below(&dr, (uint32_t)(i + 1));
 		uint8_t v = y[k];
 		y[k] = y[i];
 		y[i] = v;
@@ -80,51 +83,48 @@ double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t t
 	return d > best ? d : best;
 }
 
-/* 5.1.2-5.1.4 on the directional sequence */
+/* 5.1.2-5.1.4 on the directional sequence. Branch-free (the direction of
+ * shuffled data is a coin toss, which a branch would mispredict half the
+ * time): a run continues while the direction repeats. */
 static void st_directional(const uint8_t *x, size_t n, double *num, double *len, double *incdec)
 {
 	if (n < 2) {
 		*num = *len = *incdec = 0;
 		return;
 	}
-	uint64_t runs = 1, cur = 1, longest = 1, up = 0;
-	int prev = x[0] <= x[1] ? 1 : -1;
-	up += prev > 0;
+	uint64_t changes = 0, cur = 1, longest = 1, up = 0;
+	unsigned prev = x[0] <= x[1];
+	up += prev;
 	for (size_t i = 1; i + 1 < n; i++) {
-		int d = x[i] <= x[i + 1] ? 1 : -1;
-		up += d > 0;
-		if (d == prev) {
-			if (++cur > longest)
-				longest = cur;
-		} else {
-			runs++;
-			cur = 1;
-		}
+		unsigned d = x[i] <= x[i + 1];
+		uint64_t same = d == prev;
+		up += d;
+		changes += !same;
+		cur = same * cur + 1;
+		longest = cur > longest ? cur : longest;
 		prev = d;
 	}
 	uint64_t down = (n - 1) - up;
-	*num = (double)runs;
+	*num = (double)(changes + 1);
 	*len = (double)longest;
 	*incdec = (double)(up > down ? up : down);
 }
 
-/* 5.1.5-5.1.6; median2 = twice the median (so it stays integral) */
+/* 5.1.5-5.1.6; median2 = twice the median (so it stays integral); branch-free
+ * as above */
 static void st_median_runs(const uint8_t *x, size_t n, unsigned median2, double *num, double *len)
 {
-	uint64_t runs = 1, cur = 1, longest = 1;
-	int prev = 2u * x[0] < median2 ? -1 : 1;
+	uint64_t changes = 0, cur = 1, longest = 1;
+	unsigned prev = 2u * x[0] < median2;
 	for (size_t i = 1; i < n; i++) {
-		int d = 2u * x[i] < median2 ? -1 : 1;
-		if (d == prev) {
-			if (++cur > longest)
-				longest = cur;
-		} else {
-			runs++;
-			cur = 1;
-		}
+		unsigned d = 2u * x[i] < median2;
+		uint64_t same = d == prev;
+		changes += !same;
+		cur = same * cur + 1;
+		longest = cur > longest ? cur : longest;
 		prev = d;
 	}
-	*num = (double)runs;
+	*num = (double)(changes + 1);
 	*len = (double)longest;
 }
 
@@ -186,6 +186,38 @@ static double st_compression(const uint8_t *x, size_t n, int work_factor)
 	return r;
 }
 
+/* 5.1.9 and 5.1.10: sum over i of [a[i] == a[i+p]] and of a[i] a[i+p].
+ * In blocks of 16,384 with 32-bit sums (255 * 255 * 16384 < 2^32), so the
+ * compiler can vectorise the inner loops (iid.c is built with -O3). */
+#define LAG_BLOCK 16384u
+static uint64_t lag_matches(const uint8_t *a, size_t n, size_t p)
+{
+	uint64_t m = 0;
+	size_t end = n > p ? n - p : 0;
+	for (size_t b = 0; b < end; b += LAG_BLOCK) {
+		size_t e = end - b < LAG_BLOCK ? end : b + LAG_BLOCK;
+		uint32_t s = 0;
+		for (size_t i = b; i < e; i++)
+			s += a[i] == a[i + p];
+		m += s;
+	}
+	return m;
+}
+
+static uint64_t lag_products(const uint8_t *a, size_t n, size_t p)
+{
+	uint64_t m = 0;
+	size_t end = n > p ? n - p : 0;
+	for (size_t b = 0; b < end; b += LAG_BLOCK) {
+		size_t e = end - b < LAG_BLOCK ? end : b + LAG_BLOCK;
+		uint32_t s = 0;
+		for (size_t i = b; i < e; i++)
+			s += (uint32_t)a[i] * a[i + p];
+		m += s;
+	}
+	return m;
+}
+
 /* Conversion I (ones per 8-bit block) and II (8-bit block value). */
 static size_t convert(const uint8_t *b, size_t n, uint8_t *out, bool weight)
 {
@@ -228,19 +260,10 @@ static void perm_stats(stat_ctx *c, const uint8_t *x, size_t n, const bool *acti
 	if (active[6] || active[7])
 		st_collision(b, nb, &t[6], &t[7]);
 	for (int j = 0; j < 5; j++) {
-		unsigned p = lags[j];
-		if (active[8 + j]) {
-			uint64_t m = 0;
-			for (size_t i = 0; i + p < na; i++)
-				m += a[i] == a[i + p];
-			t[8 + j] = (double)m;
-		}
-		if (active[13 + j]) {
-			uint64_t m = 0;
-			for (size_t i = 0; i + p < na; i++)
-				m += (uint64_t)a[i] * a[i + p];
-			t[13 + j] = (double)m;
-		}
+		if (active[8 + j])
+			t[8 + j] = (double)lag_matches(a, na, lags[j]);
+		if (active[13 + j])
+			t[13 + j] = (double)lag_products(a, na, lags[j]);
 	}
 	if (active[18])
 		t[18] = st_compression(x, n, c->binary ? 1 : 0);
@@ -412,14 +435,14 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 				}
 				double T = 0;
 				for (unsigned v = 0; v < (1u << m); v++) {
-					int w = __builtin_popcount(v);
+					unsigned w = (unsigned)__builtin_popcount(v);
 					double e = pow(p1, w) * pow(p0, m - w) * (double)nb;
 					T += ((double)o[v] - e) * ((double)o[v] - e) / e;
 				}
 				free(o);
 				r->chi_ind_t = T;
 				r->chi_ind_df = (1ul << m) - 2;
-				r->chi_ind_p = gamma_q(r->chi_ind_df / 2.0, T / 2);
+				r->chi_ind_p = gamma_q((double)r->chi_ind_df / 2.0, T / 2);
 			}
 		} else {
 			r->chi_ind_df = 0;
@@ -427,7 +450,7 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 		}
 		size_t sub = n / 10;
 		double T = 0, e1 = p1 * (double)sub, e0 = p0 * (double)sub;
-		for (int d = 0; d < 10; d++) {
+		for (size_t d = 0; d < 10; d++) {
 			uint64_t c1 = 0;
 			for (size_t i = d * sub; i < (d + 1) * sub; i++)
 				c1 += s[i];
@@ -460,7 +483,7 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 				T += ((double)obs[h] - bexp[h]) * ((double)obs[h] - bexp[h]) / bexp[h];
 			r->chi_ind_t = T;
 			r->chi_ind_df = q > k ? q - k : 0;
-			r->chi_ind_p = r->chi_ind_df ? gamma_q(r->chi_ind_df / 2.0, T / 2) : 1;
+			r->chi_ind_p = r->chi_ind_df ? gamma_q((double)r->chi_ind_df / 2.0, T / 2) : 1;
 			/* 5.2.2 goodness of fit over 10 subsets */
 			bin_item si[256];
 			unsigned sbin[256];
@@ -470,7 +493,7 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 			unsigned qs = make_bins(si, k, sbin, sexp);
 			size_t sub = n / 10;
 			double T2 = 0;
-			for (int d = 0; d < 10; d++) {
+			for (size_t d = 0; d < 10; d++) {
 				uint64_t o[257] = {0};
 				for (size_t i = d * sub; i < (d + 1) * sub; i++)
 					o[sbin[s[i]]]++;
@@ -479,7 +502,7 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 			}
 			r->chi_gof_t = T2;
 			r->chi_gof_df = 9ul * (qs - 1);
-			r->chi_gof_p = r->chi_gof_df ? gamma_q(r->chi_gof_df / 2.0, T2 / 2) : 1;
+			r->chi_gof_p = r->chi_gof_df ? gamma_q((double)r->chi_gof_df / 2.0, T2 / 2) : 1;
 		}
 		free(it);
 		free(binof);
@@ -589,15 +612,70 @@ static void run_setup(unsigned j, void *arg)
 	}
 }
 
-int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigned long rounds,
-		  uint64_t seed, ng_iid_report *r)
+/* Phase 2's job: round first + j of the compression statistic alone. The
+ * shuffle is the one phase 1 made for that round (the same stream), so the
+ * counters are those of one loop computing all 19 statistics a round. */
+static void run_compression_round(unsigned j, void *arg)
+{
+	round_job *r = arg;
+	uint8_t *y = r->y[j];
+	memcpy(y, r->x, r->n);
+	ng_xoshiro g;
+	ng_xoshiro_seed(&g, r->seed ^ (0x9e3779b97f4a7c15ULL * (r->first + j + 1)));
+	ng_perm_shuffle(y, r->n, &g);
+	r->t[j][18] = st_compression(y, r->n, r->c[j].binary ? 1 : 0);
+	ng_progress_step();
+}
+
+/* Counts batch results t[0..b) for the active statistics in round order
+ * (5.1: a statistic stops once C0 + C1 > 5 and C1 + C2 > 5). Returns the
+ * rounds consumed (fewer than b once nothing is left). */
+static unsigned count_rounds(ng_iid_report *r, double (*t)[NG_PERM_STATS], unsigned b, bool *active,
+			     unsigned *nact)
+{
+	unsigned j = 0;
+	for (; j < b && *nact > 0; j++) {
+		for (int i = 0; i < NG_PERM_STATS; i++) {
+			if (!active[i])
+				continue;
+			unsigned *cc = r->perm_c[i];
+			double v = t[j][i], u = r->perm_t[i];
+			if (v > u)
+				cc[0]++;
+			else if (v == u)
+				cc[1]++;
+			else
+				cc[2]++;
+			r->perm_rounds[i]++;
+			if (cc[0] + cc[1] > 5 && cc[1] + cc[2] > 5) {
+				active[i] = false;
+				(*nact)--;
+			}
+		}
+	}
+	return j;
+}
+
+/* The fewest further rounds before the compression statistic can stop. */
+static unsigned compression_left(const unsigned c[3])
+{
+	unsigned a = c[0] + c[1], b = c[1] + c[2];
+	unsigned na = a > 5 ? 0 : 6 - a, nb = b > 5 ? 0 : 6 - b;
+	return na > nb ? na : nb;
+}
+
+ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigned long rounds,
+			uint64_t seed, ng_iid_report *r)
 {
 	memset(r, 0, sizeof *r);
+	if (n > UINT32_MAX)
+		return NG_ERR_ARG; /* the shuffles draw 32-bit indices */
 	r->n = n;
 	r->bits = o->bits;
+	r->rounds_asked = rounds;
 	uint8_t *sym = malloc(n ? n : 1);
 	if (!sym)
-		return -1;
+		return NG_ERR_NOMEM;
 	unsigned k = ng_assess_translate(raw, n, sym);
 	r->k = k;
 	r->binary = k == 2;
@@ -617,13 +695,10 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 		c.median2 = 1;
 	else
 		c.median2 = n ? median2_of(x, n) : 0;
-	bool active[NG_PERM_STATS];
-	for (int i = 0; i < NG_PERM_STATS; i++)
-		active[i] = true;
 	unsigned th = o->threads ? o->threads : 1;
-	/* Batches: while the compression statistic (bzip2, ~0.2 s a round on
-	 * 1M samples) is counted, one round per thread, so at most threads-1
-	 * compressions are thrown away when it stops; then 4 per thread. */
+	/* Phase 1 batches: 4 rounds per thread; phase 2 (bzip2, ~0.25 s a
+	 * round on 1M samples): one round per thread, so at most threads-1
+	 * compressions are thrown away when it stops. */
 	unsigned maxb = th <= 8 ? 4 * th : th;
 	double (*t)[NG_PERM_STATS] = calloc(maxb, sizeof *t);
 	uint8_t **y = calloc(maxb, sizeof *y);
@@ -642,9 +717,14 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 	/* the IID estimate (MCV), the chi-square and LRS tests and the
 	 * unpermuted statistics are independent: in parallel */
 	setup_job sj = {r, sym, raw, x, n, k, o, ok ? &sc[maxb] : NULL, !ok};
-	if (ok)
+	if (ok) {
+		ng_progress_start(o->progress, "IID setup: MCV, chi-square, LRS, unpermuted statistics", 4);
 		ng_assess_parallel(th, 4, run_setup, &sj);
+		ng_progress_end();
+	}
 	ok = !sj.failed;
+	r->mcv_lit.h = ng_plus_zero(r->mcv_lit.h);
+	r->mcv_bit.h = ng_plus_zero(r->mcv_bit.h);
 	r->h_original = o->conditioned ? o->bits : (r->mcv_lit.h < o->bits ? r->mcv_lit.h : o->bits);
 	r->h_bitstring = r->mcv_bit.run ? (r->mcv_bit.h < 1 ? r->mcv_bit.h : 1) : -1;
 	r->h_assessed = r->h_original;
@@ -653,36 +733,53 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 	uint64_t total = 0;
 	for (size_t i = 0; i < n; i++)
 		total += x[i];
-	ng_progress_start(o->progress && ok, "permutations", (unsigned)rounds);
+	/* Phase 1: the 18 cheap statistics, round after round. */
+	bool active[NG_PERM_STATS];
+	for (int i = 0; i < NG_PERM_STATS; i++)
+		active[i] = i != 18;
+	unsigned nact = NG_PERM_STATS - 1;
 	unsigned long done = 0;
-	unsigned nact = NG_PERM_STATS;
+	ng_progress_start(o->progress && ok && rounds > 0, "permutation rounds, 18 statistics",
+			  (unsigned)rounds);
 	while (ok && done < rounds && nact > 0) {
-		unsigned want = active[18] ? th : maxb;
-		unsigned b = rounds - done < want ? (unsigned)(rounds - done) : want;
+		unsigned b = rounds - done < maxb ? (unsigned)(rounds - done) : maxb;
 		round_job job = {x, n, seed, total, r->perm_t[0], done, active,
 				 active[0] && nact == 1, t, y, sc};
 		ng_assess_parallel(th, b, run_round, &job);
-		for (unsigned j = 0; j < b && nact > 0; j++) {
-			for (int i = 0; i < NG_PERM_STATS; i++) {
-				if (!active[i])
-					continue;
-				unsigned *cc = r->perm_c[i];
-				double v = t[j][i], u = r->perm_t[i];
-				if (v > u)
-					cc[0]++;
-				else if (v == u)
-					cc[1]++;
-				else
-					cc[2]++;
-				if (cc[0] + cc[1] > 5 && cc[1] + cc[2] > 5) {
-					active[i] = false;
-					nact--;
-				}
-			}
-			done++;
-		}
+		done += count_rounds(r, t, b, active, &nact);
 	}
 	ng_progress_end();
+	/* A statistic still counting after every round has failed, and so has
+	 * the IID verdict; so has it if the chi-square or LRS test failed. */
+	r->decided_by = -1;
+	for (int i = 0; i < 18 && r->decided_by < 0; i++)
+		if (ng_perm_failed(r->perm_c[i]) && rounds > 0)
+			r->decided_by = i;
+	if (r->decided_by < 0 && !r->chi_pass)
+		r->decided_by = NG_DECIDED_CHI;
+	if (r->decided_by < 0 && !r->lrs_pass)
+		r->decided_by = NG_DECIDED_LRS;
+	/* Phase 2: the compression statistic (bzip2), unless the verdict is
+	 * decided and not every round was asked for. */
+	unsigned long done2 = 0;
+	if (ok && r->decided_by >= 0 && !o->all_rounds)
+		r->perm_stopped[18] = true;
+	else {
+		/* the statistics that failed in phase 1 are still marked active */
+		for (int i = 0; i < NG_PERM_STATS; i++)
+			active[i] = i == 18;
+		unsigned one = 1;
+		ng_progress_start(o->progress && ok && rounds > 0, "permutation rounds, compression (bzip2)",
+				  compression_left(r->perm_c[18]));
+		while (ok && done2 < rounds && active[18]) {
+			unsigned b = rounds - done2 < th ? (unsigned)(rounds - done2) : th;
+			round_job job = {x, n, seed, total, r->perm_t[0], done2, active, false, t, y, sc};
+			ng_assess_parallel(th, b, run_compression_round, &job);
+			done2 += count_rounds(r, t, b, active, &one);
+			ng_progress_total((unsigned)(done2 + compression_left(r->perm_c[18])));
+		}
+		ng_progress_end();
+	}
 	for (unsigned j = 0; sc && j <= maxb; j++) {
 		free(sc[j].c1);
 		free(sc[j].c2);
@@ -694,117 +791,20 @@ int ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigne
 	free(t);
 	if (!ok) {
 		free(sym);
-		return -1;
+		return NG_ERR_NOMEM;
 	}
-	r->permutations = done;
+	r->permutations = done > done2 ? done : done2;
 	r->perm_pass = true;
 	for (int i = 0; i < NG_PERM_STATS; i++) {
-		if (ng_perm_failed(r->perm_c[i]))
+		if (!r->perm_stopped[i] && ng_perm_failed(r->perm_c[i]))
 			r->perm_pass = false;
 	}
 	r->iid = r->chi_pass && r->lrs_pass && r->perm_pass;
 	free(sym);
-	return 0;
+	return NG_OK;
 }
 
 bool ng_perm_failed(const unsigned c[3])
 {
 	return c[0] + c[1] <= 5 || c[1] + c[2] <= 5;
 }
-
-/* ---- report ---- */
-static void jnum_(double v)
-{
-	if (isnan(v) || v < 0)
-		printf("null");
-	else
-		printf("%.17g", v);
-}
-
-void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool conditioned)
-{
-	if (json) {
-		printf("{\n  \"track\": \"iid\",\n  \"conditioned\": %s,\n  \"min_entropy\": ", conditioned ? "true" : "false");
-		jnum_(r->h_assessed);
-		printf(",\n  \"h_original\": ");
-		jnum_(r->h_original);
-		printf(",\n  \"h_bitstring\": ");
-		jnum_(r->h_bitstring);
-		printf(",\n  \"samples\": %zu,\n  \"bits_per_sample\": %u,\n  \"symbols\": %u,\n", r->n, r->bits, r->k);
-		printf("  \"iid\": %s,\n  \"estimators\": {\n", r->iid ? "true" : "false");
-		for (int e = 0; e < NG_EST_COUNT; e++) {
-			printf("    \"%s\": {\"original\": ", ng_est_key[e]);
-			jnum_(e == NG_EST_MCV && !conditioned ? r->mcv_lit.h : -1);
-			printf(", \"bitstring\": ");
-			jnum_(e == NG_EST_MCV && r->mcv_bit.run ? r->mcv_bit.h : -1);
-			printf("}%s\n", e + 1 < NG_EST_COUNT ? "," : "");
-		}
-		printf("  },\n  \"iid_tests\": {\n    \"mean\": %.17g,\n    \"median\": %.17g,\n", r->mean, r->median);
-		printf("    \"chi_square_passed\": %s,\n    \"lrs_passed\": %s,\n    \"permutation_passed\": %s,\n",
-		       r->chi_pass ? "true" : "false", r->lrs_pass ? "true" : "false", r->perm_pass ? "true" : "false");
-		printf("    \"chi_independence_t\": %.17g,\n    \"chi_independence_df\": %lu,\n    \"chi_independence_p\": %.17g,\n",
-		       r->chi_ind_t, r->chi_ind_df, r->chi_ind_p);
-		printf("    \"chi_goodness_t\": %.17g,\n    \"chi_goodness_df\": %lu,\n    \"chi_goodness_p\": %.17g,\n",
-		       r->chi_gof_t, r->chi_gof_df, r->chi_gof_p);
-		printf("    \"lrs_w\": %u,\n    \"lrs_p_col\": %.22Lg,\n    \"lrs_pr\": %.22Lg,\n", r->lrs_w, r->lrs_pcol, r->lrs_prx);
-		printf("    \"permutations\": %lu,\n    \"statistics\": {\n", r->permutations);
-		for (int i = 0; i < NG_PERM_STATS; i++)
-			printf("      \"%s\": %.17g%s\n", ng_perm_name[i], r->perm_t[i], i + 1 < NG_PERM_STATS ? "," : "");
-		printf("    },\n    \"counts\": {\n");
-		for (int i = 0; i < NG_PERM_STATS; i++)
-			printf("      \"%s\": [%u, %u, %u]%s\n", ng_perm_key[i], r->perm_c[i][0], r->perm_c[i][1],
-			       r->perm_c[i][2], i + 1 < NG_PERM_STATS ? "," : "");
-		printf("    }\n  }\n}\n");
-		return;
-	}
-	printf("Loaded %zu samples of %u distinct %u-bit-wide symbols\n", r->n, r->k, r->bits);
-	if (r->n < 1000000)
-		printf("\n*** Warning: data contains less than 1000000 samples ***\n\n");
-	printf("Raw Mean = %.17g\nMedian = %.17g\nBinary = %s\n", r->mean, r->median, r->binary ? "true" : "false");
-	if (!conditioned) {
-		if (verbose)
-			printf("Literal Most Common Value Estimate: Mode count = %llu\n"
-			       "Literal Most Common Value Estimate: p-hat = %.17g\n"
-			       "Literal Most Common Value Estimate: p_u = %.17g\n",
-			       (unsigned long long)r->mcv_lit.mode, r->mcv_lit.p_hat, r->mcv_lit.p_u);
-		printf("Literal Most Common Value Estimate: min entropy = %.17g\n", r->mcv_lit.h);
-	}
-	if (r->mcv_bit.run) {
-		if (verbose)
-			printf("Bitstring Most Common Value Estimate: Mode count = %llu\n"
-			       "Bitstring Most Common Value Estimate: p-hat = %.17g\n"
-			       "Bitstring Most Common Value Estimate: p_u = %.17g\n",
-			       (unsigned long long)r->mcv_bit.mode, r->mcv_bit.p_hat, r->mcv_bit.p_u);
-		printf("Bitstring Most Common Value Estimate: min entropy = %.17g\n", r->mcv_bit.h);
-		printf("H_bitstring = %.17g\nH_bitstring Per Symbol = %.17g\n", r->h_bitstring, r->bits * r->h_bitstring);
-	}
-	if (!conditioned)
-		printf("H_original = %.17g\n", r->h_original);
-	printf("Assessed min entropy: %.17g\n", r->h_assessed);
-	printf("Chi square independence: T = %.17g\nChi square independence: df = %lu\n"
-	       "Chi square independence: P-value = %.17g\n", r->chi_ind_t, r->chi_ind_df, r->chi_ind_p);
-	printf("Chi square goodness of fit: T = %.17g\nChi square goodness of fit: df = %lu\n"
-	       "Chi square goodness of fit: P-value = %.17g\n", r->chi_gof_t, r->chi_gof_df, r->chi_gof_p);
-	printf("Chi square tests: %s\n", r->chi_pass ? "Passed" : "Failed");
-	if (r->lrs_ok)
-		printf("Literal Longest Repeated Substring results: P_col = %.22Lg\n"
-		       "Literal Longest Repeated Substring results: W = %u\n"
-		       "Literal Longest Repeated Substring results: Pr(X >= 1) = %.22Lg\n",
-		       r->lrs_pcol, r->lrs_w, r->lrs_prx);
-	printf("Length of longest repeated substring test: %s\n", r->lrs_pass ? "Passed" : "Failed");
-	for (int i = 0; i < NG_PERM_STATS; i++)
-		printf("Permutation testing: Unpermuted result %s = %.17g\n", ng_perm_name[i], r->perm_t[i]);
-	printf("\n\n                statistic  C[i][0]  C[i][1]  C[i][2]\n");
-	printf("----------------------------------------------------\n");
-	for (int i = 0; i < NG_PERM_STATS; i++) {
-		const unsigned *cc = r->perm_c[i];
-		printf("%24s%s %7u %7u %7u\n", ng_perm_name[i], ng_perm_failed(cc) ? "*" : " ", cc[0], cc[1], cc[2]);
-	}
-	printf("(* denotes failed test; %lu permutations)\n\n", r->permutations);
-	printf("IID permutation tests: %s\n", r->perm_pass ? "Passed" : "Failed");
-	printf("\nVerdict: %s\nAssessed min-entropy (IID track): %.17g bits per %u-bit sample\n",
-	       r->iid ? "the data passes the IID tests" : "the data is NOT IID: use the non-IID track",
-	       r->h_assessed, r->bits);
-}
-
-

@@ -7,15 +7,6 @@
 #include <string.h>
 #include "assess.h"
 
-static void fail(ng_est_result *r, const char *why)
-{
-	memset(r, 0, sizeof *r);
-	r->run = true;
-	r->ok = false;
-	r->h = -1;
-	snprintf(r->reason, sizeof r->reason, "%s", why);
-}
-
 /* ---- running count of correct predictions ---- */
 typedef struct {
 	uint64_t C, run, longest;
@@ -180,7 +171,7 @@ static bool mcw_binary(const uint8_t *s, size_t n, ng_est_result *r)
 void ng_est_multi_mcw(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 {
 	if (n <= mcw_w[0] + 1) {
-		fail(r, "needs more than 64 samples");
+		ng_est_fail(r, "needs more than 64 samples");
 		return;
 	}
 	memset(r, 0, sizeof *r);
@@ -190,7 +181,7 @@ void ng_est_multi_mcw(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	size_t *last = calloc(256, sizeof *last);
 	if (!w || !last) {
 		free(w); free(last);
-		fail(r, "out of memory");
+		ng_est_fail(r, "out of memory");
 		return;
 	}
 	for (int j = 0; j < MCW_N; j++)
@@ -312,7 +303,7 @@ static bool lag_binary(const uint8_t *s, size_t n, ng_est_result *r)
 void ng_est_lag(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 {
 	if (n < 3) {
-		fail(r, "needs at least 3 samples");
+		ng_est_fail(r, "needs at least 3 samples");
 		return;
 	}
 	memset(r, 0, sizeof *r);
@@ -324,7 +315,7 @@ void ng_est_lag(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	uint64_t *sb = calloc(LAG_D + 1, sizeof *sb);
 	if (!ring || !fill || !head || !sb) {
 		free(ring); free(fill); free(head); free(sb);
-		fail(r, "out of memory");
+		ng_est_fail(r, "out of memory");
 		return;
 	}
 	unsigned winner = 1;
@@ -614,7 +605,7 @@ static inline __attribute__((always_inline)) void mmc_low_block(int32_t *tab, co
 				continue;
 			int32_t *e = tab + (1u << d) + (hist & ((1u << d) - 1)), v = *e;
 			nz[d - 1][t] = v != 0;
-			ng[d - 1][t] = (uint32_t)v >> 31;
+			ng[d - 1][t] = (uint8_t)((uint32_t)v >> 31);
 			*e = v + (v == 0) + dx;
 		}
 		hist = (hist << 1) | x;
@@ -714,7 +705,7 @@ static bool mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 {
 	if (n < 3) {
-		fail(r, "needs at least 3 samples");
+		ng_est_fail(r, "needs at least 3 samples");
 		return;
 	}
 	memset(r, 0, sizeof *r);
@@ -827,7 +818,7 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	free(lp);
 	free(rp);
 	if (!ok) {
-		fail(r, "out of memory");
+		ng_est_fail(r, "out of memory");
 		return;
 	}
 	ng_est_predict_finish(sc.C, n - 2, sc.longest, k, r);
@@ -904,7 +895,7 @@ static void lz_binary(const uint8_t *s, size_t n, ng_score *sc)
 void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 {
 	if (n <= LZ_B + 2) {
-		fail(r, "needs more than 18 samples");
+		ng_est_fail(r, "needs more than 18 samples");
 		return;
 	}
 	memset(r, 0, sizeof *r);
@@ -987,7 +978,7 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	free(lp);
 	free(rp);
 	if (!ok) {
-		fail(r, "out of memory");
+		ng_est_fail(r, "out of memory");
 		return;
 	}
 	ng_est_predict_finish(sc.C, n - LZ_B - 1, sc.longest, k, r);

@@ -39,7 +39,8 @@ unsigned ng_report_running_mcv(const uint8_t *s, size_t n, uint64_t at[NG_REPORT
 	unsigned pts = 0;
 	size_t i = 0;
 	for (unsigned j = 1; j <= NG_REPORT_RUN_MAX; j++) {
-		size_t end = (size_t)((unsigned __int128)n * j / NG_REPORT_RUN_MAX);
+		/* n * j / RUN_MAX without overflow */
+		size_t end = n / NG_REPORT_RUN_MAX * j + n % NG_REPORT_RUN_MAX * j / NG_REPORT_RUN_MAX;
 		for (; i < end; i++)
 			if (++cnt[s[i]] > mode)
 				mode = cnt[s[i]];
@@ -241,16 +242,23 @@ static void plot_histogram(FILE *f, const ng_report_data *d)
 	uint64_t cnt[256] = {0};
 	for (size_t i = 0; i < d->n; i++)
 		cnt[d->s[i]]++;
-	unsigned bins = 1u << d->bits, seen = 0;
-	for (unsigned i = 0; i < bins; i++)
-		seen += cnt[i] != 0;
+	unsigned all = 1u << d->bits, seen = 0, lo = all, hi = 0;
+	for (unsigned i = 0; i < all; i++)
+		if (cnt[i]) {
+			seen++;
+			lo = i < lo ? i : lo;
+			hi = i;
+		}
+	if (!seen)
+		lo = hi = 0;
+	unsigned bins = hi - lo + 1;
 	figure_open(f, "Histogram of sample values");
-	bars(f, "histogram", "histogram of sample values", cnt, bins, 0, 1, "sample value",
-	     (double)d->n / bins);
-	char cap[300];
-	snprintf(cap, sizeof cap, "One bar per %u-bit value (%u bars, %u values seen). The dashed "
-		 "line is the count each value would have if all %u were equally likely.",
-		 d->bits, bins, seen, bins);
+	bars(f, "histogram", "histogram of sample values", cnt + lo, bins, lo, 1, "sample value",
+	     (double)d->n / all);
+	char cap[400];
+	snprintf(cap, sizeof cap, "One bar per value over the range the data uses, %u..%u (%u bars, %u "
+		 "values seen, of the %u a %u-bit sample can take). The dashed line is the count each "
+		 "value would have if all %u were equally likely.", lo, hi, bins, seen, all, d->bits, all);
 	figure_close(f, cap);
 }
 
@@ -385,9 +393,14 @@ static int plot_heatmap(FILE *f, const ng_report_data *d)
 		b = b > hi + 1 ? hi + 1 : b;
 		if (b <= a)
 			continue;
+		char lab[32];
+		if (b - 1 == a)
+			snprintf(lab, sizeof lab, "%u", a);
+		else
+			snprintf(lab, sizeof lab, "%u..%u", a, b - 1);
 		fprintf(f, "<rect class=\"key h%u\" x=\"%u\" y=\"%u\" width=\"18\" height=\"18\"/>"
-			   "<text x=\"%u\" y=\"%u\">%u..%u</text>", q, lx, top + 40 + q * 24, lx + 26,
-			top + 54 + q * 24, a, b - 1);
+			   "<text x=\"%u\" y=\"%u\">%s</text>", q, lx, top + 40 + q * 24, lx + 26,
+			top + 54 + q * 24, lab);
 	}
 	fputs("</g></svg>\n", f);
 	char cap[600];
@@ -463,15 +476,32 @@ static void noniid_tables(FILE *f, const ng_noniid_report *r, bool conditioned)
 		snprintf(k, sizeof k, conditioned ? "%u X H_bitstring" : "min(H_original, %u X H_bitstring)", r->bits);
 		row_f(f, k, "%f", r->h_assessed);
 	}
+	/* the estimator that sets the figure: the lowest of the side that
+	 * gives the assessed value (the bit string's, times bits, when lower) */
+	bool by_bits = r->has_bitstring && r->bits * r->h_bitstring <= r->h_assessed &&
+		       (conditioned || r->bits * r->h_bitstring < r->h_original);
+	int lead = -1;
+	for (int e = 0; e < NG_EST_COUNT; e++) {
+		const ng_est_result *x = by_bits ? &r->bit[e] : &r->lit[e];
+		if (x->run && x->ok && (lead < 0 || x->h < (by_bits ? r->bit : r->lit)[lead].h))
+			lead = e;
+	}
+	if (lead >= 0 && (by_bits ? r->bit : r->lit)[lead].h > (by_bits ? 1.0 : (double)r->bits))
+		lead = -1; /* the width itself bounds the figure */
 	fputs("</table></section>\n<section id=\"estimators\"><h2>Estimators (SP 800-90B 6.3)</h2>\n"
 	      "<table class=\"est\"><tr><th>Estimator</th><th>Samples</th><th>Bit string</th></tr>\n", f);
 	for (int e = 0; e < NG_EST_COUNT; e++) {
-		fprintf(f, "<tr><th>%s</th>", ng_est_name[e]);
+		fprintf(f, "<tr%s><th>%s%s</th>", e == lead ? " class=\"lead\"" : "", ng_est_name[e],
+			e == lead ? " &#9664; sets the figure" : "");
 		est_cell(f, &r->lit[e], r->bits);
 		est_cell(f, &r->bit[e], 1);
 		fputs("</tr>\n", f);
 	}
-	fputs("</table></section>\n", f);
+	fputs("</table>\n", f);
+	if (lead >= 0)
+		fprintf(f, "<p>The highlighted row sets the assessed figure: its %s estimate%s is the lowest.</p>\n",
+			by_bits ? "bit-string" : "per-sample", by_bits ? ", times the bits per sample," : "");
+	fputs("</section>\n", f);
 }
 
 static void iid_tables(FILE *f, const ng_iid_report *r, bool conditioned)
@@ -481,11 +511,16 @@ static void iid_tables(FILE *f, const ng_iid_report *r, bool conditioned)
 						 : "the data is NOT IID: use the non-IID track");
 	fputs("<table class=\"kv\">\n", f);
 	row_f(f, "Assessed min-entropy (IID track)", "%.17g bits per %u-bit sample", r->h_assessed, r->bits);
+	bool by_bits = r->mcv_bit.run && r->bits * r->h_bitstring <= r->h_assessed &&
+		       (conditioned || r->bits * r->h_bitstring < r->h_original);
 	if (!conditioned)
-		row_f(f, "Literal Most Common Value Estimate", "%.17g", r->mcv_lit.h);
+		row_f(f, by_bits ? "Literal Most Common Value Estimate"
+				 : "Literal Most Common Value Estimate &#9664; sets the figure",
+		      "%.17g", r->mcv_lit.h);
 	if (r->mcv_bit.run)
-		row_f(f, "Bitstring Most Common Value Estimate", "%.17g (%.17g per symbol)", r->mcv_bit.h,
-		      r->bits * r->h_bitstring);
+		row_f(f, by_bits ? "Bitstring Most Common Value Estimate &#9664; sets the figure"
+				 : "Bitstring Most Common Value Estimate",
+		      "%.17g (%.17g per symbol)", r->mcv_bit.h, r->bits * r->h_bitstring);
 	row_f(f, "Raw mean, median", "%.17g, %.17g", r->mean, r->median);
 	row_f(f, "Chi square independence", "T = %.17g, df = %lu, P-value = %.17g", r->chi_ind_t,
 	      r->chi_ind_df, r->chi_ind_p);
@@ -502,12 +537,22 @@ static void iid_tables(FILE *f, const ng_iid_report *r, bool conditioned)
 		   "<th>C[i][0]</th><th>C[i][1]</th><th>C[i][2]</th><th></th></tr>\n", r->permutations);
 	for (int i = 0; i < NG_PERM_STATS; i++) {
 		const unsigned *c = r->perm_c[i];
-		bool bad = ng_perm_failed(c);
+		bool bad = ng_perm_failed(c), stop = r->perm_stopped[i];
 		fprintf(f, "<tr><th>%s</th><td>%.6g</td><td>%u</td><td>%u</td><td>%u</td><td class=\"%s\">%s</td></tr>\n",
-			ng_perm_name[i], r->perm_t[i], c[0], c[1], c[2], bad ? "bad" : "good",
-			bad ? "failed" : "passed");
+			ng_perm_name[i], r->perm_t[i], c[0], c[1], c[2], stop ? "na" : bad ? "bad" : "good",
+			stop ? "stopped" : bad ? "failed" : "passed");
 	}
-	fputs("</table></section>\n", f);
+	fputs("</table>\n<p>Each round shuffles the samples and recomputes every statistic: C[i][0] counts "
+	      "the rounds where the shuffled value exceeded the unshuffled one, C[i][1] those where it "
+	      "equalled it, C[i][2] those where it fell below it. A statistic stops counting once "
+	      "C[i][0] + C[i][1] &gt; 5 and C[i][1] + C[i][2] &gt; 5; it fails (the unshuffled value is among "
+	      "the 0.1% most extreme) if either sum is still at most 5 after every round.</p>\n", f);
+	for (int i = 0; i < NG_PERM_STATS; i++)
+		if (r->perm_stopped[i])
+			fprintf(f, "<p class=\"warn\">%s was stopped after %lu of %lu rounds: the verdict was "
+				   "already \"not IID\" before its rounds began. neug assess --all-rounds runs "
+				   "them.</p>\n", ng_perm_name[i], r->perm_rounds[i], r->rounds_asked);
+	fputs("</section>\n", f);
 }
 
 static void restart_tables(FILE *f, const ng_restart_report *r, unsigned bits)
@@ -564,7 +609,7 @@ static const char style[] =
 	".ax line.grid{stroke:#e4e4e4}.bar{fill:#3b6ea8}.ref{stroke:#b05000;stroke-dasharray:5 4;fill:none}"
 	".zero{stroke:#333}.stem{stroke:#8aa6c8}.pt{fill:#1f4e85}.pt.out{fill:#c0392b}"
 	".line{fill:none;stroke:#3b6ea8;stroke-width:1.5}.hm rect{shape-rendering:crispEdges}"
-	".key{stroke:#999}";
+	".key{stroke:#999}tr.lead th,tr.lead td{background:#fff1b8;font-weight:bold}";
 
 int ng_report_html(FILE *f, const ng_report_data *d)
 {
@@ -583,9 +628,18 @@ int ng_report_html(FILE *f, const ng_report_data *d)
 	      "1.1.7) computes them.</p>\n", f);
 	fputs("<section id=\"data\"><h2>Data</h2>\n<table class=\"kv\">\n", f);
 	row_s(f, "Input", d->input);
+	if (d->sha256) {
+		char k[80];
+		snprintf(k, sizeof k, "SHA-256 of %s", d->sha_of ? d->sha_of : "the input");
+		row_s(f, k, d->sha256);
+		row_f(f, "Size", "%llu bytes", (unsigned long long)d->size);
+	}
 	row_s(f, "Read as", d->kind);
 	row_f(f, "Samples", "%zu", d->n);
-	row_f(f, "Bits per sample", "%u", d->bits);
+	if (d->bits_inferred)
+		row_f(f, "Bits per sample", "%u (inferred: --bits was not given)", d->bits);
+	else
+		row_f(f, "Bits per sample", "%u", d->bits);
 	const unsigned k = d->noniid ? d->noniid->k : d->iid ? d->iid->k : 0;
 	if (k)
 		row_f(f, "Distinct values", "%u", k);
@@ -594,7 +648,17 @@ int ng_report_html(FILE *f, const ng_report_data *d)
 	row_s(f, "Assessment", tr);
 	if (d->command)
 		row_s(f, "Command", d->command);
+	if (d->version)
+		row_f(f, "neug version", "%s", d->version);
+	if (d->date)
+		row_s(f, "Date", d->date);
 	fputs("</table>\n", f);
+	if (d->bits_inferred && d->bits_full > d->bits)
+		fprintf(f, "<p class=\"warn\"><b>Bits per sample inferred.</b> --bits was not given, so the width "
+			   "was taken from the highest bit set in the data: %u bits. The assessed min-entropy "
+			   "with the file's full width, %u bits per sample, is <b>%.17g</b>. Give --bits=N to "
+			   "say how many bits of each byte the source produces.</p>\n",
+			d->bits, d->bits_full, d->h_full);
 	if (d->n < 1000000)
 		fprintf(f, "<p class=\"warn\">Warning: the data holds %zu samples, fewer than the 1,000,000 "
 			   "SP 800-90B asks for.</p>\n", d->n);

@@ -27,6 +27,14 @@ typedef struct {
 	/* Raw-mode words of a device, (adc2 << 16) | adc1, n of them (s[i] is
 	 * taken from words[i]), or NULL: adds each ADC's histogram. */
 	const uint32_t *words;
+	const char *sha256;     /* the input's SHA-256 (hex), or NULL */
+	const char *sha_of;     /* what it covers ("the file") */
+	uint64_t size;          /* the input's bytes */
+	const char *version;    /* neug's version, or NULL */
+	const char *date;       /* when the assessment ran, or NULL */
+	bool bits_inferred;     /* bits was inferred (not given) */
+	unsigned bits_full;     /* with bits_inferred: the full width, and */
+	double h_full;          /* the assessed figure at that width */
 	/* The track that ran: exactly one is set. */
 	const ng_noniid_report *noniid;
 	const ng_iid_report *iid;

@@ -107,11 +107,12 @@ static void union_bound(const rs_model *md, double *ub)
 	unsigned nq = md->k - md->kp;
 	ub[RS + 1] = 0;
 	double tp = 0, tq = 0;
-	for (int j = RS; j >= 0; j--) {
-		double lb = lgamma(RS + 1.0) - lgamma(j + 1.0) - lgamma(RS - j + 1.0);
-		tp += md->p >= 1 ? (j == RS) : exp(lb + (j ? j * lp : 0) + (RS - j ? (RS - j) * lnp : 0));
+	const int rs = (int)RS;
+	for (int j = rs; j >= 0; j--) {
+		double lb = lgamma(rs + 1.0) - lgamma(j + 1.0) - lgamma(rs - j + 1.0);
+		tp += md->p >= 1 ? (j == rs) : exp(lb + (j ? j * lp : 0) + (rs - j ? (rs - j) * lnp : 0));
 		if (nq)
-			tq += exp(lb + (j ? j * lq : 0) + (RS - j ? (RS - j) * lnq : 0));
+			tq += exp(lb + (j ? j * lq : 0) + (rs - j ? (rs - j) * lnq : 0));
 		ub[j] = md->kp * tp + nq * tq;
 	}
 }
@@ -139,18 +140,18 @@ static unsigned x_cutoff(double h, unsigned k, double alpha)
 	return c - 1;
 }
 
-int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o, bool iid,
+ng_status ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_opts *o, bool iid,
 		      unsigned long rounds, uint64_t seed, ng_restart_report *r)
 {
 	memset(r, 0, sizeof *r);
 	if (n != (size_t)RS * RS)
-		return -1;
+		return NG_ERR_ARG;
 	r->h_i = h_i;
 	r->iid = iid;
 	r->alpha = 1 - pow(0.99, 1.0 / (2 * RS));
 	uint8_t *col = malloc(n);
 	if (!col)
-		return -1;
+		return NG_ERR_NOMEM;
 	/* k: the distinct values in the data, as the reference counts them */
 	bool seen[256] = {false};
 	unsigned k = 0;
@@ -185,14 +186,14 @@ int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_
 			if (ng_assess_iid(raw, n, &lo, rounds, seed, &r->irows) ||
 			    ng_assess_iid(col, n, &lo, rounds, seed + 1, &r->icols)) {
 				free(col);
-				return -1;
+				return NG_ERR_NOMEM;
 			}
 			r->h_r = r->irows.mcv_lit.h;
 			r->h_c = r->icols.mcv_lit.h;
 		} else {
 			if (ng_assess_noniid(raw, n, &lo, &r->rows) || ng_assess_noniid(col, n, &lo, &r->cols)) {
 				free(col);
-				return -1;
+				return NG_ERR_NOMEM;
 			}
 			r->h_r = r->rows.h_original;
 			r->h_c = r->cols.h_original;
@@ -205,70 +206,5 @@ int ng_assess_restart(const uint8_t *raw, size_t n, double h_i, const ng_assess_
 			r->h_min = r->h_c;
 	}
 	free(col);
-	return 0;
-}
-
-static void jnr_(double v)
-{
-	if (isnan(v) || v < 0)
-		printf("null");
-	else
-		printf("%.17g", v);
-}
-
-void ng_assess_print_restart(const ng_restart_report *r, bool json, int verbose, unsigned bits)
-{
-	if (json) {
-		printf("{\n  \"track\": \"restart\",\n  \"h_initial\": %.17g,\n  \"alpha\": %.17g,\n", r->h_i, r->alpha);
-		printf("  \"x_cutoff\": %u,\n  \"x_max\": %u,\n  \"sanity_passed\": %s,\n", r->x_cutoff, r->x_max,
-		       r->sanity_pass ? "true" : "false");
-		printf("  \"h_r\": ");
-		jnr_(r->sanity_pass ? r->h_r : -1);
-		printf(",\n  \"h_c\": ");
-		jnr_(r->sanity_pass ? r->h_c : -1);
-		printf(",\n  \"validation_passed\": %s,\n  \"min_entropy\": ", r->valid ? "true" : "false");
-		jnr_(r->sanity_pass && r->valid ? r->h_min : -1);
-		printf(",\n  \"bits_per_sample\": %u,\n  \"iid\": %s", bits, r->iid ? "true" : "false");
-		if (r->sanity_pass && !r->iid) {
-			printf(",\n  \"estimators\": {\n");
-			for (int e = 0; e < NG_EST_COUNT; e++) {
-				printf("    \"%s\": {\"rows\": ", ng_est_key[e]);
-				jnr_(r->rows.lit[e].run && r->rows.lit[e].ok ? r->rows.lit[e].h : -1);
-				printf(", \"columns\": ");
-				jnr_(r->cols.lit[e].run && r->cols.lit[e].ok ? r->cols.lit[e].h : -1);
-				printf("}%s\n", e + 1 < NG_EST_COUNT ? "," : "");
-			}
-			printf("  }");
-		}
-		if (r->sanity_pass && r->iid)
-			printf(",\n  \"rows_iid\": %s,\n  \"columns_iid\": %s", r->irows.iid ? "true" : "false",
-			       r->icols.iid ? "true" : "false");
-		printf("\n}\n");
-		return;
-	}
-	printf("H_I: %f\nALPHA: %.17g, X_cutoff: %u\nX_max: %u\n\n", r->h_i, r->alpha, r->x_cutoff, r->x_max);
-	if (!r->sanity_pass) {
-		printf("Restart Sanity Check Failed...\n");
-		return;
-	}
-	printf("Restart Sanity Check Passed...\n\n");
-	for (int e = 0; e < NG_EST_COUNT && !r->iid; e++) {
-		const ng_est_result *a = &r->rows.lit[e], *b = &r->cols.lit[e];
-		if (!a->run)
-			continue;
-		if (a->ok)
-			printf("\t%s Estimate (Rows) = %f / %u bit(s)\n", ng_est_name[e], a->h, bits);
-		if (b->ok)
-			printf("\t%s Estimate (Cols) = %f / %u bit(s)\n", ng_est_name[e], b->h, bits);
-	}
-	if (r->iid) {
-		printf("\tMost Common Value Estimate (Rows) = %f / %u bit(s)\n", r->h_r, bits);
-		printf("\tMost Common Value Estimate (Cols) = %f / %u bit(s)\n", r->h_c, bits);
-		printf("IID tests (rows): %s\nIID tests (columns): %s\n", r->irows.iid ? "Passed" : "Failed",
-		       r->icols.iid ? "Passed" : "Failed");
-	}
-	(void)verbose;
-	printf("\nH_r: %f\nH_c: %f\nH_I: %f\n\n", r->h_r, r->h_c, r->h_i);
-	printf(r->valid ? "Validation Test Passed...\n\n" : "Validation Test Failed...\n\n");
-	printf("min(H_r, H_c, H_I): %f\n", r->h_min);
+	return NG_OK;
 }

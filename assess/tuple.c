@@ -687,14 +687,6 @@ static int lcp_binary(const uint8_t *s, size_t n, lcp_acc *acc)
 	return 1;
 }
 
-static void fail(ng_est_result *r, const char *why)
-{
-	r->run = true;
-	r->ok = false;
-	r->h = -1;
-	snprintf(r->reason, sizeof r->reason, "%s", why);
-}
-
 static long double upper(long double p, size_t n)
 {
 	long double pu = p + NG_ASSESS_ZL * sqrtl(p * (1 - p) / ((long double)n - 1));
@@ -719,8 +711,8 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 	memset(tt, 0, sizeof *tt);
 	memset(lr, 0, sizeof *lr);
 	if (n < 2 || n >= UINT32_MAX) {
-		fail(tt, "needs at least 2 samples");
-		fail(lr, "needs at least 2 samples");
+		ng_est_fail(tt, "needs at least 2 samples");
+		ng_est_fail(lr, "needs at least 2 samples");
 		return;
 	}
 	lcp_acc acc;
@@ -737,8 +729,8 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 		lcp_acc_end(&acc);
 	if (fast < 0 || acc.oom) {
 		lcp_acc_free(&acc);
-		fail(tt, "out of memory");
-		fail(lr, "out of memory");
+		ng_est_fail(tt, "out of memory");
+		ng_est_fail(lr, "out of memory");
 		return;
 	}
 	uint32_t vmax = acc.vmax;
@@ -753,7 +745,7 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 			t = l;
 	tt->t = t;
 	if (t == 0) {
-		fail(tt, "no tuple occurs 35 times");
+		ng_est_fail(tt, "no tuple occurs 35 times");
 	} else {
 		long double pmax = 0;
 		for (unsigned i = 1; i <= t; i++) {
@@ -768,7 +760,7 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 	lr->lrs_v = vmax;
 	lr->t = t;
 	if (vmax < u) {
-		fail(lr, "no repeated substring longer than the t-Tuple's t");
+		ng_est_fail(lr, "no repeated substring longer than the t-Tuple's t");
 	} else {
 		long double pmax = 0;
 		uint64_t pairs = 0;

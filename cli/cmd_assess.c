@@ -7,12 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "assess.h"
+#include "assess_print.h"
 #include "cliopt.h"
 #include "commands.h"
 #include "outfile.h"
 #include "exit.h"
+#include "ng/sha256.h"
+#include "ng/version.h"
 #include "report.h"
 #include "source.h"
 
@@ -42,6 +46,8 @@ static void usage(FILE *f)
 	      "  --save=FILE      with --source: also write the samples (one per byte)\n"
 	      "  --seed=N         seed the permutation PRNG (default: from /dev/urandom)\n"
 	      "  --permutations=N permutation rounds of the IID track (default 10000)\n"
+	      "  --all-rounds     run the compression (bzip2) rounds even when the verdict\n"
+	      "                   is already \"not IID\" (default: stop them and say so)\n"
 	      "  --json           one JSON object on stdout\n"
 	      "  --report=FILE    also write the results and plots (histogram, autocorrelation,\n"
 	      "                   running MCV estimate; each ADC's histogram for raw-mode\n"
@@ -64,6 +70,8 @@ typedef struct {
 	uint64_t seed;
 	bool seed_given;
 	unsigned long rounds;
+	bool all_rounds;
+	bool bits_inferred;    /* --bits not given: the highest bit set */
 } opts;
 
 /* Reads the file (or "-") into memory; NULL (message printed) when it
@@ -116,6 +124,7 @@ static int check_bits(const char *what, const uint8_t *s, size_t n, opts *o)
 		o->bits = 1;
 		while (o->bits < 8 && (or_ >> o->bits))
 			o->bits++;
+		o->bits_inferred = true;
 		return NG_EXIT_OK;
 	}
 	if (o->bits >= 8)
@@ -138,7 +147,7 @@ static void jnum(double v)
 		printf("%.17g", v);
 }
 
-static void print_noniid_json(const ng_noniid_report *r, bool conditioned)
+static void print_noniid_json(const ng_noniid_report *r, bool conditioned, const ng_bits_note *note)
 {
 	printf("{\n  \"track\": \"non-iid\",\n  \"conditioned\": %s,\n", conditioned ? "true" : "false");
 	printf("  \"min_entropy\": ");
@@ -160,7 +169,9 @@ static void print_noniid_json(const ng_noniid_report *r, bool conditioned)
 			printf(", \"skipped\": \"%s\"", skip->reason);
 		printf("}%s\n", e + 1 < NG_EST_COUNT ? "," : "");
 	}
-	printf("  }\n}\n");
+	printf("  }");
+	ng_print_bits_note_json(note);
+	printf("\n}\n");
 }
 
 /* One estimator's lines in the style of ea_non_iid -vv. */
@@ -220,7 +231,7 @@ static void print_detail(const char *pfx, int e, const ng_est_result *r)
 	printf("%s: min entropy = %.17g\n", name, r->h);
 }
 
-static void print_noniid_text(const ng_noniid_report *r, const opts *o)
+static void print_noniid_text(const ng_noniid_report *r, const opts *o, const ng_bits_note *note)
 {
 	printf("Loaded %zu samples of %u distinct %u-bit-wide symbols\n", r->n, r->k, r->bits);
 	if (r->has_bitstring)
@@ -255,6 +266,7 @@ static void print_noniid_text(const ng_noniid_report *r, const opts *o)
 			printf("min(H_original, %u X H_bitstring): %f\n", r->bits, r->h_assessed);
 	}
 	printf("\nAssessed min-entropy: %.17g bits per %u-bit sample\n", r->h_assessed, r->bits);
+	ng_print_bits_note_text(note);
 }
 
 static const struct option longopts[] = {
@@ -272,6 +284,7 @@ static const struct option longopts[] = {
 	{"save", required_argument, NULL, 'o'},
 	{"seed", required_argument, NULL, 'r'},
 	{"permutations", required_argument, NULL, 'P'},
+	{"all-rounds", no_argument, NULL, 'L'},
 	{"json", no_argument, NULL, 'j'},
 	{"report", required_argument, NULL, 'F'},
 	{"verbose", no_argument, NULL, 'v'},
@@ -295,7 +308,20 @@ typedef struct {
 	char kind[160];        /* how the samples were read */
 	uint32_t *words;       /* a device's raw-mode words, or NULL */
 	char command[1024];    /* the command line */
+	char sha256[65];       /* of the input's bytes, hex */
+	uint64_t size;         /* the input's bytes */
+	const char *sha_of;    /* what the digest covers */
 } input_desc;
+
+static void digest_input(input_desc *in, const uint8_t *b, size_t len, const char *of)
+{
+	uint8_t d[32];
+	ng_sha256(d, b, len);
+	for (int i = 0; i < 32; i++)
+		snprintf(in->sha256 + 2 * i, 3, "%02x", d[i]);
+	in->size = len;
+	in->sha_of = of;
+}
 
 static int assess_run(const uint8_t *s, size_t n, opts *o, const input_desc *in);
 
@@ -435,6 +461,7 @@ static int collect(opts *o, uint8_t **out, size_t *nout, input_desc *in)
 			return rc;
 		}
 	}
+	digest_input(in, s, n, "the collected samples, one per byte");
 	*out = s;
 	*nout = n;
 	return NG_EXIT_OK;
@@ -510,6 +537,7 @@ int ng_cmd_assess(int argc, char **argv)
 			}
 			o.rounds = (unsigned long)v;
 			break;
+		case 'L': o.all_rounds = true; break;
 		case 'j': o.json = true; break;
 		case 'F': o.report = optarg; break;
 		case 'v': o.verbose++; break;
@@ -565,6 +593,8 @@ int ng_cmd_assess(int argc, char **argv)
 		snprintf(in->what, sizeof in->what, "'%s'", o.file);
 		size_t len;
 		uint8_t *b = read_all(o.file, &len);
+		if (b)
+			digest_input(in, b, len, "the file");
 		if (!b)
 			rc = NG_EXIT_IO;
 		else if (o.words && len % 4) {
@@ -627,14 +657,51 @@ static int report(const opts *o, const input_desc *in, const uint8_t *s, size_t 
 	d.bits = o->bits;
 	d.conditioned = o->conditioned;
 	d.words = in->words;
+	d.sha256 = in->sha256[0] ? in->sha256 : NULL;
+	d.sha_of = in->sha_of;
+	d.size = in->size;
+	d.version = NG_VERSION;
+	char date[40];
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm) && strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		d.date = date;
+	d.bits_inferred = o->bits_inferred;
 	int wrc = write_atomic(o->report, 0644, write_report, &d);
 	return wrc ? wrc : rc;
+}
+
+/* The IID track's figure (the MCV estimates) with the file's full width,
+ * when --bits was inferred narrower. */
+static ng_bits_note full_width_iid(const uint8_t *s, size_t n, const opts *o)
+{
+	ng_bits_note note = {.bits = o->bits, .h_full = -1};
+	if (!o->bits_inferred || o->bits >= 8)
+		return note;
+	uint8_t *sym = malloc(n);
+	size_t nb;
+	uint8_t *bs = ng_assess_bitstring(s, n, 8, &nb);
+	if (sym && bs) {
+		ng_est_result lit, bit;
+		memset(&lit, 0, sizeof lit);
+		memset(&bit, 0, sizeof bit);
+		ng_est_mcv(sym, n, ng_assess_translate(s, n, sym), &lit);
+		ng_est_mcv(bs, nb, 2, &bit);
+		double h = o->conditioned ? 8 : (lit.h < 8 ? lit.h : 8), hb = bit.h < 1 ? bit.h : 1;
+		if (8 * hb < h)
+			h = 8 * hb;
+		note = (ng_bits_note){true, o->bits, 8, ng_plus_zero(h)};
+	}
+	free(sym);
+	free(bs);
+	return note;
 }
 
 static int assess_run(const uint8_t *s, size_t n, opts *o, const input_desc *in)
 {
 	ng_assess_opts ao = {.bits = o->bits, .conditioned = o->conditioned,
-			     .threads = o->threads, .progress = !o->json || isatty(2)};
+			     .threads = o->threads, .progress = !o->json || isatty(2),
+			     .all_rounds = o->all_rounds};
 	uint64_t seed = o->seed;
 	if (!o->seed_given) {
 		FILE *f = fopen("/dev/urandom", "rb");
@@ -666,13 +733,15 @@ static int assess_run(const uint8_t *s, size_t n, opts *o, const input_desc *in)
 	}
 	if (o->iid) {
 		ng_iid_report *ir = calloc(1, sizeof *ir);
-		if (!ir || ng_assess_iid(s, n, &ao, o->rounds, seed, ir)) {
+		if (!ir || ng_assess_iid(s, n, &ao, o->rounds, seed, ir) != NG_OK) {
 			fprintf(stderr, "neug assess: out of memory\n");
 			free(ir);
 			return NG_EXIT_IO;
 		}
-		ng_assess_print_iid(ir, o->json, o->verbose, o->conditioned);
-		int rc = report(o, in, s, n, (ng_report_data){.iid = ir}, NG_EXIT_OK);
+		ng_bits_note note = full_width_iid(s, n, o);
+		ng_assess_print_iid(ir, o->json, o->verbose, o->conditioned, &note);
+		int rc = report(o, in, s, n, (ng_report_data){.iid = ir, .bits_full = note.full_bits,
+				.h_full = note.h_full}, NG_EXIT_OK);
 		free(ir);
 		return rc;
 	}
@@ -682,11 +751,27 @@ static int assess_run(const uint8_t *s, size_t n, opts *o, const input_desc *in)
 		free(r);
 		return NG_EXIT_IO;
 	}
+	ng_bits_note note = {.bits = o->bits, .h_full = -1};
+	if (o->bits_inferred && o->bits < 8) {
+		/* the figure with the file's full width, beside the inferred one */
+		ng_noniid_report *f8 = calloc(1, sizeof *f8);
+		ng_assess_opts a8 = ao;
+		a8.bits = 8;
+		if (!f8 || ng_assess_noniid(s, n, &a8, f8)) {
+			fprintf(stderr, "neug assess: out of memory\n");
+			free(f8);
+			free(r);
+			return NG_EXIT_IO;
+		}
+		note = (ng_bits_note){true, o->bits, 8, f8->h_assessed};
+		free(f8);
+	}
 	if (o->json)
-		print_noniid_json(r, o->conditioned);
+		print_noniid_json(r, o->conditioned, &note);
 	else
-		print_noniid_text(r, o);
-	int rc = report(o, in, s, n, (ng_report_data){.noniid = r}, NG_EXIT_OK);
+		print_noniid_text(r, o, &note);
+	int rc = report(o, in, s, n, (ng_report_data){.noniid = r, .bits_full = note.full_bits,
+			.h_full = note.h_full}, NG_EXIT_OK);
 	free(r);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz: the non-IID track, the IID statistics and the FIPS tests on short
- * arbitrary inputs. First byte: bits per sample (1..8); the rest: samples. */
+ * arbitrary inputs; the literal predictors' fast dictionaries against their
+ * general twins (same counts, bit-identical estimate). First byte: bits per sample (1..8); the rest: samples. */
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
@@ -23,6 +24,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	free(r);
+	/* the literal MultiMMC and LZ78Y dictionaries: the fast path (entries
+	 * only for contexts that repeat) against the general twin (every
+	 * context), on the translated symbols */
+	{
+		uint8_t *sym = malloc(n);
+		unsigned k = ng_assess_translate(s, n, sym);
+		ng_est_result a, b;
+		for (int e = 0; e < 2; e++) {
+			memset(&a, 0, sizeof a);
+			memset(&b, 0, sizeof b);
+			ng_assess_general = false;
+			(e ? ng_est_lz78y : ng_est_multi_mmc)(sym, n, k, &a);
+			ng_assess_general = true;
+			(e ? ng_est_lz78y : ng_est_multi_mmc)(sym, n, k, &b);
+			ng_assess_general = false;
+			if (a.ok != b.ok || a.C != b.C || a.N != b.N || a.r != b.r ||
+			    (a.ok && memcmp(&a.h, &b.h, sizeof a.h) != 0))
+				abort();
+		}
+		free(sym);
+	}
 	if (n >= 8) {
 		ng_iid_report *ir = malloc(sizeof *ir);
 		if (ng_assess_iid(s, n, &o, 20, 1, ir) == 0 && !(ir->h_assessed >= 0 && ir->h_assessed <= bits))

@@ -202,7 +202,7 @@ int main(void)
 		unsigned long got_r = 0;
 		bool exc_only = false;
 		for (unsigned th = 1; th <= 3; th++) {
-			ng_assess_opts o = {.bits = kind == 2 ? 1 : 8, .threads = th};
+			ng_assess_opts o = {.bits = kind == 2 ? 1 : 8, .threads = th, .all_rounds = true};
 			ng_iid_report *r = calloc(1, sizeof *r);
 			ng_assess_iid(x, n, &o, rounds, ps, r);
 			diff += memcmp(r->perm_c, c, sizeof c) != 0 || r->permutations != nr;
@@ -227,6 +227,41 @@ int main(void)
 	free(x);
 	free(best);
 	free(y);
+
+	/* Decide early: data that is plainly not IID (a slow ramp with noise:
+	 * the excursion and the runs statistics fail over all rounds) stops the
+	 * compression rounds, says which statistic decided, and does not count
+	 * the stopped statistic as failed; with all_rounds the counters are the
+	 * naive loop's. */
+	{
+		size_t m = 4000;
+		uint8_t *z = malloc(m);
+		for (size_t i = 0; i < m; i++)
+			z[i] = (uint8_t)(i * 200 / m + ng_test_rand(&seed) % 16);
+		unsigned long rounds = 60;
+		unsigned c[NG_PERM_STATS][3];
+		double t0[NG_PERM_STATS];
+		uint64_t ps = ng_test_rand(&seed);
+		unsigned long nr = naive_perm(z, m, rounds, ps, c, t0);
+		ng_iid_report *r = calloc(1, sizeof *r);
+		ng_assess_opts o = {.bits = 8, .threads = 2};
+		ng_status st = ng_assess_iid(z, m, &o, rounds, ps, r);
+		unsigned zero[3] = {0, 0, 0};
+		CHECK(st == NG_OK && r->decided_by >= 0 && r->decided_by < 18 && r->perm_stopped[18] &&
+		      r->perm_rounds[18] == 0 && memcmp(r->perm_c[18], zero, sizeof zero) == 0 && !r->iid &&
+		      !r->perm_pass && r->perm_rounds[r->decided_by] == rounds,
+		      "decide early: compression stopped after 0 of %lu rounds, decided by statistic %d, verdict not IID",
+		      rounds, r->decided_by);
+		bool same = memcmp(r->perm_c, c, 18 * sizeof c[0]) == 0;
+		CHECK(same, "decide early: the 18 other statistics' counters equal the naive loop's");
+		o.all_rounds = true;
+		st = ng_assess_iid(z, m, &o, rounds, ps, r);
+		CHECK(st == NG_OK && !r->perm_stopped[18] && memcmp(r->perm_c, c, sizeof c) == 0 &&
+		      r->permutations == nr && ng_perm_failed(r->perm_c[r->decided_by]),
+		      "--all-rounds: every counter equals the naive loop's (%lu rounds)", nr);
+		free(r);
+		free(z);
+	}
 
 	/* restart sanity check (3.1.4.3): X_cutoff from the exact maximum-count
 	 * distribution under the reference's worst case; the reference's

@@ -10,6 +10,7 @@ typedef enum {
 	NG_ERR_PERSISTENT = -3, /* a persistent failure is latched: no more output until re-init */
 	NG_ERR_SELFTEST = -4,   /* a known-answer self-test failed */
 	NG_ERR_BUSY = -5,       /* try again later (a queue is full, a transfer is pending) */
+	NG_ERR_NOMEM = -6,      /* out of memory (host code) */
 	/* A firmware image failed its check (boot/image.h says which check). */
 	NG_ERR_IMAGE_NONE = -16,      /* no trailer: erased, or an unfinished download */
 	NG_ERR_IMAGE_FORMAT = -17,    /* not a trailer of the format this code knows */
