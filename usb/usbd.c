@@ -373,9 +373,24 @@ static uint8_t class_request(ng_usbd_ctx *u, const ng_usb_setup *s)
 	return CTRL_IDLE;
 }
 
+#ifndef NG_USB_POLLED
+static bool setup_queued_after(const ng_usbd_ctx *u, uint8_t t);
+/* The SETUP the task has just taken (the entry before evq_tail) is
+ * superseded: see setup_queued_after. Kept out of line, off the task's
+ * data-endpoint path. */
+__attribute__((noinline, cold)) static bool setup_superseded(const ng_usbd_ctx *u)
+{
+	return setup_queued_after(u, (uint8_t)((u->evq_tail + NG_USBD_EVENT_QUEUE - 1u) % NG_USBD_EVENT_QUEUE));
+}
+#endif
+
 static void handle_setup(ng_usbd_ctx *u, const uint8_t raw[8])
 {
 	ng_usb_setup *s = &u->setup;
+#ifndef NG_USB_POLLED
+	if (setup_superseded(u))
+		return;
+#endif
 #if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	memcpy(s, raw, 8); /* the wire's layout (USB 2.0 table 9-2, little-endian) */
 #else
@@ -596,10 +611,10 @@ static void dispatch(ng_usbd_ctx *u, uint8_t type, uint8_t ep, uint16_t len, con
 }
 
 #ifndef NG_USB_POLLED
-/* True when a SETUP or bus reset is queued after position t: a SETUP or
- * an endpoint-0 completion before it belongs to a request the host has
- * given up (it sends the next SETUP only once the stack has answered this
- * one, or after a timeout), so it is dropped; a stale SETUP would arm
+/* True when a SETUP or bus reset is queued after position t: an
+ * endpoint-0 completion or a SETUP before it belongs to a request the host
+ * has given up (it sends the next SETUP only once the stack has answered
+ * this one, or after a timeout), so it is dropped; a stale SETUP would arm
  * endpoint 0, or call set_address, for nothing (dcd.h SET_ADDRESS). */
 static bool setup_queued_after(const ng_usbd_ctx *u, uint8_t t)
 {
@@ -627,8 +642,7 @@ void ng_usbd_task(ng_usbd_ctx *u)
 		uint16_t len = u->evq[t].len;
 		if (type == EV_SETUP) /* (the only event that carries the 8 bytes) */
 			memcpy(setup, u->evq[t].setup, 8);
-		bool superseded = NG_EP_NUM(ep) == 0 && (type == EV_XFER || type == EV_SETUP) &&
-				  setup_queued_after(u, t);
+		bool superseded = type == EV_XFER && NG_EP_NUM(ep) == 0 && setup_queued_after(u, t);
 		atomic_signal_fence(memory_order_release);
 		u->evq_tail = (uint8_t)((t + 1u) % NG_USBD_EVENT_QUEUE);
 		if (!superseded)
