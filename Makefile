@@ -18,11 +18,23 @@ INC_core   := -Icore/include
 INC_boot   := $(INC_core) -Iboot
 INC_usb    := $(INC_boot) -Iusb
 INC_assess := $(INC_core) -Iassess
-INC_host   := $(INC_usb) -Ihost
+# host/ is five rooms, each above those it names (DESIGN.md): base (log,
+# files, the event loop, systemd notification, self-tests) < devtools (a
+# board's GET_INFO, DFU and upgrade over libusb) < sources (jitter, file,
+# device, the generator) < daemons (feed, egd, metrics) and emul (the device
+# over USB/IP).
+INC_host_base     := $(INC_usb) -Ihost/base
+INC_host_devtools := $(INC_host_base) -Ihost/devtools
+INC_host_sources  := $(INC_host_devtools) -Ihost/sources
+INC_host_daemons  := $(INC_host_sources) -Ihost/daemons
+INC_host_emul     := $(INC_host_sources) -Ihost/emul
+INC_host   := $(INC_host_daemons) -Ihost/emul
 INC_cli    := $(INC_host) -Iassess -Icli
 INC_$(B)   := $(INC_usb)
 INC        := $(INC_cli)
-inc_of      = $(or $(INC_$(firstword $(subst /, ,$(1)))),$(INC))
+# A file's include path: its directory's (host/sources/ -> INC_host_sources),
+# else its top directory's, else all.
+inc_of      = $(or $(INC_$(subst /,_,$(patsubst %/,%,$(dir $(1))))),$(INC_$(firstword $(subst /, ,$(1)))),$(INC))
 # Each layer's warnings beyond WARN, enforced (-Werror) in every build of its
 # objects (host, ASan, fuzz, firmware, loader): core/, boot/ and usb/ are
 # clean under -Wpedantic -Wconversion, host/ and cli/ under -Wpedantic.
@@ -50,7 +62,7 @@ CORE_SRC   = $(wildcard core/src/*.c)
 BOOT_SRC   = $(wildcard boot/*.c)
 USB_SRC    = $(wildcard usb/*.c)
 ASSESS_SRC = $(wildcard assess/*.c)
-HOST_SRC   = $(wildcard host/*.c)
+HOST_SRC   = $(wildcard host/*/*.c)
 CLI_SRC    = $(filter-out cli/main.c,$(wildcard cli/*.c))
 GEN_SRC    :=
 CHECK_DEPS :=
@@ -68,7 +80,7 @@ FUZZ_BIN   = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_OBJ   = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(LIB_SRC))
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps deps-check run check check-unit check-asan check-scripts tests \
+.PHONY: all deps deps-check run check check-unit check-asan check-scripts check-stress tests \
 	bench fuzz fuzz-build clean install uninstall
 
 all: $(B)/neug
@@ -116,10 +128,10 @@ $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) tests/health_ref.h
 
 # The test build of the command (tests/scripts/selftest.sh): the same objects,
 # but the self-test units compiled with -DNG_SELFTEST_HOOKS, which makes them
-# honour NEUG_TEST_SELFTEST_FAIL=TEST (host/kat.h). Linked ahead of the
+# honour NEUG_TEST_SELFTEST_FAIL=TEST (host/base/kat.h). Linked ahead of the
 # archive, they stand in for its members of the same names; build/neug has
 # no hook.
-HOOK_SRC := core/src/selftest.c host/kat.c
+HOOK_SRC := core/src/selftest.c host/base/kat.c
 HOOK_OBJ := $(patsubst %.c,$(B)/test-bin/obj/%.o,$(HOOK_SRC))
 
 $(B)/test-bin/obj/%.o: %.c
@@ -181,6 +193,11 @@ check-asan: tests
 
 check-scripts: tests
 	@bash tests/run.sh scripts
+
+# The unit and scripts groups with every core busy (a CPU hog per core), then
+# test_device, test_egd and test_usbip 100 times each (tests/stress.sh).
+check-stress: tests
+	@bash tests/stress.sh
 
 fuzz-build: $(FUZZ_BIN)
 

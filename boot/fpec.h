@@ -5,7 +5,7 @@
  *
  * Every access goes through an ng_fpec_bus, so the same driver runs on the
  * chip (volatile loads and stores, firmware/stm32f103/loader/) and on the
- * register model of host/fpec_model.h (unit tests, the emulation's
+ * register model of host/emul/fpec_model.h (unit tests, the emulation's
  * file-backed flash). Only the boot loader links this file: the application
  * has no code that unlocks the flash (tests/scripts/loader-image.sh checks
  * that KEY1 is absent from its image), and the loader locks the FPEC out

@@ -34,7 +34,7 @@
  * NG_IMAGE_DOWNGRADE (signed by the owner when the board holds a key).
  *
  * The same code runs in the loader (on the chip's FPEC) and in the
- * emulation and tests (on host/fpec_model.h). Freestanding, no malloc. */
+ * emulation and tests (on host/emul/fpec_model.h). Freestanding, no malloc. */
 #ifndef NG_BOOT_UPDATE_H
 #define NG_BOOT_UPDATE_H
 #include <stdbool.h>

@@ -11,7 +11,7 @@
 #include "assess.h"
 #include "cliopt.h"
 #include "commands.h"
-#include "file.h"
+#include "outfile.h"
 #include "exit.h"
 #include "report.h"
 #include "source.h"
@@ -299,35 +299,13 @@ typedef struct {
 
 static int assess_run(const uint8_t *s, size_t n, opts *o, const input_desc *in);
 
-/* Writes a file through a temporary beside it, renamed only when whole:
- * a failed run leaves no file that looks complete. fn writes the content
- * and returns 0, or -1 with errno set. */
-static int write_atomic(const char *path, int (*fn)(FILE *, const void *), const void *arg)
+/* Writes a file through the one writer (outfile.h): a failed run leaves
+ * no file that looks complete. fn writes the content and returns 0, or -1
+ * with errno set. */
+static int write_atomic(const char *path, mode_t mode, int (*fn)(FILE *, const void *), const void *arg)
 {
-	ng_file_out out;
 	char err[4200];
-	FILE *f = NULL;
-	if (ng_file_begin(&out, path, 0666, 0, err, sizeof err) < 0 || !(f = fdopen(out.fd, "wb"))) {
-		if (out.fd >= 0)
-			snprintf(err, sizeof err, "cannot write '%s': %s", path, strerror(errno));
-		ng_file_abort(&out);
-		fprintf(stderr, "neug assess: %s\n", err);
-		return NG_EXIT_IO;
-	}
-	errno = 0;
-	int bad = fn(f, arg) || ferror(f) || fflush(f);
-	int e = errno ? errno : EIO;
-	out.fd = dup(fileno(f)); /* ng_file_commit syncs and closes its own descriptor */
-	if (fclose(f) && !bad) {
-		bad = 1;
-		e = errno;
-	}
-	if (bad || out.fd < 0) {
-		ng_file_abort(&out);
-		fprintf(stderr, "neug assess: cannot write '%s': %s\n", path, strerror(bad ? e : errno));
-		return NG_EXIT_IO;
-	}
-	if (ng_file_commit(&out, err, sizeof err) < 0) {
+	if (ng_file_write_with(path, mode, 0, fn, arg, err, sizeof err) < 0) {
 		fprintf(stderr, "neug assess: %s\n", err);
 		return NG_EXIT_IO;
 	}
@@ -451,7 +429,7 @@ static int collect(opts *o, uint8_t **out, size_t *nout, input_desc *in)
 		fprintf(stderr, "neug assess: %s ended after %zu of %zu samples\n", what, n, o->samples);
 	if (o->save) {
 		byte_span b = {s, n};
-		int rc = write_atomic(o->save, write_bytes, &b);
+		int rc = write_atomic(o->save, 0600, write_bytes, &b);
 		if (rc) {
 			free(s);
 			return rc;
@@ -649,7 +627,7 @@ static int report(const opts *o, const input_desc *in, const uint8_t *s, size_t 
 	d.bits = o->bits;
 	d.conditioned = o->conditioned;
 	d.words = in->words;
-	int wrc = write_atomic(o->report, write_report, &d);
+	int wrc = write_atomic(o->report, 0644, write_report, &d);
 	return wrc ? wrc : rc;
 }
 

@@ -2,6 +2,7 @@
 /* neug egd: serves health-tested output over the EGD protocol (egd.h), for
  * QEMU's -object rng-egd and other EGD clients. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
@@ -18,15 +19,10 @@
 #include "gen.h"
 #include "kat.h"
 #include "log.h"
+#include "loop.h"
+#include "notify.h"
 #include "metrics.h"
 #include "mono.h"
-
-static volatile sig_atomic_t egd_stop;
-static void on_signal(int sig)
-{
-	egd_stop = sig;
-	ng_device_interrupt = 1;  /* a device source waiting for a replug gives up */
-}
 
 static void usage(FILE *f)
 {
@@ -52,14 +48,17 @@ static void usage(FILE *f)
 		"                      NeuG (GET_INFO), which is otherwise refused\n"
 		"  --max-clients=N     connections served at once (default 64)\n"
 		"  --buffer=BYTES      bytes kept ready (default 16384)\n"
-		"  --idle=SECONDS      drop a client whose request stays incomplete (default 30)\n"
+		"  --idle=SECONDS      drop a client stuck this long on a half-sent request or an\n"
+		"                      unread reply; a quiet one idle this long gives its slot\n"
+		"                      to a newcomer when all are taken (default 30)\n"
 		"  --metrics=PATH      write the state (health counters, bytes served, device\n"
 		"                      present, last output) as PATH in the Prometheus text\n"
 		"                      format, atomically, for node_exporter's textfile collector\n"
 		"  --metrics-interval=SECONDS  rewrite it this often (default 5), and at exit\n"
 		"  --help\n"
-		"Exit: 0 stopped by SIGTERM/SIGINT (or the end of a file source), 2 usage,\n"
-		"3 I/O error, 4 persistent health failure or a failed self-test.\n"
+		"Exit: 128 + the signal when stopped by SIGTERM, SIGINT or SIGHUP, 0 at the end\n"
+		"of a file source, 2 usage, 3 I/O error (a unix socket another server answers\n"
+		"on is left alone), 4 persistent health failure or a failed self-test.\n"
 		"See neug-egd(1).\n");
 }
 
@@ -77,6 +76,7 @@ typedef struct {
 	ng_egd_server *s;
 	uint64_t served_seen;
 	bool warned;
+	bool ready, present;         /* the producer's: READY=1 sent, the device there */
 } egd_metrics;
 
 
@@ -90,13 +90,28 @@ static void snapshot(egd_metrics *em)
 
 static void metrics_wait(void *user)
 {
-	snapshot(user);
+	egd_metrics *em = user;
+	bool present = ng_gen_present(em->g);
+	if (present != em->present) {
+		em->present = present;
+		ng_notifyf(present ? "STATUS=serving %s" : "STATUS=waiting for %s to come back",
+			   ng_gen_source_desc(em->g));
+	}
+	if (em->path)
+		snapshot(em);
 }
 
 static long fill(void *user, uint8_t *buf, size_t len)
 {
 	egd_metrics *em = user;
 	long n = ng_gen_read(em->g, buf, len);
+	if (n > 0 && !em->ready) {
+		/* the self-tests passed and the first block is good: ready (notify.h) */
+		em->ready = true;
+		ng_notifyf("READY=1\nSTATUS=serving %s", ng_gen_source_desc(em->g));
+	} else if (n < 0 && !ng_stop_signal()) {
+		ng_notifyf("STATUS=failed: %.900s", ng_gen_error(em->g));
+	}
 	if (em->path) {
 		double t = ng_mono_s();
 		if (n > 0 && t >= em->next_refresh) {
@@ -275,10 +290,17 @@ int ng_cmd_egd(int argc, char **argv)
 		return NG_EXIT_USAGE;
 	}
 	ng_log_init("neug-egd", false);
+	/* The one signal path (loop.h): SIGINT, SIGTERM, SIGHUP end any wait. */
+	if (ng_signals_init() != 0) {
+		fprintf(stderr, "neug egd: cannot set up signal handling: %s\n", strerror(errno));
+		return NG_EXIT_IO;
+	}
+	ng_notify("STATUS=running the known-answer self-tests");
 	/* Before listening: a failed self-test answers nobody. */
 	int kcode = ng_kat_run(err, sizeof err);
 	if (kcode != 0) {
 		ng_log(LOG_ERR, "%s; not serving", err);
+		ng_notifyf("STATUS=failed: %.900s", err);
 		return kcode;
 	}
 	int activated = ng_egd_listen_fds(&s);
@@ -288,6 +310,7 @@ int ng_cmd_egd(int argc, char **argv)
 		int fd = ng_egd_listen(listen_addr[i], err, sizeof err);
 		if (fd < 0) {
 			fprintf(stderr, "neug egd: %s\n", err);
+			unlisten(listen_addr, i, &s);  /* only the sockets made here */
 			return NG_EXIT_IO;
 		}
 		s.listen_fd[s.nlisten++] = fd;
@@ -299,12 +322,8 @@ int ng_cmd_egd(int argc, char **argv)
 		unlisten(listen_addr, nlisten, &s);
 		return gcode;
 	}
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 	em.g = g;
+	em.present = true;
 	snprintf(em.snap.source, sizeof em.snap.source, "%s", go.source ? go.source : "jitter");
 	em.snap.start_time = time(NULL);
 	snapshot(&em);
@@ -316,13 +335,12 @@ int ng_cmd_egd(int argc, char **argv)
 			unlisten(listen_addr, nlisten, &s);
 			return NG_EXIT_IO;
 		}
-		ng_gen_set_wait(g, metrics_wait, &em);
 		s.tick = tick;
 		s.tick_user = &em;
 	}
+	ng_gen_set_wait(g, metrics_wait, &em);
 	s.fill = fill;
 	s.user = &em;
-	s.stop = &egd_stop;
 	ng_feed_acct credit;   /* the entropy level counts what feed would credit */
 	int pcode = ng_feed_acct_policy(&credit, g, credit_milli, "egd", err, sizeof err);
 	if (pcode != 0) {
@@ -351,17 +369,19 @@ int ng_cmd_egd(int argc, char **argv)
 		ng_log(LOG_ERR, "%s: %s", rc == NG_EXIT_HEALTH ? "persistent health failure" : "stopped",
 		       s.fill_error == 1 ? ng_gen_error(g) : err);
 	}
-	ng_log(rc ? LOG_ERR : LOG_NOTICE, "stopped: %llu clients, %llu requests, %llu bytes served",
+	if (ng_stop_signal() && rc == NG_EXIT_OK)
+		rc = 128 + ng_stop_signal();
+	ng_notify("STOPPING=1");
+	ng_log(rc && !ng_stop_signal() ? LOG_ERR : LOG_NOTICE, "stopped%s%s: %llu clients, %llu requests, %llu bytes served",
+	       ng_stop_signal() ? " by " : "", ng_stop_signal() ? ng_signal_name(ng_stop_signal()) : "",
 	       (unsigned long long)s.clients_total, (unsigned long long)s.requests,
 	       (unsigned long long)s.bytes_served);
 	if (em.path) {
-		if (s.fill_error != -1)
-			snapshot(&em);  /* the producer has ended: the generator's last state */
+		snapshot(&em);  /* the producer has ended: the generator's last state */
 		tick(&em);          /* the last bytes served */
 		metrics_write(&em, false, rc == NG_EXIT_HEALTH);
 	}
 	unlisten(listen_addr, nlisten, &s);
-	if (s.fill_error != -1)
-		ng_gen_close(g);
+	ng_gen_close(g);  /* the producer thread has been joined */
 	return rc;
 }

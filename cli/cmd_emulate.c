@@ -14,10 +14,17 @@
 #include "commands.h"
 #include "emulate.h"
 #include "gen.h"
+#include "loop.h"
 #include "source.h"
 
-static volatile sig_atomic_t stop;
-static void on_signal(int sig) { (void)sig; stop = 1; }
+/* What the command checks each round of the loop. */
+typedef struct {
+	const ng_emu_opts *o;
+	bool self;
+	int self_port;
+	unsigned replugs;
+	int rc;
+} emu_cmd;
 
 static void usage(FILE *f)
 {
@@ -51,8 +58,9 @@ static void usage(FILE *f)
 		"  -v                   log connections; -v -v logs every URB (stderr)\n"
 		"The device runs the known-answer self-tests at each boot, as the board does: when\n"
 		"one fails it still enumerates, reports the failure at GET_INFO 34 and sends no\n"
-		"data, and neug emulate exits 4 when stopped. Exit status: 0 stopped by a signal,\n"
-		"2 usage, 3 I/O error, 4 self-test failure. See neug-emulate(1).\n");
+		"data, and neug emulate exits 4 when stopped. Exit status: 128 + the signal that\n"
+		"stopped it (SIGINT, SIGTERM, SIGHUP), 0 detached or unplugged, 2 usage, 3 I/O\n"
+		"error, 4 self-test failure. See neug-emulate(1).\n");
 }
 
 /* A key the board would refuse (boot/bootinfo.h NG_BOOT_KEY_REFUSED) is
@@ -120,6 +128,40 @@ static int selfattach(ng_usbip *u, int port, char *err, size_t errlen)
 	close(sv[1]); /* the kernel holds its own reference */
 	fcntl(sv[0], F_SETFL, O_NONBLOCK);
 	return ng_usbip_add_client(u, sv[0], true);
+}
+
+/* Each round of the loop: the ends (a power cut, a detach) and the
+ * re-attach after a reset (DFU). */
+static void emu_round(ng_emu *e, ng_loop *l, void *user)
+{
+	emu_cmd *ec = user;
+	char err[600];
+	ng_usbip *u = ng_emu_usbip(e);
+	if (ng_emu_unplugged(e)) {
+		fprintf(stderr, "neug emulate: unplugged (--unplug-after=%u): the board lost power mid-download\n",
+			ec->o->unplug_after);
+		ng_loop_quit(l, NG_EXIT_OK);
+		return;
+	}
+	if (ec->self && ng_emu_replugs(e) != ec->replugs) {
+		/* the device reset itself (DFU): plug it in again; vhci frees
+		 * the port a little after it saw the old connection end */
+		ec->replugs = ng_emu_replugs(e);
+		int tries = 0;
+		while (selfattach(u, ec->self_port, err, sizeof err) < 0 && ++tries < 50)
+			if (ng_wait_fd(-1, 0, 100) < 0)
+				return; /* a stop signal: the loop ends */
+		if (tries == 50) {
+			fprintf(stderr, "neug emulate: re-attaching after a reset: %s\n", err);
+			ec->rc = NG_EXIT_IO;
+			ng_loop_quit(l, NG_EXIT_IO);
+		}
+		return;
+	}
+	if (ec->self && !ng_usbip_imported(u)) {
+		fprintf(stderr, "neug emulate: detached\n");
+		ng_loop_quit(l, NG_EXIT_OK);
+	}
 }
 
 int ng_cmd_emulate(int argc, char **argv)
@@ -230,6 +272,11 @@ int ng_cmd_emulate(int argc, char **argv)
 		return NG_EXIT_USAGE;
 	}
 
+	/* The one signal path (loop.h): SIGINT, SIGTERM, SIGHUP end any wait. */
+	if (ng_signals_init() != 0) {
+		fprintf(stderr, "neug emulate: cannot set up signal handling: %s\n", strerror(errno));
+		return NG_EXIT_IO;
+	}
 	char err[600];
 	ng_emu *e = ng_emu_new(&o, err, sizeof err);
 	if (!e) {
@@ -253,44 +300,19 @@ int ng_cmd_emulate(int argc, char **argv)
 		fprintf(stderr, "neug emulate: serving bus id 1-1 on %s:%u (source %s)\n", host, port, o.source);
 	}
 
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	int rc = NG_EXIT_OK;
-	unsigned replugs = 0;
-	while (!stop) {
-		if (ng_emu_step(e, 200) < 0 && errno != EINTR) {
-			fprintf(stderr, "neug emulate: poll: %s\n", strerror(errno));
-			rc = NG_EXIT_IO;
-			break;
-		}
-		if (ng_emu_unplugged(e)) {
-			fprintf(stderr, "neug emulate: unplugged (--unplug-after=%u): the board lost power mid-download\n",
-				o.unplug_after);
-			break;
-		}
-		if (self && ng_emu_replugs(e) != replugs) {
-			/* the device reset itself (DFU): plug it in again; vhci frees
-			 * the port a little after it saw the old connection end */
-			replugs = ng_emu_replugs(e);
-			int tries = 0;
-			while (selfattach(u, self_port, err, sizeof err) < 0 && ++tries < 50 && !stop)
-				usleep(100000);
-			if (tries == 50) {
-				fprintf(stderr, "neug emulate: re-attaching after a reset: %s\n", err);
-				rc = NG_EXIT_IO;
-				break;
-			}
-			continue;
-		}
-		if (self && !ng_usbip_imported(u)) {
-			fprintf(stderr, "neug emulate: detached\n");
-			break;
-		}
+	emu_cmd ec = {.o = &o, .self = self, .self_port = self_port};
+	ng_loop *l = ng_loop_new();
+	int lr = l ? ng_emu_run(e, l, emu_round, &ec) : -1;
+	int rc = ec.rc;
+	if (lr < 0) {
+		fprintf(stderr, "neug emulate: event loop: %s\n", strerror(errno));
+		rc = NG_EXIT_IO;
+	} else if (lr >= 128) {
+		fprintf(stderr, "neug emulate: stopped by %s\n", ng_signal_name(ng_stop_signal()));
+		rc = lr;
 	}
-	if (rc == NG_EXIT_OK && ng_emu_selftest_error(e)) {
+	ng_loop_free(l);
+	if ((rc == NG_EXIT_OK || rc >= 128) && ng_emu_selftest_error(e)) {
 		fprintf(stderr, "neug emulate: %s; no data was sent\n", ng_emu_selftest_error(e));
 		rc = NG_EXIT_HEALTH;
 	}

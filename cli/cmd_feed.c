@@ -17,18 +17,11 @@
 #include "gen.h"
 #include "kat.h"
 #include "log.h"
+#include "loop.h"
+#include "notify.h"
 #include "metrics.h"
 #include "cliopt.h"
 #include "mono.h"
-
-static volatile sig_atomic_t feed_stop, feed_status;
-static void on_signal(int sig)
-{
-	if (sig == SIGUSR1)
-		feed_status = 1;
-	else
-		feed_stop = sig, ng_device_interrupt = 1;
-}
 
 static void usage(FILE *f)
 {
@@ -63,27 +56,13 @@ static void usage(FILE *f)
 		"  --foreground        stay in the foreground, log to stderr (the systemd way)\n"
 		"  -v, --verbose       log every write\n"
 		"  --help\n"
-		"Exit: 0 stopped by SIGTERM/SIGINT or --count reached, 2 usage, 3 I/O error,\n"
-		"4 persistent health failure or a failed self-test (nothing written).\n"
+		"Exit: 128 + the signal when stopped by SIGTERM, SIGINT or SIGHUP, 0 --count\n"
+		"reached or the end of a file source, 2 usage, 3 I/O error, 4 persistent health\n"
+		"failure or a failed self-test (nothing written). Under systemd: Type=notify,\n"
+		"with STATUS= and the watchdog.\n"
 		"See neug-feed(1).\n");
 }
 
-
-/* Sleeps up to sec seconds on fd (POLLOUT) unless a signal arrives. Returns
- * true when the pool asked for entropy (POLLOUT). */
-static bool wait_pool(int fd, double sec)
-{
-	struct pollfd pfd = {.fd = fd, .events = POLLOUT};
-	int ms = sec <= 0 ? 0 : sec > 3600 ? 3600000 : (int)(sec * 1000 + 0.5);
-	int r = poll(&pfd, 1, ms);
-	return r > 0 && (pfd.revents & POLLOUT);
-}
-
-static void sleep_s(double sec)
-{
-	if (sec > 0)
-		poll(NULL, 0, (int)(sec * 1000 + 0.5));
-}
 
 /* --metrics: the file, rewritten every `every` seconds and at exit. */
 typedef struct {
@@ -93,6 +72,7 @@ typedef struct {
 	ng_gen *g;
 	const ng_pool *pool;
 	bool warned;
+	bool present;
 } feed_metrics;
 
 static int metrics_write(feed_metrics *fm, bool running)
@@ -120,9 +100,164 @@ static void metrics_due(feed_metrics *fm, bool refresh)
 	metrics_write(fm, true);
 }
 
+/* While a read waits for the device: the metrics, and the state for
+ * systemd (STATUS=). */
 static void metrics_wait(void *user)
 {
-	metrics_due(user, false);
+	feed_metrics *fm = user;
+	bool present = ng_gen_present(fm->g);
+	if (present != fm->present) {
+		fm->present = present;
+		ng_notifyf(present ? "STATUS=crediting from %s" : "STATUS=waiting for %s to come back",
+			   ng_gen_source_desc(fm->g));
+	}
+	metrics_due(fm, false);
+}
+
+/* The feed on the event loop (loop.h): a chunk every interval whatever the
+ * kernel says (current kernels neither ask nor count past 256 bits); in
+ * between, chunks up to max-rate while the kernel asks (the pool fd
+ * writable) or counts less than the threshold. */
+typedef struct {
+	ng_loop *l;
+	ng_gen *g;
+	ng_pool *pool;
+	feed_metrics *fm;
+	ng_feed_acct *acct;
+	ng_watch *pw;
+	ng_timer *tick, *pace, *mt;
+	double interval, max_rate, last_write, next_tick;
+	unsigned long chunk;
+	unsigned long long count;
+	long threshold;
+	bool asked, ready, always;  /* always: a pool that is always writable (a file) */
+	uint8_t buf[4096];
+	char err[600];
+} feed_run;
+
+/* Reads one chunk and adds it to the pool; quits the loop at the end. */
+static void feed_chunk(feed_run *fr)
+{
+	size_t want = fr->chunk, got = 0;
+	if (fr->count && fr->count - fr->pool->bytes < want)
+		want = (size_t)(fr->count - fr->pool->bytes);
+	while (got < want) {
+		long n = ng_gen_read(fr->g, fr->buf + got, want - got);
+		if (n > 0) {
+			got += (size_t)n;
+			continue;
+		}
+		if (ng_stop_signal())
+			return; /* the loop stops at its next turn; nothing written */
+		if (n == 0) {
+			ng_log(LOG_NOTICE, "end of source %s", ng_gen_source_desc(fr->g));
+			ng_loop_quit(fr->l, NG_EXIT_OK);
+		} else {
+			ng_loop_quit(fr->l, ng_gen_exit_code(fr->g) ? ng_gen_exit_code(fr->g) : NG_EXIT_IO);
+		}
+		if (!got)
+			return;
+		break;
+	}
+	uint32_t bits = ng_feed_acct_add(fr->acct, got);
+	if (ng_pool_add(fr->pool, fr->buf, got, bits, fr->err, sizeof fr->err) != 0) {
+		ng_loop_quit(fr->l, -1);
+		return;
+	}
+	fr->last_write = ng_mono_s();
+	fr->fm->m.last_output = time(NULL);
+	if (!fr->ready) {
+		/* the self-tests passed and the first chunk is in the pool */
+		fr->ready = true;
+		ng_notifyf("READY=1\nSTATUS=crediting from %s", ng_gen_source_desc(fr->g));
+	}
+	ng_log(LOG_DEBUG, "wrote %zu bytes, credited %u bits (kernel count %d)", got, bits,
+	       ng_pool_entropy(fr->pool));
+}
+
+static void on_pool(ng_watch *w, int fd, uint32_t ev, void *user)
+{
+	feed_run *fr = user;
+	(void)fd;
+	if (ev & EPOLLOUT)
+		fr->asked = true;
+	ng_watch_events(w, 0); /* until this request is served */
+}
+
+static void on_wakeup(ng_loop *l, void *user) { (void)l, (void)user; }
+
+static void on_metrics(ng_loop *l, void *user)
+{
+	feed_run *fr = user;
+	(void)l;
+	metrics_due(fr->fm, true);
+	ng_timer_at(fr->mt, fr->fm->next);
+}
+
+static void on_usr1(ng_loop *l, void *user)
+{
+	feed_run *fr = user;
+	(void)l;
+	ng_log(LOG_NOTICE, "status: wrote %llu bytes, credited %llu bits%s; kernel count %d",
+	       (unsigned long long)fr->pool->bytes, (unsigned long long)fr->pool->bits,
+	       fr->pool->is_random ? "" : " (counted only)", ng_pool_entropy(fr->pool));
+}
+
+/* Before each sleep: write when due, asked or low, at most at max-rate. */
+static void feed_prepare(ng_loop *l, void *user)
+{
+	feed_run *fr = user;
+	if (fr->count && fr->pool->bytes >= fr->count) {
+		ng_loop_quit(l, NG_EXIT_OK);
+		return;
+	}
+	double t = ng_mono_s();
+	int ent = ng_pool_entropy(fr->pool);
+	bool low = ent >= 0 && ent < fr->threshold, due = t >= fr->next_tick;
+	fr->asked |= fr->always;
+	if (!fr->asked && !low && !due) {
+		if (fr->pw)
+			ng_watch_events(fr->pw, EPOLLOUT);
+		ng_timer_at(fr->tick, fr->next_tick);
+		return;
+	}
+	double gap = fr->max_rate > 0 ? (double)fr->chunk / fr->max_rate - (t - fr->last_write) : 0;
+	if (gap > 0) {
+		ng_timer_in(fr->pace, gap * 1000);
+		return;
+	}
+	if (due)
+		fr->next_tick = t + fr->interval;
+	fr->asked = false;
+	feed_chunk(fr);
+	ng_loop_again(l);
+}
+
+/* Returns the exit status: 0, 3, 4, 128 + signal, or -1 (fr->err). */
+static int feed_loop(feed_run *fr)
+{
+	int rc;
+	fr->l = ng_loop_new();
+	if (fr->l) {
+		fr->pw = ng_watch_add(fr->l, fr->pool->fd, EPOLLOUT, on_pool, fr);
+		/* a regular file as --pool (epoll refuses it: EPERM) is always writable */
+		fr->always = !fr->pw && errno == EPERM;
+	}
+	if (!fr->l || (!fr->pw && !fr->always) || !(fr->tick = ng_timer_new(fr->l, on_wakeup, fr)) ||
+	    !(fr->pace = ng_timer_new(fr->l, on_wakeup, fr)) || !(fr->mt = ng_timer_new(fr->l, on_metrics, fr))) {
+		snprintf(fr->err, sizeof fr->err, "cannot start the event loop: %s", strerror(errno));
+		ng_loop_free(fr->l);
+		return -1;
+	}
+	if (fr->fm->path)
+		ng_timer_at(fr->mt, fr->fm->next);
+	ng_loop_prepare(fr->l, feed_prepare, fr);
+	ng_loop_on_usr1(fr->l, on_usr1, fr);
+	rc = ng_loop_run(fr->l);
+	if (rc < 0)
+		snprintf(fr->err, sizeof fr->err, "epoll: %s", strerror(errno));
+	ng_loop_free(fr->l);
+	return rc;
 }
 
 static int read_threshold(void)
@@ -227,13 +362,23 @@ int ng_cmd_feed(int argc, char **argv)
 
 	char err[600];
 	ng_log_init("neug-feed", false);   /* to stderr until it detaches */
+	/* The one signal path (loop.h): SIGINT, SIGTERM, SIGHUP end any wait;
+	 * SIGUSR1 logs the status. */
+	if (ng_signals_init() != 0 || ng_signals_usr1() != 0) {
+		fprintf(stderr, "neug feed: cannot set up signal handling: %s\n", strerror(errno));
+		return NG_EXIT_IO;
+	}
+	ng_notify("STATUS=running the known-answer self-tests");
 	int kcode = ng_kat_run(err, sizeof err);
 	if (kcode != 0) {
 		ng_log(LOG_ERR, "%s; nothing written to the pool", err);
+		ng_notifyf("STATUS=failed: %.900s", err);
 		return kcode;
 	}
 	ng_pool pool;
 	if (ng_pool_open(&pool, pool_path, err, sizeof err) != 0) {
+		if (ng_stop_signal()) /* a FIFO as the pool waits for a reader */
+			return 128 + ng_stop_signal();
 		fprintf(stderr, "neug feed: %s\n", err);
 		return NG_EXIT_IO;
 	}
@@ -271,6 +416,7 @@ int ng_cmd_feed(int argc, char **argv)
 	}
 	fm.g = g;
 	fm.pool = &pool;
+	fm.present = true;
 	snprintf(fm.m.source, sizeof fm.m.source, "%s", go.source ? go.source : "jitter");
 	fm.m.start_time = time(NULL);
 	if (fm.path) {
@@ -283,8 +429,8 @@ int ng_cmd_feed(int argc, char **argv)
 			ng_pool_close(&pool);
 			return NG_EXIT_IO;
 		}
-		ng_gen_set_wait(g, metrics_wait, &fm);
 	}
+	ng_gen_set_wait(g, metrics_wait, &fm);
 	if (ng_gen_replay(g))   /* once, on stderr, before it may detach */
 		ng_log(LOG_WARNING, "warning: %s is a replay of recorded samples, not entropy "
 		       "gathered here: its bytes are written but credit 0 bits", ng_gen_source_desc(g));
@@ -301,14 +447,6 @@ int ng_cmd_feed(int argc, char **argv)
 	if (verbose)
 		ng_log_set_level(LOG_DEBUG);
 
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
 	ng_pipeline_stats st;
 	ng_gen_get_stats(g, &st);
 	if (threshold < 0)
@@ -320,93 +458,38 @@ int ng_cmd_feed(int argc, char **argv)
 	       ng_gen_replay(g) ? " (a replay earns no credit)" : "",
 	       credit_milli >= 0 ? " (--credit)" : "", chunk, interval, max_rate);
 
-	uint8_t buf[4096];
-	int rc = NG_EXIT_OK;
-	double next_tick = ng_mono_s(), last_write = 0;
+	feed_run fr = {.g = g, .pool = &pool, .fm = &fm, .acct = &acct, .interval = interval,
+		       .max_rate = max_rate, .chunk = chunk, .count = count, .threshold = threshold,
+		       .next_tick = ng_mono_s()};
 	if (!fm.path)
 		fm.next = 1e300;  /* never due */
-	while (!feed_stop) {
-		metrics_due(&fm, true);
-		if (feed_status) {
-			feed_status = 0;
-			ng_log(LOG_NOTICE, "status: wrote %llu bytes, credited %llu bits%s; kernel count %d",
-			       (unsigned long long)pool.bytes, (unsigned long long)pool.bits,
-			       pool.is_random ? "" : " (counted only)", ng_pool_entropy(&pool));
-		}
-		if (count && pool.bytes >= count)
-			break;
-		/* Every tick one chunk, whatever the kernel says (current kernels
-		 * neither ask nor count past 256 bits); in between, chunks up to
-		 * max-rate while the kernel asks (POLLOUT) or counts less than the
-		 * threshold. */
-		double t = ng_mono_s();
-		int ent = ng_pool_entropy(&pool);
-		bool low = ent >= 0 && ent < threshold;
-		double until = next_tick < fm.next ? next_tick : fm.next;
-		bool asked = wait_pool(pool.fd, low ? 0 : until - t);
-		if (feed_stop)
-			break;
-		t = ng_mono_s();
-		bool due = t >= next_tick;
-		if (!asked && !low && !due)
-			continue;
-		if (due)
-			next_tick = t + interval;
-		if (max_rate > 0) {
-			double gap = (double)chunk / max_rate - (t - last_write);
-			sleep_s(gap);
-			if (feed_stop)
-				break;
-		}
-		size_t want = chunk;
-		if (count && count - pool.bytes < want)
-			want = (size_t)(count - pool.bytes);
-		size_t got = 0;
-		while (got < want && !feed_stop) {
-			long n = ng_gen_read(g, buf + got, want - got);
-			if (n > 0) {
-				got += (size_t)n;
-				continue;
-			}
-			if (n == 0) {
-				ng_log(LOG_NOTICE, "end of source %s", ng_gen_source_desc(g));
-				feed_stop = -1;
-				break;
-			}
-			rc = feed_stop ? NG_EXIT_OK : ng_gen_exit_code(g);
-			break;
-		}
-		if (rc != NG_EXIT_OK || (feed_stop && !got))
-			break;
-		if (got) {
-			uint32_t bits = ng_feed_acct_add(&acct, got);
-			if (ng_pool_add(&pool, buf, got, bits, err, sizeof err) != 0) {
-				ng_log(LOG_ERR, "%s", err);
-				rc = NG_EXIT_IO;
-				break;
-			}
-			last_write = ng_mono_s();
-			fm.m.last_output = time(NULL);
-			ng_log(LOG_DEBUG, "wrote %zu bytes, credited %u bits (kernel count %d)", got, bits,
-			       ng_pool_entropy(&pool));
-		}
-	}
-	explicit_bzero(buf, sizeof buf);
+	int rc = feed_loop(&fr);
+	explicit_bzero(fr.buf, sizeof fr.buf);
+	int sig = ng_stop_signal();
 	if (rc == NG_EXIT_HEALTH) {
 		ng_log(LOG_ERR, "persistent health failure: %s; crediting stopped, exiting in %gs",
 		       ng_gen_error(g), grace);
+		ng_notifyf("STATUS=failed: %.900s", ng_gen_error(g));
 		double end = ng_mono_s() + grace;
 		metrics_write(&fm, true);  /* the failure, at once */
-		while (!feed_stop && ng_mono_s() < end) {
+		/* a signal cuts the grace short; the status stays 4 */
+		while (ng_mono_s() < end) {
 			metrics_due(&fm, true);
 			double until = end < fm.next ? end : fm.next;
-			sleep_s(until - ng_mono_s() > 1 ? 1 : until - ng_mono_s());
+			double left = until - ng_mono_s();
+			if (ng_wait_fd(-1, 0, left > 1 ? 1000 : left > 0 ? (int)(left * 1000) + 1 : 0) < 0)
+				break;
 		}
-	} else if (rc != NG_EXIT_OK) {
-		ng_log(LOG_ERR, "%s", ng_gen_error(g));
+	} else if (rc == -1) {
+		ng_log(LOG_ERR, "%s", fr.err);
+		rc = NG_EXIT_IO;
+	} else if (rc != NG_EXIT_OK && rc < 128) {
+		ng_log(LOG_ERR, "%s", fr.err[0] ? fr.err : ng_gen_error(g));
+		ng_notifyf("STATUS=failed: %.900s", fr.err[0] ? fr.err : ng_gen_error(g));
 	}
-	ng_log(rc ? LOG_ERR : LOG_NOTICE, "stopped%s: wrote %llu bytes, credited %llu bits%s",
-	       feed_stop > 0 ? (feed_stop == SIGTERM ? " by SIGTERM" : " by a signal") : "",
+	ng_notify("STOPPING=1");
+	ng_log(rc && rc < 128 ? LOG_ERR : LOG_NOTICE, "stopped%s%s: wrote %llu bytes, credited %llu bits%s",
+	       sig ? " by " : "", sig ? ng_signal_name(sig) : "",
 	       (unsigned long long)pool.bytes, (unsigned long long)pool.bits,
 	       pool.is_random ? "" : " (counted, not credited: not a random device)");
 	metrics_write(&fm, false);  /* the last state: not running */

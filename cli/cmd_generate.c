@@ -15,10 +15,11 @@
 #include "cliopt.h"
 #include "commands.h"
 #include "counters.h"
-#include "file.h"
+#include "outfile.h"
 #include "gen.h"
 #include "kat.h"
 #include "meter.h"
+#include "loop.h"
 
 static const char usage_text[] =
 	"Usage: neug generate [OPTIONS]\n"
@@ -30,7 +31,8 @@ static const char usage_text[] =
 	"  --mode=MODE       conditioned (0, default), crc32 (1) or raw (2)\n"
 	"  -n N[K|M|G]       stop after N bytes (K, M, G: powers of 1024); default:\n"
 	"                    unlimited for jitter and device, the whole file for file:\n"
-	"  -o FILE           write FILE (via FILE.tmp.PID, renamed only when complete)\n"
+	"  -o FILE           write FILE (a temporary file renamed only when complete;\n"
+	"                    a device or FIFO is written in place)\n"
 	"  --uid=W0:W1:W2    the three unique-ID words (hex) that seed the CRC (default 0:0:0)\n"
 	"  --min-entropy=H   declared min-entropy per raw sample in bits, 0.1 to 32\n"
 	"                    (default 3.7 for files, 0.5 for jitter)\n"
@@ -46,12 +48,9 @@ static const char usage_text[] =
 	"A device that does not identify itself (GET_INFO) is only tested by the host:\n"
 	"a warning says so, and a zero block or two equal blocks stop it (exit 4).\n"
 	"Exit status: 0 done, 2 usage error, 3 input or I/O error, 4 health-test or\n"
-	"self-test failure.\n"
+	"self-test failure, 128 + the signal when SIGINT, SIGTERM or SIGHUP stopped it\n"
+	"(within a second, whatever it waits for; no -o file is left).\n"
 	"See neug-generate(1).\n";
-
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig) { got_signal = sig; }
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -64,15 +63,14 @@ static int usage_error(const char *fmt, const char *arg)
 typedef struct {
 	int fd;
 	const char *name;      /* for messages */
-	ng_file_out file;      /* a regular file: written beside it, renamed when complete */
-	int atomic;            /* file is in use (not stdout, not a device or FIFO) */
+	ng_outfile file;       /* -o: the one writer (outfile.h) */
 	int is_stdout;
 } ng_out;
 
 static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
-	o->file.fd = -1;
+	o->file.fd = o->file.dirfd = -1;
 	if (!path) {
 		o->fd = STDOUT_FILENO;
 		o->name = "standard output";
@@ -80,25 +78,11 @@ static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 		return 0;
 	}
 	o->name = path;
-	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* A device or FIFO (/dev/stdout, /dev/full): write it in place. */
-		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EISDIR));
-			return -1;
-		}
-		o->fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (o->fd < 0) {
-			snprintf(err, errlen, "cannot open '%s' for writing: %s", path, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (ng_file_begin(&o->file, path, 0666, 0, err, errlen) < 0) {
+	/* random bytes: a new file is 0600; a device or FIFO is written in place */
+	if (ng_outfile_open(&o->file, path, 0600, 0, err, errlen) < 0) {
 		o->fd = -1;
 		return -1;
 	}
-	o->atomic = 1;
 	o->fd = o->file.fd;
 	return 0;
 }
@@ -107,10 +91,8 @@ static int out_open(ng_out *o, const char *path, char *err, size_t errlen)
 static int out_write(ng_out *o, const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
 	while (len) {
-		ssize_t w = write(o->fd, buf, len);
+		long w = ng_write_all(o->fd, buf, len); /* a signal ends a wait on a full pipe */
 		if (w < 0) {
-			if (errno == EINTR && !got_signal)
-				continue;
 			int e = errno;
 			snprintf(err, errlen, "writing to %s%s%s: %s", o->is_stdout ? "" : "'",
 				 o->name, o->is_stdout ? "" : "'",
@@ -128,23 +110,14 @@ static int out_finish(ng_out *o, char *err, size_t errlen)
 {
 	if (o->is_stdout)
 		return 0;
-	int fd = o->fd;
 	o->fd = -1;
-	if (o->atomic)
-		return ng_file_commit(&o->file, err, errlen);
-	if (close(fd) < 0) {
-		snprintf(err, errlen, "writing to '%s': %s", o->name, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return ng_outfile_commit(&o->file, err, errlen);
 }
 
 static void out_abort(ng_out *o)
 {
-	if (o->atomic)
-		ng_file_abort(&o->file);
-	else if (!o->is_stdout && o->fd >= 0)
-		close(o->fd);
+	if (!o->is_stdout)
+		ng_outfile_abort(&o->file);
 	o->fd = -1;
 }
 
@@ -275,6 +248,11 @@ int ng_cmd_generate(int argc, char **argv)
 		fprintf(stderr, "neug generate: standard output is a terminal; redirect it or use -o FILE\n");
 		return NG_EXIT_USAGE;
 	}
+	/* The one signal path (loop.h): SIGINT, SIGTERM, SIGHUP end any wait. */
+	if (ng_signals_init() != 0) {
+		fprintf(stderr, "neug generate: cannot set up signal handling: %s\n", strerror(errno));
+		return NG_EXIT_IO;
+	}
 	/* Before anything is opened or created: a failed self-test leaves no file. */
 	if ((code = ng_kat_run(err, sizeof err)) != 0) {
 		fprintf(stderr, "neug generate: %s; no output written\n", err);
@@ -289,15 +267,6 @@ int ng_cmd_generate(int argc, char **argv)
 		fprintf(stderr, "neug generate: warning: %s did not identify itself as a NeuG (GET_INFO: %s): "
 			"its own health tests are unknown; the host tests what it receives (a zero block or two "
 			"equal blocks stop it)\n", ng_gen_source_desc(g), ng_gen_ident_error(g));
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
 	ng_out out;
 	if (out_open(&out, outpath, err, sizeof err) < 0) {
 		fprintf(stderr, "neug generate: %s\n", err);
@@ -313,12 +282,7 @@ int ng_cmd_generate(int argc, char **argv)
 	err[0] = 0;
 	ng_meter prog;
 	ng_meter_init(&prog, stderr, want_progress, limit, "neug generate");
-	while (done < limit) {
-		if (got_signal) {
-			snprintf(err, sizeof err, "interrupted by signal %d", (int)got_signal);
-			rc = 128 + got_signal;
-			break;
-		}
+	while (done < limit && !ng_stop_signal()) {
 		size_t want = limit - done < sizeof buf ? (size_t)(limit - done) : sizeof buf;
 		long r = ng_gen_read(g, buf, want);
 		if (r < 0) {
@@ -347,10 +311,17 @@ int ng_cmd_generate(int argc, char **argv)
 	}
 	ng_meter_end(&prog);
 	memset(buf, 0, sizeof buf);
+	if (ng_stop_signal()) {
+		/* a signal ends the run whatever the read or write said: no file */
+		snprintf(err, sizeof err, "interrupted by signal %d (%s)", ng_stop_signal(),
+			 ng_signal_name(ng_stop_signal()));
+		rc = 128 + ng_stop_signal();
+		epipe = 0;
+	}
 	if (rc == NG_EXIT_OK && out_finish(&out, err, sizeof err) < 0)
 		rc = NG_EXIT_IO;
 	if (rc != NG_EXIT_OK) {
-		int had_tmp = out.atomic;
+		int had_tmp = !out.is_stdout && !out.file.in_place;
 		out_abort(&out);
 		fprintf(stderr, "neug generate: %s\n", err);
 		if (had_tmp)

@@ -17,6 +17,7 @@
 #include "update.h"
 #include "exit.h"
 #include "file.h"
+#include "outfile.h"
 #include "image.h"
 #include "ng/version.h"
 #include "ng/wipe.h"
@@ -56,7 +57,7 @@ static int read_key(const char *cmd, const char *path, const char *what, uint8_t
 static int write_file(const char *cmd, const char *path, const void *data, size_t len, mode_t mode, int excl)
 {
 	char err[4200];
-	if (ng_file_write(path, data, len, mode, excl, err, sizeof err) < 0) {
+	if (ng_file_write(path, data, len, mode, excl ? NG_OUT_EXCL : 0, err, sizeof err) < 0) {
 		fprintf(stderr, "neug %s: %s\n", cmd, err);
 		return NG_EXIT_IO;
 	}

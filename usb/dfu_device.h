@@ -4,7 +4,7 @@
  * setting 0 = the application's flash region), the strings of the
  * application's serial number (so a host finds the same board in both modes)
  * and GET_INFO 40..45 (the boot information). The firmware's loader and the
- * emulator (host/emulate.c) run it over their drivers:
+ * emulator (host/emul/emulate.c) run it over their drivers:
  *
  *     static ng_dfu_dev dev;
  *     ng_dfu_dev_init(&dev, &cfg, &my_dcd_ops, &my_dcd);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* USB Mass Storage Class Bulk-Only Transport 1.0: CBW/CSW (§5), the class
- * requests (§3), error handling (§6.6) and the thirteen host/device
- * expectation cases (§6.7), over the SCSI commands of scsi.c.
+ * requests (§3), error handling (§6.6) and the thirteen cases of host
+ * and device expectations (§6.7), over the SCSI commands of scsi.c.
  *
  * Case handling (H = host's dCBWDataTransferLength and direction, D = what
  * the command wants):

@@ -15,14 +15,14 @@
  *   kind: C  a counter (only grows while the device runs)
  *         G  a gauge (a state, a maximum or a setting)
  *         E  an enumeration: a gauge labelled with each state's name, 1 for
- *            the present one (the names: host/metrics.c)
+ *            the present one (the names: host/daemons/metrics.c)
  *         M  a gauge in thousandths of its unit (exported as a number in
  *            the unit: millibits as bits)
  *
  * Every user expands the rows it needs with NG_COUNTERS(X): the GET_INFO
  * encoding (usb/neug_fn.c), its decoding in neug info and the device source
- * (host/counters.c, host/info.c, host/device.c), neug generate --stats and
- * --summary (host/gen.c), and the metrics file (host/metrics.c). Adding a
+ * (host/base/counters.c, host/devtools/info.c, host/sources/device.c), neug generate --stats and
+ * --summary (host/sources/gen.c), and the metrics file (host/daemons/metrics.c). Adding a
  * counter is one row here and one field in ng_pipeline_stats. */
 #ifndef NG_NEUG_COUNTERS_H
 #define NG_NEUG_COUNTERS_H

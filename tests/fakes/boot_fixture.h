@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A board for the loader's tests: 64 KiB of flash behind the FPEC register
- * model (host/fpec_model.h), 20 KiB of RAM, and application images made
+ * model (host/emul/fpec_model.h), 20 KiB of RAM, and application images made
  * with boot/image.h (a vector table that points into RAM and into the
  * image, then pseudo-random bytes). Header-only, like fake_dcd.h. */
 #ifndef NG_BOOT_FIXTURE_H

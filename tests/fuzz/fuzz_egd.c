@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Fuzz target: arbitrary client bytes into the real EGD server (host/egd.c),
+/* Fuzz target: arbitrary client bytes into the real EGD server (host/daemons/egd.c),
  * running in a thread on a Unix socket. Each input is sent by one client,
  * which then half-closes; afterwards a second, well-behaved client must
  * still get an answer to "entropy level" (0x00) and a 4-byte blocking read:

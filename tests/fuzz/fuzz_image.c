@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer: the image trailer parser (boot/image.c) and the .dfu suffix
- * parser (host/dfu_file.c) on outside bytes. The first byte chooses:
+ * parser (host/devtools/dfu_file.c) on outside bytes. The first byte chooses:
  *   bit 0 clear: the rest is a flash region as it stands;
  *   bit 0 set:   the rest's first half is a binary, made into an image
  *                (signed with a fixed key when bit 1 is set), and the second

@@ -6,7 +6,7 @@
 # the guest's loopback). The checks run inside the guest (tests/guest/init.sh);
 # this script builds the initramfs (cached under build/guest/), boots, and
 # relays the guest's PASS/FAIL lines. SKIP when QEMU or a kernel is missing.
-#   env: KVER (default: newest /boot/vmlinuz-*), NG_CHECKS ("1 2 3 4 5 6 7 8 9 10 11"),
+#   env: KVER (default: newest /boot/vmlinuz-*), NG_CHECKS ("1 2 3 4 5 6 7 8 9 10 11 12"),
 #        NG_VECTORS, GUEST_TIMEOUT (seconds, default 900), ACCEL (tcg|kvm)
 set -u
 cd "$(dirname "$0")/../.."
@@ -86,7 +86,7 @@ t0=$(date +%s.%N)
 timeout "${GUEST_TIMEOUT:-900}" "$qemu" "${acc[@]}" -m 512 -smp 2 -kernel "$kernel" \
 	-initrd "$out/initramfs.cpio.gz" -display none -monitor none -nic none -no-reboot \
 	-serial "file:$out/console.txt" -serial "file:$out/results.txt" \
-	-append "console=ttyS0 quiet panic=-1 NG_CHECKS=\"${NG_CHECKS:-1 2 3 4 5 6 7 8 9 10 11}\"" </dev/null
+	-append "console=ttyS0 quiet panic=-1 NG_CHECKS=\"${NG_CHECKS:-1 2 3 4 5 6 7 8 9 10 11 12}\"" </dev/null
 rc=$?
 t1=$(date +%s.%N)
 tr -d '\r' <"$out/results.txt" 2>/dev/null | grep -E '^(PASS|FAIL|SKIP|#)' || true

@@ -596,7 +596,81 @@ checkbench() {
 	pass "bench ran"
 }
 
-for c in ${NG_CHECKS:-1 2 3 4 5 6 7 8 9 10 11}; do
+# 12. signals while the board is gone ---------------------------------------
+# generate and feed read the board; it is detached (usbip detach) or its
+# emulator killed (-9), and the command waits for it to come back; then
+# SIGTERM, SIGINT or SIGHUP ends it within 1 s with 128 + the signal, and
+# generate -o leaves no file (host/base/loop.h: the one signal path).
+wait_log() { # file pattern: 0 once the pattern is in the file (10 s at most)
+	local i=0
+	while [ $i -lt 100 ]; do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; i=$((i + 1)); done
+	return 1
+}
+sig_end() { # pid signal status label
+	local pid=$1 sig=$2 want=$3 label=$4 t0 t1 rc i=0
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	kill -"$sig" "$pid"
+	while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
+	wait "$pid"; rc=$?
+	check "$label: SIG$sig ends it in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b - a}') s, status $rc (want $want)" \
+		sh -c "[ $rc = $want ] && awk -v a=$t0 -v b=$t1 'BEGIN{exit !(b - a <= 1.0)}'"
+}
+tty_ready() { # the tty is there and delivers (after an attach it may re-enumerate once)
+	local i=0
+	while [ $i -lt 100 ]; do
+		[ -c /dev/ttyACM0 ] && ngctl read /dev/ttyACM0 64 2000 >/dev/null 2>&1 && [ -c /dev/ttyACM0 ] && return 0
+		sleep 0.1; i=$((i + 1))
+	done
+	say "# /dev/ttyACM0 did not deliver: $(ls /dev/ttyACM* 2>&1 | tr '\n' ' ')"
+}
+check12() {
+	local pid way sig want
+	big_input
+	for way in detach kill; do
+		case $way in detach) sig=TERM want=143 ;; *) sig=INT want=130 ;; esac
+		emu_start --source=file:/tmp/big.bin --uid=$UID3 || return
+		attach || { detach; return; }
+		tty_ready
+		rm -f /tmp/g.bin /tmp/g.err
+		neug generate --source=device:/dev/ttyACM0 -n 100M -o /tmp/g.bin 2>/tmp/g.err &
+		pid=$!
+		sleep 1
+		if [ $way = detach ]; then
+			usbip detach -p 0 >/dev/null 2>&1
+		else
+			kill -9 "$EMU"; wait "$EMU" 2>/dev/null; EMU=
+		fi
+		if wait_log /tmp/g.err 'waiting for'; then
+			sig_end $pid $sig $want "generate, board gone ($way), waiting for it"
+			check "generate, board gone ($way), SIG$sig: no output file ($(ls /tmp | grep '^g\.bin' | tr '\n' ' '))" \
+				sh -c '! ls /tmp | grep -q "^g\.bin"'
+		else
+			fail "generate, board gone ($way): it says it waits ($(tail -2 /tmp/g.err | tr '\n' ' '))"
+			say "# $(ls /dev/ttyACM* 2>&1 | tr '\n' ' ')"; dmesg | tail -25 | sed 's/^/# dmesg: /' >&3
+			kill -9 $pid; wait $pid
+		fi
+		detach
+	done
+	emu_start --source=file:/tmp/big.bin --uid=$UID3 || return
+	attach || { detach; return; }
+	tty_ready
+	: >/tmp/pool
+	neug feed --foreground --source=device:/dev/ttyACM0 --pool=/tmp/pool --max-rate=0 2>/tmp/f.err &
+	pid=$!
+	sleep 1
+	usbip detach -p 0 >/dev/null 2>&1
+	if wait_log /tmp/f.err 'waiting for'; then
+		sig_end $pid HUP 129 "feed, board gone (detach), waiting for it"
+	else
+		fail "feed, board gone: it says it waits ($(tail -2 /tmp/f.err | tr '\n' ' '))"
+		kill -9 $pid; wait $pid
+	fi
+	detach
+}
+
+for c in ${NG_CHECKS:-1 2 3 4 5 6 7 8 9 10 11 12}; do
 	say "# check $c at $(cut -d' ' -f1 /proc/uptime) s"
 	check$c
 done

@@ -37,8 +37,8 @@ else
 	fail "connect to 127.0.0.1:$port"
 fi
 kill -TERM $egd; wait $egd; rc=$?
-[ $rc = 0 ] && grep -q 'stopped: .* bytes served' "$tmp/log" && [ ! -e "$tmp/egd.sock" ] &&
-	pass "SIGTERM: exit 0, counters logged, the unix socket removed" || fail "SIGTERM: rc $rc; $(tail -2 "$tmp/log")"
+[ $rc = 143 ] && grep -q 'stopped by SIGTERM: .* bytes served' "$tmp/log" && [ ! -e "$tmp/egd.sock" ] &&
+	pass "SIGTERM: exit 143 (128 + 15), counters logged, the unix socket removed" || fail "SIGTERM: rc $rc; $(tail -2 "$tmp/log")"
 
 grep -q 'entropy level 0.000 bits/byte (a replay earns no credit)' "$tmp/log" &&
 	pass "the start message says a file source earns no credit" || fail "start message: $(head -1 "$tmp/log")"
@@ -81,7 +81,7 @@ rpid=$!
 pids+=($rpid)
 for _ in $(seq 100); do grep -q serving "$tmp/rlog" && break; sleep 0.1; done
 kill -TERM $rpid; wait $rpid; rc=$?
-[ $rc = 0 ] && grep -q 'warning: listening on 0.0.0.0:.*no authentication' "$tmp/rlog" &&
+[ $rc = 143 ] && grep -q 'warning: listening on 0.0.0.0:.*no authentication' "$tmp/rlog" &&
 	pass "--allow-remote: it listens on 0.0.0.0, with a warning that EGD has no authentication" ||
 	fail "--allow-remote: rc $rc; $(head -3 "$tmp/rlog" | tr '\n' ' ')"
 

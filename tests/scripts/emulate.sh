@@ -51,7 +51,7 @@ if start "file:$v/adc.bin"; then
 	$client 127.0.0.1:$port 0 6400 10 >"$tmp/m0" 2>"$tmp/c"
 	t "conditioned output over USB/IP = out-adc-m0.bin ($(cat "$tmp/c"))" cmp -s "$tmp/m0" "$v/out-adc-m0.bin"
 	stop
-	t "SIGTERM ends neug emulate with status 0 (got $stopped)" [ "$stopped" = 0 ]
+	t "SIGTERM ends neug emulate with status 143 = 128 + 15 (got $stopped)" [ "$stopped" = 143 ]
 else
 	no "neug emulate started on 127.0.0.1:$port ($(tail -3 "$tmp/emu.log"))"
 fi

@@ -42,7 +42,7 @@ done
 
 # The jitter source is credited at its declared H (0.5 bits per sample):
 # conditioned min(8, 1024 x 0.5 / 32) = 8 bits per byte, crc32 32 x 0.5 / 32
-# = 0.5, raw 8 x 0.5 / 32 = 0.125 (host/feed.h).
+# = 0.5, raw 8 x 0.5 / 32 = 0.125 (host/daemons/feed.h).
 for m in "conditioned 4096 32768" "crc32 3200 1600" "raw 3200 400"; do
 	set -- $m
 	: >"$tmp/pool"
@@ -90,8 +90,8 @@ kill -USR1 $pid; sleep 0.5
 kill -TERM $pid
 wait $pid
 rc=$?
-if [ $rc = 0 ] && grep -q 'status: wrote [1-9][0-9]* bytes' "$tmp/log" && grep -q 'stopped by SIGTERM' "$tmp/log"; then
-	pass "jitter: SIGUSR1 logs the counters, SIGTERM stops it with status 0 ($(grep -o 'wrote [0-9]* bytes' "$tmp/log" | tail -1))"
+if [ $rc = 143 ] && grep -q 'status: wrote [1-9][0-9]* bytes' "$tmp/log" && grep -q 'stopped by SIGTERM' "$tmp/log"; then
+	pass "jitter: SIGUSR1 logs the counters, SIGTERM stops it with status 143 (128 + 15) ($(grep -o 'wrote [0-9]* bytes' "$tmp/log" | tail -1))"
 else
 	fail "SIGUSR1/SIGTERM: rc $rc; $(tail -3 "$tmp/log" | tr '\n' ' ')"
 fi

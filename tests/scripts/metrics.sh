@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The metrics file (host/metrics.c) as node_exporter's textfile collector
+# The metrics file (host/daemons/metrics.c) as node_exporter's textfile collector
 # reads it: `promtool check metrics` accepts neug feed --metrics, neug egd
 # --metrics and neug info --prometheus's format (the unit test's expositions
 # from decoded GET_INFO answers, NG_METRICS_DUMP); while feed runs the file
@@ -10,13 +10,19 @@
 # period; egd counts the bytes it served; bad paths are errors. promtool's
 # one objection let through: entropy is counted in bits (the _bits families
 # below), which its linter would have in bytes. The alert rules:
-# tests/scripts/prometheus-rules.sh.
+# tests/scripts/prometheus-rules.sh. No step depends on a sleep being long
+# enough: each waits for what it checks, with a deadline.
 set -u
 . "$(dirname "$0")/../lib.sh"
 ng_test_init metrics
 N=$PWD/build/neug
 command -v promtool >/dev/null || { echo "SKIP: metrics: promtool not installed (Debian package prometheus)"; exit 0; }
 echo 123 >"$tmp/entropy_avail"
+# wait_until SECONDS COMMAND...: true as soon as COMMAND is, false after SECONDS.
+wait_until() {
+	local end=$((SECONDS + $1)); shift
+	until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.05; done
+}
 export NEUG_ENTROPY_AVAIL=$tmp/entropy_avail
 # promtool check metrics on stdin: nothing to report but "use base unit
 # bytes instead of bits" on the entropy families, counted in bits.
@@ -49,11 +55,15 @@ $N feed --foreground --source=jitter --pool="$tmp/pool" --max-rate=8192 --chunk=
 	--metrics-interval=0.2 2>"$tmp/log" &
 pid=$!
 pids+=($pid)
-for _ in $(seq 100); do [ -s "$m" ] && [ -s "$tmp/pool" ] && break; sleep 0.1; done
+wait_until 60 test -s "$m" -a -s "$tmp/pool"
 lines=$(wc -l <"$m")
 cp "$m" "$tmp/first.prom"
-partial=0 reads=0 changes=0 ino=$(stat -c %i "$m")
-end=$((SECONDS + 3))
+b0=$(sed -n 's/^neug_feed_written_bytes_total{.*} //p' "$tmp/first.prom")
+echo 200 >"$tmp/entropy_avail"
+# Read the file while feed rewrites it, until it has been replaced 5 times
+# and shows both new figures (or 60 s): every read must be complete.
+partial=0 reads=0 changes=0 ino=$(stat -c %i "$m") moved=0
+end=$((SECONDS + 60))
 while [ $SECONDS -lt $end ]; do
 	snap=$(cat "$m")
 	reads=$((reads + 1))
@@ -63,9 +73,15 @@ while [ $SECONDS -lt $end ]; do
 	fi
 	i=$(stat -c %i "$m")
 	[ "$i" != "$ino" ] && changes=$((changes + 1)) ino=$i
-	[ $reads = 40 ] && echo 200 >"$tmp/entropy_avail"
+	b=$(printf '%s\n' "$snap" | sed -n 's/^neug_feed_written_bytes_total{.*} //p')
+	if [ $changes -ge 5 ] && [ -n "$b" ] && [ -n "$b0" ] && [ "$b" -gt "$b0" ] &&
+		printf '%s\n' "$snap" | grep -q '^neug_kernel_entropy_avail_bits{.*} 200$'; then
+		printf '%s\n' "$snap" >"$tmp/mid.prom"
+		moved=1
+		break
+	fi
 done
-cp "$m" "$tmp/mid.prom"
+[ $moved = 1 ] || cp "$m" "$tmp/mid.prom"
 if out=$(check_metrics <"$tmp/first.prom" 2>&1) && out=$(check_metrics <"$tmp/mid.prom" 2>&1); then
 	pass "promtool check metrics accepts neug feed --metrics (twice while it runs, $lines lines)"
 else
@@ -74,7 +90,6 @@ fi
 [ $partial = 0 ] && [ $changes -ge 5 ] &&
 	pass "$reads reads while feed runs: none partial; the file replaced (another inode) $changes times" ||
 	fail "atomic replacement: $partial of $reads reads partial, $changes inode changes"
-b0=$(sed -n 's/^neug_feed_written_bytes_total{.*} //p' "$tmp/first.prom")
 b1=$(sed -n 's/^neug_feed_written_bytes_total{.*} //p' "$tmp/mid.prom")
 [ -n "$b0" ] && [ -n "$b1" ] && [ "$b1" -gt "$b0" ] && grep -q '^neug_kernel_entropy_avail_bits{.*} 123$' "$tmp/first.prom" &&
 	grep -q '^neug_kernel_entropy_avail_bits{.*} 200$' "$tmp/mid.prom" &&
@@ -90,7 +105,7 @@ kill -TERM $pid
 wait $pid
 rc=$?
 w=$(grep -o 'wrote [0-9]* bytes' "$tmp/log" | tail -1 | tr -dc 0-9)
-if [ $rc = 0 ] && grep -q '^neug_running{program="feed",source="jitter"} 0$' "$m" &&
+if [ $rc = 143 ] && grep -q '^neug_running{program="feed",source="jitter"} 0$' "$m" &&
 	grep -q "^neug_feed_written_bytes_total{program=\"feed\",source=\"jitter\"} $w\$" "$m" &&
 	[ -z "$(ls "$tmp" | grep '\.tmp\.')" ] && check_metrics <"$m" >/dev/null 2>&1; then
 	pass "at exit: the last write says not running and $w bytes written, as the log; no temporary file left"
@@ -99,12 +114,13 @@ else
 fi
 
 # A persistent failure: visible during the grace period, then exit 4.
-$N feed --foreground --source="file:$V/stuck.bin" --pool="$tmp/pool" --max-rate=0 --grace=2 --metrics="$m" \
+$N feed --foreground --source="file:$V/stuck.bin" --pool="$tmp/pool" --max-rate=0 --grace=5 --metrics="$m" \
 	--metrics-interval=0.2 2>"$tmp/log" &
 pid=$!
 pids+=($pid)
-sleep 1
-cp "$m" "$tmp/grace.prom"
+# while it waits out the grace: the file shows the failure, still running
+grace() { cp "$m" "$tmp/grace.prom" 2>/dev/null && grep -q '^neug_persistent_failure{.*} 1$' "$tmp/grace.prom"; }
+wait_until 60 grace
 wait $pid
 rc=$?
 grep -q '^neug_persistent_failure{.*} 1$' "$tmp/grace.prom" && grep -q '^neug_running{.*} 1$' "$tmp/grace.prom" &&
@@ -120,7 +136,7 @@ $N egd --listen="127.0.0.1:$port" --source="file:$V/adc.bin" --metrics="$tmp/egd
 	2>"$tmp/elog" &
 egd=$!
 pids+=($egd)
-for _ in $(seq 100); do grep -q serving "$tmp/elog" && break; sleep 0.1; done
+wait_until 60 grep -q serving "$tmp/elog"
 grep -q '^neug_egd_served_bytes_total{program="egd",source="file:.*adc.bin"} 0$' "$tmp/egd.prom" &&
 	grep -q '^neug_last_output_timestamp_seconds{.*} 0$' "$tmp/egd.prom" &&
 	pass "egd at start: 0 bytes served, no output yet (last output 0)" ||
@@ -128,7 +144,8 @@ grep -q '^neug_egd_served_bytes_total{program="egd",source="file:.*adc.bin"} 0$'
 if exec 5<>"/dev/tcp/127.0.0.1/$port"; then
 	printf '\x02\xff' >&5
 	head -c 255 <&5 >/dev/null
-	sleep 1.5  # a round of the event loop (at most 1 s) and the interval
+	# the next rewrite after the answer (a round of the event loop and the interval)
+	wait_until 60 grep -q '^neug_egd_served_bytes_total{.*} 255$' "$tmp/egd.prom"
 	cp "$tmp/egd.prom" "$tmp/egd-mid.prom"
 	exec 5>&-
 	grep -q '^neug_egd_served_bytes_total{.*} 255$' "$tmp/egd-mid.prom" &&
@@ -143,13 +160,13 @@ fi
 kill -TERM $egd
 wait $egd
 rc=$?
-[ $rc = 0 ] && grep -q '^neug_running{program="egd",.*} 0$' "$tmp/egd.prom" &&
+[ $rc = 143 ] && grep -q '^neug_running{program="egd",.*} 0$' "$tmp/egd.prom" &&
 	pass "egd at exit: not running" || fail "egd exit: rc $rc; $(grep running "$tmp/egd.prom")"
 
 # Detached (daemon(3) changes to /): a relative PATH is still the one given.
 : >"$tmp/pool"
 (cd "$tmp" && $N feed --source=jitter --pool="$tmp/pool" --count=1024 --max-rate=0 --metrics=rel.prom 2>/dev/null)
-for _ in $(seq 100); do grep -q '^neug_running{.*} 0$' "$tmp/rel.prom" 2>/dev/null && break; sleep 0.1; done
+wait_until 60 grep -qs '^neug_running{.*} 0$' "$tmp/rel.prom"
 grep -q '^neug_running{.*} 0$' "$tmp/rel.prom" && grep -q '^neug_feed_written_bytes_total{.*} 1024$' "$tmp/rel.prom" &&
 	[ ! -e /rel.prom ] && pass "detached feed, --metrics=rel.prom: written where it was started, 1024 bytes, then not running" ||
 	fail "relative --metrics: $(ls "$tmp") $(grep -E 'running|bytes_written' "$tmp/rel.prom" 2>&1 | tr '\n' ' ')"
@@ -163,6 +180,12 @@ out=$($N egd --source="file:$V/adc.bin" --listen="unix:$tmp/x.sock" --metrics="$
 rc=$?
 [ $rc = 3 ] && echo "$out" | grep -q "missing/neug.prom" && [ ! -e "$tmp/missing" ] &&
 	pass "egd --metrics in a missing directory: exit 3, the path named" || fail "egd missing directory: rc $rc $out"
+mkfifo "$tmp/fifo.prom"
+out=$(timeout 60 $N feed --foreground --source="file:$V/adc.bin" --pool="$tmp/pool" --metrics="$tmp/fifo.prom" 2>&1)
+rc=$?
+[ $rc = 3 ] && echo "$out" | grep -q "fifo.prom.*FIFO" && [ -p "$tmp/fifo.prom" ] &&
+	pass "feed --metrics on a FIFO (it would block the daemon): exit 3, named, still a FIFO" ||
+	fail "feed --metrics FIFO: rc $rc $out"
 out=$($N feed --metrics-interval=0 2>&1); rc=$?
 [ $rc = 2 ] && echo "$out" | grep -q "bad --metrics-interval '0'" && pass "usage error: --metrics-interval=0 (exit 2)" ||
 	fail "--metrics-interval=0: rc $rc $out"

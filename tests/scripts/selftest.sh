@@ -90,11 +90,11 @@ if [ -x "$client" ]; then
 		pass "emulate, rct wrong: enumerates, GET_INFO 34 = 1, no data, the message, exit 4 on SIGTERM" ||
 		fail "emulate, rct wrong: GET_INFO 34 '$info', $(stat -c %s "$tmp/data") bytes, exit $stopped; $(head -3 "$tmp/emu.log" | tr '\n' ' ')"
 	emu ok "" $T
-	[ "$info" = 0 ] && [ "$(stat -c %s "$tmp/data")" = 64 ] && [ $stopped = 0 ] &&
-		pass "emulate (test build), all passed: GET_INFO 34 = 0, data flows, exit 0" ||
+	[ "$info" = 0 ] && [ "$(stat -c %s "$tmp/data")" = 64 ] && [ $stopped = 143 ] &&
+		pass "emulate (test build), all passed: GET_INFO 34 = 0, data flows, exit 143 (SIGTERM)" ||
 		fail "emulate, passed: GET_INFO 34 '$info', $(stat -c %s "$tmp/data") bytes, exit $stopped"
 	emu shipped sha256 $N
-	[ "$info" = 0 ] && [ "$(stat -c %s "$tmp/data")" = 64 ] && [ $stopped = 0 ] &&
+	[ "$info" = 0 ] && [ "$(stat -c %s "$tmp/data")" = 64 ] && [ $stopped = 143 ] &&
 		pass "emulate (build/neug) ignores NEUG_TEST_SELFTEST_FAIL: GET_INFO 34 = 0, data flows" ||
 		fail "emulate shipped: GET_INFO 34 '$info', $(stat -c %s "$tmp/data") bytes, exit $stopped"
 else

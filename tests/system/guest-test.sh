@@ -241,6 +241,36 @@ else
 	fail "neug-feed.service did not start: $(journalctl -b -u neug-feed.service --no-pager -o cat | tail -3 | tr '\n' ' ')"
 fi
 
+# Type=notify: the unit is active only after READY=1 (the self-tests and a
+# first chunk in the pool), with the feed's STATUS=. The watchdog, with a
+# drop-in that shortens it (WatchdogSec=4, TimeoutStopSec=3; the unit says
+# 30): a feed that turns keeps it fed; one that hangs (SIGSTOP) is killed
+# and restarted (Restart=on-failure).
+st=$(systemctl show -p StatusText --value neug-feed.service)
+[ "$(systemctl show -p Type --value neug-feed.service)" = notify ] && case $st in "crediting from jitter"*) true ;; *) false ;; esac &&
+	pass "neug-feed.service is Type=notify, active, status '$st'" ||
+	fail "neug-feed.service: Type $(systemctl show -p Type --value neug-feed.service), status '$st'"
+mkdir -p /run/systemd/system/neug-feed.service.d
+printf '[Service]\nWatchdogSec=4\nTimeoutStopSec=3\nRestartSec=1\n' >/run/systemd/system/neug-feed.service.d/wd.conf
+systemctl daemon-reload
+systemctl restart neug-feed.service
+wait_for 60 systemctl -q is-active neug-feed.service
+n0=$(systemctl show -p NRestarts --value neug-feed.service)
+pid0=$(systemctl show -p MainPID --value neug-feed.service)
+sleep 10 # 2.5 watchdog periods: nothing may happen to a feed that turns
+n1=$(systemctl show -p NRestarts --value neug-feed.service)
+pid1=$(systemctl show -p MainPID --value neug-feed.service)
+[ "$n1" = "$n0" ] && [ "$pid1" = "$pid0" ] && pass "watchdog (4 s): a running feed kept it fed for 10 s (pid $pid0)" ||
+	fail "watchdog: a running feed was restarted (restarts $n0 -> $n1, pid $pid0 -> $pid1)"
+kill -STOP "$pid0"
+if wait_for 40 sh -c "[ \$(systemctl show -p NRestarts --value neug-feed.service) -gt $n0 ] && systemctl -q is-active neug-feed.service"; then
+	pass "watchdog: a hung feed (SIGSTOP) was killed and restarted: $(journalctl -b -u neug-feed.service --no-pager -o cat | grep -i 'watchdog' | tail -1)"
+else
+	fail "watchdog: a hung feed: restarts $(systemctl show -p NRestarts --value neug-feed.service), $(systemctl is-active neug-feed.service): $(journalctl -b -u neug-feed.service --no-pager -o cat | tail -3 | tr '\n' ' ')"
+fi
+rm -rf /run/systemd/system/neug-feed.service.d
+systemctl daemon-reload
+
 # The mode by line coding on the real cdc_acm: parity odd = crc32, even =
 # raw, none = conditioned, as the board reports it (GET_INFO 0). The feed
 # stopped first: one reader per board.

@@ -1,26 +1,34 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --source=device against a pty pair that plays the device: the test holds
- * the master, host/device.c opens the slave (through a symlink, like
+ * the master, host/sources/device.c opens the slave (through a symlink, like
  * /dev/neug). Checked: the termios it sets (raw, no echo, parity = mode),
  * data flowing in each mode, the host's tests in raw and crc32 modes, unplug
  * (close the master) and replug (a new pty behind the same name) without a
  * byte lost from what was read or returned twice, finding a NeuG tty in a
  * fake sysfs, and the device as a raw-sample source. Failing closed: a pty
  * is not identified (no GET_INFO); zeros, a repeated block or a dead ADC
- * (raw mode) latch a failure in every mode, with nothing returned after it. */
+ * (raw mode) latch a failure in every mode, with nothing returned after it.
+ * No step depends on a sleep being long enough: the test waits, with a
+ * deadline, for what it needs (the host's input flush, seen on the master
+ * in packet mode; bytes the reader has returned; the wait hook's calls). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <pty.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include "check.h"
 #include "device.h"
+#include "loop.h"
 #include "gen.h"
 
 static char link_path[128];
@@ -34,6 +42,9 @@ static int plug(void)
 	if (openpty(&m, &s, name, NULL, NULL) != 0)
 		return -1;
 	close(s); /* the slave stays available while the master is open */
+	int on = 1;   /* packet mode: the master learns when the host flushes its input */
+	if (ioctl(m, TIOCPKT, &on) != 0)
+		return -1;
 	unlink(link_path);
 	if (symlink(name, link_path) != 0)
 		return -1;
@@ -46,23 +57,44 @@ static void unplug(int m)
 	close(m);
 }
 
-/* Waits until the host side has set the tty up (cfmakeraw clears ECHO),
- * then a little for its DTR/flush step. */
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Waits (at most 30 s) until the host has set the tty up: its last step
+ * before it reads is tcflush(TCIFLUSH), which discards what the "device"
+ * sent in the old mode, and which the master sees in packet mode as
+ * TIOCPKT_FLUSHREAD. Bytes written before it would be lost (under load the
+ * host can take any time between tcsetattr and the flush). */
 static bool wait_setup(int m)
 {
-	for (int i = 0; i < 400; i++) {
-		struct termios t;
-		if (tcgetattr(m, &t) == 0 && !(t.c_lflag & ECHO)) {
-			usleep(100000);
+	double end = now_s() + 30;
+	while (now_s() < end) {
+		struct pollfd p = {.fd = m, .events = POLLIN | POLLPRI};
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		uint8_t b[512];
+		ssize_t n = read(m, b, sizeof b);
+		if (n > 0 && b[0] != TIOCPKT_DATA && (b[0] & TIOCPKT_FLUSHREAD))
 			return true;
-		}
-		usleep(10000);
 	}
 	return false;
 }
 
+/* Waits (at most 30 s) until *v reaches want. */
+static bool wait_for(atomic_size_t *v, size_t want)
+{
+	double end = now_s() + 30;
+	while (atomic_load(v) < want && now_s() < end)
+		poll(NULL, 0, 5);
+	return atomic_load(v) >= want;
+}
+
 /* The wait hook (device.h): counts its calls with the device there and gone. */
-static int waits_present, waits_absent;
+static atomic_size_t waits_present, waits_absent;
 static void on_wait(void *user)
 {
 	if (ng_device_gen_present(user))
@@ -109,16 +141,46 @@ static uint8_t *load(const char *name, size_t *len)
 typedef struct {
 	ng_device_gen *d;
 	uint8_t *buf;
-	size_t want, got;
-	volatile int done;
+	size_t want;
+	atomic_size_t got;  /* so far: the test waits for it */
+	atomic_int done;    /* the reader returned */
 } reader;
 
 static void *reader_thread(void *a)
 {
 	reader *r = a;
-	r->got = read_all(r->d, r->buf, r->want);
-	r->done = 1;
+	while (atomic_load(&r->got) < r->want) {
+		size_t got = atomic_load(&r->got);
+		long n = ng_device_gen_read(r->d, r->buf + got, r->want - got);
+		if (n <= 0)
+			break;
+		atomic_store(&r->got, got + (size_t)n);
+	}
+	atomic_store(&r->done, 1);
 	return NULL;
+}
+
+static void start(pthread_t *th, reader *r, ng_device_gen *d, uint8_t *buf, size_t want)
+{
+	r->d = d, r->buf = buf, r->want = want;
+	atomic_store(&r->got, 0);
+	atomic_store(&r->done, 0);
+	if (pthread_create(th, NULL, reader_thread, r) != 0) {
+		CHECK(0, "pthread_create");
+		exit(ng_check_exit());
+	}
+}
+
+/* Joins the reader, or fails the test after 60 s instead of hanging. */
+static void join(pthread_t th, reader *r)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_sec += 60;
+	if (pthread_timedjoin_np(th, NULL, &t) != 0) {
+		CHECK(0, "the reader returned within 60 s (it has %zu of %zu bytes)", atomic_load(&r->got), r->want);
+		exit(ng_check_exit());
+	}
 }
 
 /* Waits up to 10 s for the reader to return; when it does not (the
@@ -127,16 +189,16 @@ static void *reader_thread(void *a)
  * hanging. Returns true when the reader returned by itself. */
 static bool join_reader(pthread_t th, reader *r, int *m)
 {
-	for (int i = 0; i < 1000 && !r->done; i++)
+	for (int i = 0; i < 1000 && !atomic_load(&r->done); i++)
 		usleep(10000);
-	bool by_itself = r->done;
+	bool by_itself = atomic_load(&r->done);
 	if (!by_itself) {
-		ng_device_interrupt = 1;
+		ng_stop_request(SIGTERM);
 		unplug(*m);
 		*m = -1;
 	}
 	pthread_join(th, NULL);
-	ng_device_interrupt = 0;
+	ng_stop_reset();
 	return by_itself;
 }
 
@@ -152,7 +214,7 @@ static void write_now(int fd, const uint8_t *b, size_t n)
  * returned (a latched failure: it reads no more). */
 static void write_until(int fd, const uint8_t *b, size_t n, const reader *r)
 {
-	while (n && !r->done) {
+	while (n && !atomic_load(&r->done)) {
 		struct pollfd p = {.fd = fd, .events = POLLOUT};
 		if (poll(&p, 1, 50) <= 0)
 			continue;
@@ -224,23 +286,23 @@ int main(void)
 	CHECK(ng_device_gen_present(d) && !strcmp(ng_device_gen_serial(d), ""),
 	      "present after open; no serial without GET_INFO");
 	ng_device_gen_set_wait(d, on_wait, d);
-	reader r = {.d = d, .buf = out, .want = 1984};
+	reader r;
 	pthread_t th;
-	pthread_create(&th, NULL, reader_thread, &r);
+	start(&th, &r, d, out, 1984);
 	write_all(m, in, 1000);   /* 31 blocks and 8 bytes of the next */
-	usleep(200000);
+	bool took = wait_for(&r.got, 992);  /* the 31 blocks read before the unplug */
 	unplug(m);
-	usleep(600000);
+	bool waited = wait_for(&waits_absent, 1);  /* the host noticed, and waits */
 	m = plug();
 	bool up = wait_setup(m);
 	write_all(m, in + 5000, 992);
-	pthread_join(th, NULL);
-	CHECK(up && r.got == 1984 && !memcmp(out, in, 992) && !memcmp(out + 992, in + 5000, 992),
+	join(th, &r);
+	CHECK(took && waited && up && r.got == 1984 && !memcmp(out, in, 992) && !memcmp(out + 992, in + 5000, 992),
 	      "unplug + replug: the 992 bytes before and the 992 after, none twice, none lost, the "
-	      "incomplete block discarded (%zu)", r.got);
-	CHECK(waits_absent > 0 && ng_device_gen_present(d),
-	      "the wait hook ran while the device was gone (%d calls absent, %d present); present again after",
-	      waits_absent, waits_present);
+	      "incomplete block discarded (%zu)", atomic_load(&r.got));
+	CHECK(atomic_load(&waits_absent) > 0 && ng_device_gen_present(d),
+	      "the wait hook ran while the device was gone (%zu calls absent, %zu present); present again after",
+	      atomic_load(&waits_absent), atomic_load(&waits_present));
 	ng_device_gen_close(d);
 	unplug(m);
 
@@ -260,17 +322,15 @@ int main(void)
 	      st.neug_err >= 1 && st.neug_err_rc >= 1 && st.neug_rc_max >= 9,
 	      "crc32: the block with 32 equal bytes is dropped (errors %u, rc_max %u), the others pass",
 	      st.neug_err, st.neug_rc_max);
-	r = (reader){.d = d, .buf = out, .want = 64};
-	pthread_create(&th, NULL, reader_thread, &r);
+	start(&th, &r, d, out, 64);
 	write_all(m, in + 100, 32 + 20);    /* a block and 20 bytes of the next */
-	usleep(200000);
+	took = wait_for(&r.got, 32);
 	unplug(m);
-	usleep(400000);
 	m = plug();
-	wait_setup(m);
+	up = wait_setup(m);
 	write_all(m, in + 200, 32);
-	pthread_join(th, NULL);
-	CHECK(r.got == 64 && !memcmp(out, in + 100, 32) && !memcmp(out + 32, in + 200, 32),
+	join(th, &r);
+	CHECK(took && up && r.got == 64 && !memcmp(out, in + 100, 32) && !memcmp(out + 32, in + 200, 32),
 	      "crc32 unplug: the incomplete block (20 bytes) is discarded, whole blocks kept");
 	ng_device_gen_close(d);
 	unplug(m);
@@ -282,10 +342,9 @@ int main(void)
 		m = plug();
 		d = ng_device_gen_open(link_path, NG_MODE_RAW, err, sizeof err, &code);
 		wait_setup(m);
-		r = (reader){.d = d, .buf = out, .want = 32000};
-		pthread_create(&th, NULL, reader_thread, &r);
+		start(&th, &r, d, out, 32000);
 		write_all(m, adc, 32000);
-		pthread_join(th, NULL);
+		join(th, &r);
 		ng_device_gen_get_stats(d, &st);
 		CHECK(r.got == 32000 && !memcmp(out, adc, 32000) && st.samples == 8000 && st.rct_failures == 0 &&
 		      st.apt_failures == 0, "raw: adc.bin's words pass through, 8000 samples tested, no failure");
@@ -296,8 +355,7 @@ int main(void)
 			memcpy(dead + i, adc + i, 2);
 			dead[i + 2] = 0xff, dead[i + 3] = 0x0f;
 		}
-		r = (reader){.d = d, .buf = out, .want = 32000};
-		pthread_create(&th, NULL, reader_thread, &r);
+		start(&th, &r, d, out, 32000);
 		write_until(m, dead, 32000, &r);
 		bool ended = join_reader(th, &r, &m);
 		ng_device_gen_get_stats(d, &st);
@@ -340,8 +398,7 @@ int main(void)
 			size_t good = pat == 0 ? 0 : 3200;
 			/* raw mode: the first 1024 words are the start-up test: real samples */
 			const uint8_t *src = mode == NG_MODE_RAW && adc ? adc : in;
-			r = (reader){.d = d, .buf = out, .want = sizeof out};
-			pthread_create(&th, NULL, reader_thread, &r);
+			start(&th, &r, d, out, sizeof out);
 			write_until(m, src, good, &r);
 			if (pat == 2)
 				write_until(m, src + good - 32, 32, &r);  /* the last block again */

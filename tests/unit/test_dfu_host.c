@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The host's pure part of DFU 1.1 (host/dfu_host.c): the functional
+/* The host's pure part of DFU 1.1 (host/devtools/dfu_host.c): the functional
  * descriptor among other descriptors, the GETSTATUS reply, .dfu files
  * (against dfu-suffix, the real tool, when it is installed), image files (good, suffixed, damaged suffix,
  * other VID, flipped bit, truncated, trailing erased bytes), the board

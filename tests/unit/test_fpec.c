@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The FPEC driver (boot/fpec.c) against the register model written from
- * PM0075 (host/fpec_model.c): locked after reset, the key sequence, a wrong
+ * PM0075 (host/emul/fpec_model.c): locked after reset, the key sequence, a wrong
  * key locking the FPEC until reset, page erase, half-word programming and
  * its PGERR on a programmed half-word, write protection from the WRP option
  * bytes (WRPRTERR, effective after reset, RDP kept), BSY polling. */

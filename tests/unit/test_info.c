@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* `neug info`'s decoding of GET_INFO replies (host/info.c): a NeuG 1.0.x
+/* `neug info`'s decoding of GET_INFO replies (host/devtools/info.c): a NeuG 1.0.x
  * device (indices 0..7, the rest STALL), this project's firmware (all
  * indices), short and unknown replies; the health in words; the JSON; and
  * finding the USB device behind a tty in a fake sysfs tree. */

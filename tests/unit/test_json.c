@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ng_json_str (host/json.c): RFC 8259 escapes, RFC 3629 well-formed UTF-8
+/* ng_json_str (host/base/json.c): RFC 8259 escapes, RFC 3629 well-formed UTF-8
  * passed through, and every other byte replaced by U+FFFD, each case with
  * its expected output written out by hand. */
 #include <stdio.h>

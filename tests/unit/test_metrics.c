@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The metrics formatter (host/metrics.c) from decoded GET_INFO answers, as
+/* The metrics formatter (host/daemons/metrics.c) from decoded GET_INFO answers, as
  * neug info --prometheus prints it: a NeuG 1.0.x device (indices 0..7 only)
  * and this project's firmware with a latched failure; every family once,
  * HELP and TYPE before its sample, counters named *_total, label values

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The USB/IP server with the real emulated NeuG (host/emulate.h) behind it,
+/* The USB/IP server with the real emulated NeuG (host/emul/emulate.h) behind it,
  * driven from the client side of a socketpair (and once over TCP): device
  * list, import, control transfers, the golden vector through bulk IN after
  * DTR, unlink of pending / completed / unknown URBs, and hostile inputs that

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A NeuG device (real or emulated) as a generator backend: the device runs
  * its own pipeline and health tests, so the host reads finished bytes in the
- * requested mode. Used by host/gen.c for --source=device[:TTY].
+ * requested mode. Used by host/sources/gen.c for --source=device[:TTY].
  *
  * The tty: the first ttyACM* whose USB device is 234b:0001 (sysfs) unless one
  * is named; opened raw (cfmakeraw: no echo, no line editing), the mode set
  * by parity (none = conditioned, odd = crc32, even = raw), DTR dropped, the
  * input flushed, DTR raised: what arrives after that is the new mode's.
- * Identification: GET_INFO (libusb, host/info.h) is asked at open; a device
+ * Identification: GET_INFO (libusb, host/devtools/info.h) is asked at open; a device
  * that answers index 0 (its mode) is identified as a NeuG. One that does not
  * (a pty, another USB serial adapter, a wrong /dev/neug link) is still read,
  * but nothing that credits entropy may credit it on trust
@@ -32,6 +32,8 @@
  * yet read from the tty, or an incomplete 32-byte block) are discarded,
  * never returned twice: every byte returned was read once from the device,
  * in order.
+ * Every wait also watches the stop request (loop.h): a signal ends a read
+ * within one poll.
  * No output for NG_DEVICE_STALL_MS: GET_INFO is asked (libusb); a latched
  * persistent failure there ends the read with NG_EXIT_HEALTH. */
 #ifndef NG_DEVICE_H
@@ -86,9 +88,8 @@ void ng_device_gen_close(ng_device_gen *d);
 #include <termios.h>
 void ng_device_termios(struct termios *t, uint32_t mode);
 
-/* Set non-zero (a signal handler) to make a read waiting for a replug give
- * up: it then fails with NG_EXIT_IO, "interrupted". */
-extern volatile sig_atomic_t ng_device_interrupt;
+/* A stop request (a signal, loop.h) ends a read at once, whether it waits
+ * for data or for a replug: it then fails with NG_EXIT_IO, "interrupted". */
 
 /* Finds the first ttyACM* of a NeuG (idVendor 234b, idProduct 0001) under
  * sysfs ("/sys", or a test tree); serial non-NULL: prefer that serial.

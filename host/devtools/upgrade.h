@@ -7,7 +7,7 @@
  * A board is found and followed by its serial number, which the application
  * and the loader both report: across the detach, the download and the
  * restart its USB address changes, its serial does not. Every function
- * returns an exit status of host/exit.h, with the reason in err. */
+ * returns an exit status of host/base/exit.h, with the reason in err. */
 #ifndef NG_UPGRADE_H
 #define NG_UPGRADE_H
 #include <stdbool.h>

@@ -2,9 +2,9 @@
 /* The host side of USB DFU 1.1 (USB Device Firmware Upgrade, rev. 1.1),
  * the pure part: functional descriptor, GETSTATUS reply and .dfu file
  * decoding, names for states and status codes, the progress line, image
- * files (host/dfu_file.h reads the .dfu suffix) and their check against a
+ * files (host/devtools/dfu_file.h reads the .dfu suffix) and their check against a
  * board. Tested without a device
- * (tests/unit/test_dfu_host.c); host/upgrade_usb.c does the USB part. The
+ * (tests/unit/test_dfu_host.c); host/devtools/upgrade_usb.c does the USB part. The
  * request and state numbers are usb/dfu.h's (the device's). */
 #ifndef NG_DFU_HOST_H
 #define NG_DFU_HOST_H

@@ -17,8 +17,7 @@
 #include "gen.h"
 #include "info.h"
 #include "log.h"
-
-volatile sig_atomic_t ng_device_interrupt;
+#include "loop.h"
 
 struct ng_device_gen {
 	char tty[256];
@@ -178,12 +177,13 @@ static void query_info(ng_device_gen *d)
  * not identify itself. */
 static bool still_identified(ng_device_gen *d)
 {
-	for (int i = 0; i < 8 && !ng_device_interrupt; i++) {
+	for (int i = 0; i < 8 && !ng_stop_signal(); i++) {
 		d->have_info = false;
 		query_info(d);
 		if (d->have_info)
 			return true;
-		poll(NULL, 0, 250);
+		if (ng_wait_fd(-1, 0, 250) < 0)
+			break;
 	}
 	return false;
 }
@@ -254,7 +254,7 @@ ng_device_gen *ng_device_gen_open(const char *tty, uint32_t mode,
 static int reconnect(ng_device_gen *d)
 {
 	bool logged = false;
-	while (!ng_device_interrupt) {
+	while (!ng_stop_signal()) {
 		char path[256];
 		if (d->named)
 			snprintf(path, sizeof path, "%s", d->tty);
@@ -266,7 +266,7 @@ static int reconnect(ng_device_gen *d)
 			snprintf(d->tty, sizeof d->tty, "%s", path);
 			if (tty_open(d) == 0) {
 				if (d->identified && !still_identified(d)) {
-					if (ng_device_interrupt)
+					if (ng_stop_signal())
 						break;
 					d->failed = true;
 					snprintf(d->err, sizeof d->err, "%s came back but does not identify itself as a "
@@ -288,7 +288,8 @@ static int reconnect(ng_device_gen *d)
 		}
 		if (d->wait_fn)
 			d->wait_fn(d->wait_user);
-		poll(NULL, 0, 250);
+		if (ng_wait_fd(-1, 0, 250) < 0)
+			break; /* a stop request (signal) */
 	}
 	set_err(d, NG_EXIT_IO, "%s%s: interrupted while waiting for the device to come back", d->tty, "");
 	return -1;
@@ -407,14 +408,10 @@ long ng_device_gen_read(ng_device_gen *d, uint8_t *buf, size_t len)
 	while (d->q_off == d->q_len) {
 		if (d->fd < 0 && reconnect(d) != 0)
 			return -1;
-		struct pollfd p = {.fd = d->fd, .events = POLLIN};
-		int r = poll(&p, 1, 500);
-		if (r < 0 && errno == EINTR) {
-			if (ng_device_interrupt) {
-				set_err(d, NG_EXIT_IO, "%s%s: interrupted", d->tty, "");
-				return -1;
-			}
-			continue;
+		int r = ng_wait_fd(d->fd, POLLIN, 500);
+		if (r < 0) {
+			set_err(d, NG_EXIT_IO, "%s%s: interrupted", d->tty, errno == EINTR ? "" : " (poll failed)");
+			return -1;
 		}
 		if (r == 0) {
 			if (d->wait_fn)

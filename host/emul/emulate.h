@@ -19,7 +19,7 @@ typedef struct {
 	 * application only). The file is the whole flash (64 or 128 KiB; a new
 	 * one is 128 KiB of 0xFF): the loader's 9 KiB with its key slot, the
 	 * application region, the version floor's last KiB, behind the FPEC
-	 * model (host/fpec_model.h). */
+	 * model (host/emul/fpec_model.h). */
 	const char *flash;
 	const char *program;  /* an image written into the region first, as by SWD (NULL: none) */
 	const char *board;    /* the loader's board name (at most 15 characters; NULL: "emulate") */
@@ -39,10 +39,20 @@ ng_emu *ng_emu_new(const ng_emu_opts *o, char *err, size_t errlen);
 void ng_emu_free(ng_emu *e);
 /* The USB/IP server (listen / add clients on it). */
 ng_usbip *ng_emu_usbip(ng_emu *e);
-/* One round of the event loop: poll the sockets for at most timeout_ms (0
- * when work is pending), serve them, run the device. Returns 0, or -1 when
- * poll failed (errno set; EINTR included). */
+/* One round without the host's loop (tests and fuzzers, which drive the
+ * device between their own steps): poll the sockets for at most timeout_ms
+ * (0 when work is pending), serve them, run the device. Returns 0, or -1
+ * when poll failed (errno set; EINTR included). The command uses
+ * ng_emu_run. */
 int ng_emu_step(ng_emu *e, int timeout_ms);
+/* The same on the host's event loop (loop.h), for the command: the
+ * server's sockets are watched by l, the device runs before each sleep,
+ * then round(e, l, user) (at least every 200 ms; it may ng_loop_quit).
+ * Returns what ng_loop_run returns: the quit code, 128 + a stop signal,
+ * or -1 with errno. */
+struct ng_loop;
+int ng_emu_run(ng_emu *e, struct ng_loop *l, void (*round)(ng_emu *e, struct ng_loop *l, void *user),
+	       void *user);
 /* With a flash: 1 while the loader is in DFU mode, 0 while the
  * application runs. */
 int ng_emu_dfu_mode(const ng_emu *e);

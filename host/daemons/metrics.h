@@ -58,7 +58,7 @@ void ng_metrics_from_gen(ng_metrics *m, const struct ng_gen *g);
 void ng_metrics_from_info(ng_metrics *m, const ng_info *inf);
 /* Writes the exposition to f. */
 void ng_metrics_print(const ng_metrics *m, FILE *f);
-/* Writes it as path, atomically (host/file.c: a temporary file, fsync,
+/* Writes it as path, atomically (host/base/file.c: a temporary file, fsync,
  * rename), mode 0644 whatever the umask (node_exporter runs as another
  * user). 0, or -1 with the reason in err; path is then unchanged. */
 int ng_metrics_write(const char *path, const ng_metrics *m, char *err, size_t errlen);

@@ -20,6 +20,7 @@
 #include "ed25519.h"
 #include "fpec_model.h"
 #include "kat.h"
+#include "loop.h"
 #include "neug_device.h"
 #include "source.h"
 #include "update.h"
@@ -435,3 +436,101 @@ uint64_t ng_emu_samples_read(const ng_emu *e) { return e->samples; }
 const char *ng_emu_source_note(const ng_emu *e) { return e->note[0] ? e->note : NULL; }
 
 const char *ng_emu_selftest_error(const ng_emu *e) { return e->selftest_failed ? e->selftest_err : NULL; }
+
+/* ---- on the event loop (loop.h) ---- */
+
+typedef struct {
+	ng_emu *e;
+	ng_loop *l;
+	struct pollfd p[NG_USBIP_MAX_CLIENTS + 1]; /* the server's fds, revents collected */
+	int n;
+	ng_watch *w[NG_USBIP_MAX_CLIENTS + 1];      /* a watch per fd in p (same index) */
+	ng_timer *tick;
+	bool got;
+	void (*round)(ng_emu *, ng_loop *, void *);
+	void *user;
+} emu_run;
+
+static void on_emu_fd(ng_watch *w, int fd, uint32_t ev, void *user)
+{
+	emu_run *r = user;
+	(void)w;
+	for (int k = 0; k < r->n; k++)
+		if (r->p[k].fd == fd) {
+			r->p[k].revents |= (short)(ev & (EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP));
+			r->got = true;
+		}
+}
+
+static void on_emu_tick(ng_loop *l, void *user) { (void)l, (void)user; }
+
+/* Watches the fds the server wants now (ng_usbip_pollfds), with their events. */
+static void emu_sync(emu_run *r)
+{
+	struct pollfd q[NG_USBIP_MAX_CLIENTS + 1];
+	ng_watch *nw[NG_USBIP_MAX_CLIENTS + 1] = {0};
+	int n = r->e->unplugged ? 0 : ng_usbip_pollfds(r->e->ip, q, NG_USBIP_MAX_CLIENTS + 1);
+	for (int k = 0; k < n; k++) {
+		for (int j = 0; j < r->n; j++)
+			if (r->w[j] && r->p[j].fd == q[k].fd) {
+				nw[k] = r->w[j];
+				r->w[j] = NULL;
+				/* an fd closed and reused in one round lost its registration */
+				if (ng_watch_events(nw[k], (uint32_t)q[k].events) != 0) {
+					ng_watch_del(nw[k]);
+					nw[k] = NULL;
+				}
+				break;
+			}
+		if (!nw[k])
+			nw[k] = ng_watch_add(r->l, q[k].fd, (uint32_t)q[k].events, on_emu_fd, r);
+		q[k].revents = 0;
+	}
+	for (int j = 0; j < r->n; j++)
+		ng_watch_del(r->w[j]); /* fds the server closed */
+	memcpy(r->p, q, sizeof q);
+	memcpy(r->w, nw, sizeof nw);
+	r->n = n;
+}
+
+static void emu_prepare(ng_loop *l, void *user)
+{
+	emu_run *r = user;
+	ng_emu *e = r->e;
+	bool more = false;
+	if (!e->unplugged) {
+		if (r->got)
+			ng_usbip_io(e->ip, r->p, r->n);
+		r->got = false;
+		more = ng_usbip_pump(e->ip);
+		if (e->unplugged) {
+			ng_usbip_unplug(e->ip); /* the power cut: vhci-hcd sees the device go */
+		} else if (e->replug_pending) {
+			ng_usbip_pump(e->ip); /* the last request's reply goes out first */
+			emu_replug(e);
+		}
+	}
+	if (r->round)
+		r->round(e, l, r->user);
+	emu_sync(r);
+	if (more)
+		ng_loop_again(l);
+	ng_timer_in(r->tick, 200); /* round() runs at least this often */
+}
+
+int ng_emu_run(ng_emu *e, ng_loop *l, void (*round)(ng_emu *, ng_loop *, void *), void *user)
+{
+	emu_run r = {.e = e, .l = l, .round = round, .user = user};
+	r.tick = ng_timer_new(l, on_emu_tick, &r);
+	if (!r.tick)
+		return -1;
+	ng_loop_prepare(l, emu_prepare, &r);
+	int rc = ng_loop_run(l);
+	int er = errno;
+	for (int k = 0; k < r.n; k++)
+		ng_watch_del(r.w[k]);
+	ng_timer_del(r.tick);
+	ng_loop_prepare(l, NULL, NULL);
+	errno = er;
+	return rc;
+}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "gen.h"
 #include "exit.h"
+#include "loop.h"
 #include "ng/pipeline.h"
 
 void ng_feed_acct_init(ng_feed_acct *a, uint32_t mode, uint32_t samples_per_block,
@@ -108,17 +109,11 @@ int ng_pool_add(ng_pool *p, const uint8_t *buf, size_t n, uint32_t bits, char *e
 			return -1;
 		}
 	} else {
-		size_t off = 0;
-		while (off < n) {
-			ssize_t w = write(p->fd, buf + off, n - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				snprintf(err, errlen, "write to '%s': %s", p->path,
-					 w < 0 ? strerror(errno) : "nothing written");
-				return -1;
-			}
-			off += (size_t)w;
+		/* a FIFO or tty may be full: the wait ends on a stop signal (loop.h) */
+		if (ng_write_all(p->fd, buf, n) < 0) {
+			snprintf(err, errlen, "write to '%s': %s", p->path,
+				 errno == EINTR ? "interrupted" : strerror(errno));
+			return -1;
 		}
 	}
 	p->bytes += n;

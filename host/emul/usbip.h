@@ -92,7 +92,7 @@ bool ng_usbip_imported(const ng_usbip *u);
 void ng_usbip_unplug(ng_usbip *u);
 void ng_usbip_get_stats(const ng_usbip *u, ng_usbip_stats *st);
 
-/* The controller the device runs on (for its driver, host/dcd_usbip.c). */
+/* The controller the device runs on (for its driver, host/emul/dcd_usbip.c). */
 ng_vhc *ng_usbip_vhc(ng_usbip *u);
 
 #endif

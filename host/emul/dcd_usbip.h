@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* usb/dcd.h implemented on the virtual controller (host/vhc.h): the
+/* usb/dcd.h implemented on the virtual controller (host/emul/vhc.h): the
  * host counterpart of the STM32F103 USB peripheral driver. The stack's
  * packet-level ep_xfer maps onto the controller's one-packet endpoint
  * buffers; the controller's callbacks become ng_usbd_event_* (in_isr false). */

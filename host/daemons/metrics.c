@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "counters.h"
-#include "file.h"
+#include "outfile.h"
 #include "gen.h"
 #include "info.h"
 
@@ -206,7 +206,7 @@ int ng_metrics_write(const char *path, const ng_metrics *m, char *err, size_t er
 	/* Readable by node_exporter's user: the umask (a unit's UMask=0077)
 	 * must not take it away. Feed and egd create no other file meanwhile. */
 	mode_t old = umask(022);
-	int r = ng_file_write(path, buf, len, 0644, 0, err, errlen);
+	int r = ng_file_write(path, buf, len, 0644, NG_OUT_NOFIFO, err, errlen);
 	umask(old);
 	free(buf);
 	return r;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sample sources: "file:PATH" replays recorded samples (little-endian uint32
- * words, the device's raw-mode format); "jitter" is host/jitter.c. */
+ * words, the device's raw-mode format); "jitter" is host/sources/jitter.c. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 #include "ng/pipeline.h"
 #include "device.h"
+#include "loop.h"
 #include "source.h"
 
 typedef struct {
@@ -52,9 +54,15 @@ static long file_read(ng_source *s, uint32_t *out, size_t n)
 		}
 		if (f->eof)
 			break;
+		/* A FIFO may stall: wait for data or a stop request (loop.h). */
+		if (ng_wait_fd(f->fd, POLLIN, -1) < 0) {
+			snprintf(s->err, sizeof s->err, "reading file '%s': %s", f->pathbuf,
+				 errno == EINTR ? "interrupted" : strerror(errno));
+			return -1;
+		}
 		ssize_t r = read(f->fd, f->buf + f->have, sizeof f->buf - f->have);
 		if (r < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			snprintf(s->err, sizeof s->err, "reading file '%s': %s", f->pathbuf, strerror(errno));
 			return -1;
@@ -96,7 +104,9 @@ static ng_source *file_open(const char *path, uint32_t h_milli, char *err, size_
 		snprintf(err, errlen, "file name too long: '%.60s...'", path);
 		return NULL;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO does not wait for its writer (reads wait,
+	 * and a signal ends the wait). */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot open file '%s': %s", path, strerror(errno));
 		return NULL;
@@ -150,7 +160,7 @@ ng_source *ng_source_open_h(const char *spec, uint32_t h_milli, char *err, size_
 	if (!strncmp(spec, "file:", 5))
 		return file_open(spec + 5, h_milli, err, errlen);
 	if (!strcmp(spec, "device") || !strncmp(spec, "device:", 7)) {
-		/* a NeuG board in raw mode (host/device.c); the board declares H */
+		/* a NeuG board in raw mode (host/sources/device.c); the board declares H */
 		(void)h_milli;
 		return ng_device_source_open(spec[6] == ':' && spec[7] ? spec + 7 : NULL, err, errlen);
 	}

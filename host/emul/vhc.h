@@ -3,11 +3,11 @@
  * real silicon, which the USB/IP server (usbip.h) feeds with the host's URBs.
  *
  * Two sides meet here:
- *  - the device side (host/dcd_usbip.c): the device loads one IN packet per
+ *  - the device side (host/emul/dcd_usbip.c): the device loads one IN packet per
  *    endpoint (ng_vhc_ep_in), arms an OUT endpoint for one packet
  *    (ng_vhc_ep_out_arm), stalls; the controller tells it through
  *    ng_vhc_dev_ops (setup received, OUT packet received, IN packet sent);
- *  - the host side (host/usbip.c): URBs go in with ng_vhc_submit, one FIFO per
+ *  - the host side (host/emul/usbip.c): URBs go in with ng_vhc_submit, one FIFO per
  *    endpoint (endpoint 0 one for both directions), and come back through
  *    ng_vhc_config.done when finished. Only the head URB of a FIFO is in
  *    progress, as on a real host controller. A control URB goes SETUP -> data

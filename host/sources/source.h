@@ -34,7 +34,7 @@ struct ng_source {
 };
 
 /* spec: "jitter" | "file:PATH" | "device[:TTY]" (a board in raw mode,
- * host/device.c). On failure returns NULL with the reason in
+ * host/sources/device.c). On failure returns NULL with the reason in
  * err (which names the file and the cause). The jitter source assesses the
  * machine at open and fails when its estimate is below NG_JITTER_MARGIN x
  * its declared figure. Every failure here is an input error (exit 3), except
@@ -47,7 +47,7 @@ ng_source *ng_source_open_h(const char *spec, uint32_t h_milli, char *err, size_
 int ng_source_spec_known(const char *spec);
 static inline void ng_source_close(ng_source *s) { if (s) s->close(s); }
 
-/* The jitter source on its own (host/jitter.c): h_milli as above. */
+/* The jitter source on its own (host/sources/jitter.c): h_milli as above. */
 ng_source *ng_jitter_open(uint32_t h_milli, char *err, size_t errlen);
 /* SP 800-90B 6.3.1 most-common-value estimate of n samples (bits x 1000);
  * sorts s in place. *p_hat_ppm (may be NULL) gets p-hat in parts per million. */
