@@ -61,17 +61,28 @@
  * (a protocol stall) until the next SETUP; ep_clear_stall is never called
  * for endpoint 0.
  *
- * SET_ADDRESS: the stack calls set_address(addr) only after the status stage
- * of the SET_ADDRESS request completed (its ZLP IN completion event), as
- * USB 2.0 §9.4.6 requires. The timing rule is the bus's: the device answers
- * at the old address until that status stage completes and at the new one
- * within 2 ms after it (§9.2.6.3). Where each driver meets it: the STM32's
- * (firmware/stm32f103) writes DADDR in its interrupt when the status stage
- * completes, with the address read from the SETUP it reported, since the
- * main loop, which runs set_address, has no bounded latency (its polled
- * build, whose main loop does nothing else, writes it in set_address); the USB/IP backend whenever it likes (vhci-hcd addresses
- * the device itself). A controller that needs the address earlier must
- * hide that itself.
+ * SET_ADDRESS (USB 2.0 §9.4.6, §9.2.6.3). When the stack accepts a
+ * SET_ADDRESS request it calls set_address(addr) (addr 0..127) once, while
+ * handling that SETUP and before it arms the status stage with
+ * ep_xfer(0x80, NULL, 0); it never calls set_address otherwise. The driver:
+ *   - keeps answering at the old address until that status stage is done:
+ *     the ZLP IN must go out, and be acknowledged, at the old address;
+ *   - applies addr when that ZLP's transfer completes on the bus, and
+ *     within 2 ms after it (the host then talks to the new address), that
+ *     is, in the code that sees the completion (its interrupt, or its poll
+ *     in a polled build), not when the stack handles the completion event,
+ *     whose latency is the main loop's;
+ *   - drops addr if, before that completion, a SETUP arrives, endpoint 0 is
+ *     stalled or the bus is reset (the request never completed, §8.5.3);
+ *   - never reads a SETUP's bytes to find the address itself.
+ * A driver whose host side does the addressing (the USB/IP backend:
+ * vhci-hcd addresses the device itself and never forwards SET_ADDRESS)
+ * may apply it at once. A controller that must be given the address
+ * before the status stage (some do, and hold it until the ZLP's ACK)
+ * does that in set_address: the call comes early enough for either kind.
+ * The stack drops a SETUP queued behind a newer SETUP or bus reset
+ * (the host has given that request up), so it does not call set_address
+ * for a request already superseded when it reaches it.
  *
  * EVENTS. The driver calls ng_usbd_event_* from its interrupt handler
  * (in_isr = true) or, for a host backend, from the one thread that also runs

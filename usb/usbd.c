@@ -301,10 +301,12 @@ static uint8_t std_request(ng_usbd_ctx *u, const ng_usb_setup *s)
 		}
 		break;
 	}
-	case S_SET_ADDRESS: /* §9.4.6: applied after the status stage */
+	case S_SET_ADDRESS: /* §9.4.6 */
 		if (s->wValue > 127 || u->config != 0)
 			return CTRL_IDLE;
-		u->pending_address = (uint8_t)(s->wValue | 0x80u); /* bit 7: pending */
+		/* Accepted: the driver holds the address until the status stage
+		 * armed next completes, then applies it (dcd.h SET_ADDRESS). */
+		DCD(u)->set_address(u->drv, (uint8_t)s->wValue);
 		return CTRL_STATUS_IN;
 	case S_SET_CONFIGURATION: { /* §9.4.7 */
 		/* Accepted at address 0 too: Linux's vhci-hcd answers SET_ADDRESS
@@ -371,9 +373,24 @@ static uint8_t class_request(ng_usbd_ctx *u, const ng_usb_setup *s)
 	return CTRL_IDLE;
 }
 
+#ifndef NG_USB_POLLED
+static bool setup_queued_after(const ng_usbd_ctx *u, uint8_t t);
+/* The SETUP the task has just taken (the entry before evq_tail) is
+ * superseded: see setup_queued_after. Kept out of line, off the task's
+ * data-endpoint path. */
+__attribute__((noinline, cold)) static bool setup_superseded(const ng_usbd_ctx *u)
+{
+	return setup_queued_after(u, (uint8_t)((u->evq_tail + NG_USBD_EVENT_QUEUE - 1u) % NG_USBD_EVENT_QUEUE));
+}
+#endif
+
 static void handle_setup(ng_usbd_ctx *u, const uint8_t raw[8])
 {
 	ng_usb_setup *s = &u->setup;
+#ifndef NG_USB_POLLED
+	if (setup_superseded(u))
+		return;
+#endif
 #if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	memcpy(s, raw, 8); /* the wire's layout (USB 2.0 table 9-2, little-endian) */
 #else
@@ -385,14 +402,13 @@ static void handle_setup(ng_usbd_ctx *u, const uint8_t raw[8])
 #endif
 	/* A SETUP aborts whatever control transfer was going on (§8.5.3). */
 	u->ctrl_len = u->ctrl_off = 0;
-	u->pending_address = 0;
 	uint8_t st = (s->bmRequestType & NG_REQ_TYPE_MASK) == NG_REQ_TYPE_STD ? std_request(u, s)
 									     : class_request(u, s);
 	/* A device-to-host request must have asked for data; an OUT data
 	 * stage must fit ctrl_buf. */
 	if ((st == CTRL_DATA_IN && s->wLength == 0) || (st == CTRL_DATA_OUT && s->wLength > NG_USBD_CTRL_BUF))
 		st = CTRL_IDLE;
-	if (st == CTRL_IDLE) /* (pending_address is only set by a SET_ADDRESS it acknowledges) */
+	if (st == CTRL_IDLE)
 		ctrl_stall(u);
 	else
 		ctrl_go(u, st);
@@ -427,10 +443,6 @@ static void ctrl_xfer_done(ng_usbd_ctx *u, uint8_t ep, uint16_t len)
 		else
 			ctrl_go(u, CTRL_STATUS_IN);
 		return;
-	}
-	if (st == CTRL_STATUS_IN && (u->pending_address & 0x80u)) { /* §9.4.6: after the status stage */
-		DCD(u)->set_address(u->drv, u->pending_address & 0x7Fu);
-		u->pending_address = 0;
 	}
 	u->ctrl_state = CTRL_IDLE;
 }
@@ -577,7 +589,6 @@ static void bus_reset(ng_usbd_ctx *u)
 {
 	deconfigure(u, false); /* the driver already closed everything */
 	ep_forget_all(u);
-	u->pending_address = 0;
 	u->ctrl_state = CTRL_IDLE;
 	u->suspended = false;
 }
@@ -600,8 +611,11 @@ static void dispatch(ng_usbd_ctx *u, uint8_t type, uint8_t ep, uint16_t len, con
 }
 
 #ifndef NG_USB_POLLED
-/* True when a SETUP is queued after position t (endpoint-0 completions
- * before it belong to the aborted request). */
+/* True when a SETUP or bus reset is queued after position t: an
+ * endpoint-0 completion or a SETUP before it belongs to a request the host
+ * has given up (it sends the next SETUP only once the stack has answered
+ * this one, or after a timeout), so it is dropped; a stale SETUP would arm
+ * endpoint 0, or call set_address, for nothing (dcd.h SET_ADDRESS). */
 static bool setup_queued_after(const ng_usbd_ctx *u, uint8_t t)
 {
 	uint8_t h = u->evq_head;

@@ -128,7 +128,7 @@ struct ng_usbd_ctx {
 #endif
 	bool running;
 	bool suspended;
-	uint8_t pending_address, config; /* pending: 0x80 | address of an acknowledged SET_ADDRESS */
+	uint8_t config;
 	/* control transfer state */
 	ng_usb_setup setup;
 	uint8_t ctrl_state;

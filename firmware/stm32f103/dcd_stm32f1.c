@@ -23,12 +23,14 @@
  *
  * What the interrupt does itself, because the main loop's timing is not
  * bounded:
- *   - SET_ADDRESS: USB 2.0 9.2.6.3 gives the device 2 ms after the status
- *     stage to answer at the new address. The handler notes the address of
- *     a SET_ADDRESS SETUP and writes DADDR when that request's zero-length
- *     status IN completes (CTR_TX on endpoint 0); any other SETUP, a bus
- *     reset or a stall cancels it. set_address from the stack then writes
- *     the same value again.
+ *   - SET_ADDRESS (usb/dcd.h): the stack calls set_address as it accepts
+ *     the request, before it arms the zero-length status IN; the op only
+ *     records the address. The handler writes DADDR when that ZLP
+ *     completes (CTR_TX on endpoint 0), so the device answers at the old
+ *     address through the status stage and at the new one at once after
+ *     it, well within the 2 ms of USB 2.0 9.2.6.3. A SETUP, a bus reset or
+ *     a stall of endpoint 0 before then cancels it. The driver never reads
+ *     a SETUP's bytes.
  *   - Suspend (RM0008 23.4.5): FSUSP first, then SUSP cleared (the other
  *     order lets SUSP fire again at once), then LPMODE; the main loop stops
  *     the ADCs and sleeps (WFI). Wakeup: the hardware clears LPMODE; the
@@ -42,10 +44,10 @@
  * the configuration block below):
  * the interrupt stays masked and the handler runs from the poll op, in the
  * main loop, one CTR a call; the events it reports are handled at once.
- * The stack's set_address then writes DADDR (called from the poll that
- * sees the status stage), nothing needs masking, and suspend is left
- * alone (the loader's main loop runs at full speed whatever the bus does;
- * the peripheral works on through a suspended bus). */
+ * DADDR is then written by the poll that sees the status stage complete,
+ * nothing needs masking, and suspend is left alone (the loader's main
+ * loop runs at full speed whatever the bus does; the peripheral works on
+ * through a suspended bus). */
 #include <string.h>
 #include "fw.h"
 #include "board.h"
@@ -68,8 +70,7 @@ _Static_assert(NG_FS_BULK_SIZE == 64u, "full-speed bulk packets are 64 bytes (US
  *                   handler runs from the poll op in the main loop, one CTR
  *                   a call, so nothing needs masking and events are
  *                   reported as from the main loop; suspend is left alone;
- *                   the stack's set_address writes DADDR; IN packets are
- *                   copied two bytes at a time (smaller). */
+ *                   IN packets are copied two bytes at a time (smaller). */
 #ifdef NG_USB_POLLED
 #define NG_FS_POLLED 1
 #define NG_FS_OUTLINE __attribute__((noinline)) /* (one copy: smaller) */
@@ -101,7 +102,10 @@ static struct {
 	ng_usbd_ctx *u;
 	ng_fs_ep ep[NG_USB_NEP][2]; /* [n][0] OUT, [n][1] IN */
 	uint16_t pma_next;
-	volatile uint8_t addr_pending; /* 0x80 | address of a SET_ADDRESS in progress (not polled) */
+	/* 0x80 | the address set_address recorded, until endpoint 0's
+	 * zero-length IN completes (then DADDR) or a SETUP, bus reset or
+	 * stall cancels it; 0: none */
+	volatile uint8_t addr_pending;
 } ng_fs;
 
 /* ---- EPnR writes that keep the semantics straight ---------------------- */
@@ -219,8 +223,7 @@ static void ng_fs_bus_reset(void)
 	ng_fs_close_all();
 	ng_epr_type(0, NG_EPR_TYPE_CONTROL);
 	ng_epr_set(0, NG_EPR_RX | NG_EPR_TX, NG_STAT_NAK);
-	if (!NG_FS_POLLED)
-		ng_fs.addr_pending = 0;
+	ng_fs.addr_pending = 0;
 	NG_WR(NG_USB_DADDR, NG_DADDR_EF);
 }
 
@@ -237,12 +240,10 @@ static bool ng_fs_ctr_rx(uint32_t n, uint32_t r)
 		ng_pma_read(s, pma, 8);
 		ng_epr_clear_ctr(n, NG_EPR_CTR_RX | NG_EPR_CTR_TX);
 		/* dcd.h steps 1-3: pending transfers dropped; the hardware has
-		 * set both STATs to NAK (which ends a stall) and DTOG_TX to 1. */
+		 * set both STATs to NAK (which ends a stall) and DTOG_TX to 1.
+		 * A SET_ADDRESS whose status stage never came is dropped too. */
 		ng_fs.ep[0][0].busy = ng_fs.ep[0][1].busy = false;
-		/* SET_ADDRESS (USB 2.0 9.4.6): applied at its status stage, here. */
-		if (!NG_FS_POLLED)
-			ng_fs.addr_pending = cnt == 8 && s[0] == 0x00u && s[1] == 5u && s[3] == 0 && s[2] < 128u
-						     ? (uint8_t)(0x80u | s[2]) : 0u;
+		ng_fs.addr_pending = 0;
 		if (cnt == 8)
 			ng_usbd_event_setup(ng_fs.u, s, NG_FS_IN_ISR);
 		return false;
@@ -299,15 +300,15 @@ void ng_stm32_usb_isr(void)
 			continue;
 		if (r & NG_EPR_CTR_TX) {
 			ng_epr_clear_ctr(n, NG_EPR_CTR_TX);
-			if (!NG_FS_POLLED && n == 0 && ng_fs.addr_pending &&
-			    (NG_PMA_RD(NG_BT_COUNT_TX(0)) & 0x3FFu) == 0) {
-				/* SET_ADDRESS's status stage is done: the new address now */
-				NG_WR(NG_USB_DADDR, NG_DADDR_EF | (ng_fs.addr_pending & 0x7Fu));
-				ng_fs.addr_pending = 0;
-			}
 			ng_fs_ep *e = &ng_fs.ep[n][1];
 			if (e->busy) {
 				e->busy = false;
+				if (n == 0 && e->len == 0 && ng_fs.addr_pending) {
+					/* SET_ADDRESS's status stage is done: the new
+					 * address from now on (USB 2.0 9.4.6). */
+					NG_WR(NG_USB_DADDR, NG_DADDR_EF | (ng_fs.addr_pending & 0x7Fu));
+					ng_fs.addr_pending = 0;
+				}
 				ng_usbd_event_xfer_complete(ng_fs.u, (uint8_t)(n | 0x80u), e->len, NG_FS_IN_ISR);
 			}
 		}
@@ -357,16 +358,13 @@ static void ng_fs_connect(void *drv, bool on)
 	ng_board_usb_connect(on);
 }
 
+/* Called before the status stage is armed (dcd.h SET_ADDRESS): recorded
+ * only (one byte store, atomic against the handler); the CTR_TX of
+ * endpoint 0's ZLP writes DADDR. */
 static void ng_fs_set_address(void *drv, uint8_t addr)
 {
 	(void)drv;
-	/* Polled: called from the poll, as the status stage's completion is
-	 * seen. Else the stack calls this after the status stage (dcd.h), from
-	 * the main loop, maybe later than 2 ms: the interrupt has written DADDR
-	 * at the status stage already. Writing it here could undo a bus reset
-	 * taken since, so nothing is done. */
-	if (NG_FS_POLLED)
-		NG_WR(NG_USB_DADDR, NG_DADDR_EF | addr);
+	ng_fs.addr_pending = (uint8_t)(0x80u | addr);
 }
 
 static ng_status ng_fs_ep_open_masked(void *drv, uint8_t ep, uint8_t type, uint16_t mps)
@@ -430,8 +428,10 @@ static void ng_fs_ep_stall_masked(void *drv, uint8_t ep)
 	if (n >= NG_USB_NEP)
 		return;
 	if (n == 0) {
-		/* A protocol stall, both ways, until the next SETUP. */
+		/* A protocol stall, both ways, until the next SETUP (no
+		 * status stage: a recorded address is dropped). */
 		ng_fs.ep[0][0].busy = ng_fs.ep[0][1].busy = false;
+		ng_fs.addr_pending = 0;
 		ng_epr_set(0, NG_EPR_STAT_RX | NG_EPR_STAT_TX, NG_STAT_STALL);
 		return;
 	}

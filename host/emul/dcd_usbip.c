@@ -22,7 +22,9 @@ static void d_connect(void *drv, bool on)
 static void d_set_address(void *drv, uint8_t addr)
 {
 	ng_dcd_usbip *d = drv;
-	ng_vhc_set_address(d->hc, addr); /* vhci does the addressing itself */
+	/* At once (dcd.h allows it here): vhci-hcd answers SET_ADDRESS
+	 * itself; this one comes from the controller (vhc.c) after import. */
+	ng_vhc_set_address(d->hc, addr);
 }
 
 static void forget(ng_dcd_usbip *d, uint8_t num)

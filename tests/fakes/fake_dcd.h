@@ -6,7 +6,14 @@
  *
  * Host side: fk_control() runs a whole control transfer, fk_in()/fk_out()
  * move one packet on a data endpoint (NAK when nothing is armed), all of
- * them running the stack's task as a host controller's time would. */
+ * them running the stack's task as a host controller's time would.
+ *
+ * SET_ADDRESS as dcd.h states it: set_address only records the address
+ * (set_address_calls, set_address_last); it goes on the bus (address) when
+ * endpoint 0's zero-length IN completes, and a SETUP, a bus reset or a
+ * stall of endpoint 0 before then drops it. A set_address made while that
+ * ZLP is already armed is a contract violation (a real controller could
+ * have sent it before the address was known). */
 #ifndef NG_FAKE_DCD_H
 #define NG_FAKE_DCD_H
 #include <stdbool.h>
@@ -32,7 +39,9 @@ typedef struct {
 typedef struct {
 	ng_usbd_ctx *u;
 	bool inited, connected;
-	uint8_t address;
+	uint8_t address;          /* the address on the bus */
+	uint8_t address_pending;  /* 0x80 | recorded by set_address; 0: none */
+	uint8_t set_address_last; /* the argument of the last set_address */
 	unsigned set_address_calls;
 	unsigned errors;
 	char last_error[200];
@@ -71,7 +80,12 @@ static void fk_op_connect(void *drv, bool on) { ((fk_dcd *)drv)->connected = on;
 static void fk_op_set_address(void *drv, uint8_t addr)
 {
 	fk_dcd *f = drv;
-	f->address = addr;
+	if (addr > 127)
+		fk_error(f, "set_address above 127");
+	if (f->ep[1][0].pending && f->ep[1][0].len == 0)
+		fk_error(f, "set_address after the status-stage ZLP was armed");
+	f->address_pending = (uint8_t)(0x80u | addr);
+	f->set_address_last = addr;
 	f->set_address_calls++;
 }
 
@@ -128,6 +142,7 @@ static void fk_op_ep_stall(void *drv, uint8_t ep)
 	if (NG_EP_NUM(ep) == 0) {
 		f->ep[0][0].stalled = f->ep[1][0].stalled = true;
 		f->ep[0][0].pending = f->ep[1][0].pending = false;
+		f->address_pending = 0; /* no status stage: the address is dropped */
 		return;
 	}
 	fk_ep *e = fk_ep_of(f, ep);
@@ -173,6 +188,7 @@ static void fk_bus_reset(fk_dcd *f)
 {
 	fk_reset_eps(f);
 	f->address = 0;
+	f->address_pending = 0;
 	ng_usbd_event_bus_reset(f->u, true);
 	fk_run(f);
 }
@@ -201,6 +217,11 @@ static int fk_in(fk_dcd *f, uint8_t ep, uint8_t *buf, uint16_t cap, uint16_t *le
 	e->packets++;
 	if (e->len == 0)
 		e->zlps++;
+	if (ep == 0x80 && e->len == 0 && f->address_pending) {
+		/* the status stage of SET_ADDRESS is done: the new address */
+		f->address = f->address_pending & 0x7Fu;
+		f->address_pending = 0;
+	}
 	ng_usbd_event_xfer_complete(f->u, ep, *len, true);
 	fk_run(f);
 	return FK_OK;
@@ -242,6 +263,7 @@ static void fk_setup(fk_dcd *f, const uint8_t setup[8])
 		f->ep[d][0].pending = false;
 		f->ep[d][0].stalled = false;
 	}
+	f->address_pending = 0; /* a SET_ADDRESS without its status stage */
 	ng_usbd_event_setup(f->u, setup, true);
 	fk_run(f);
 }

@@ -151,17 +151,20 @@ static void test_address(void)
 	uint16_t n;
 	const uint8_t setup[8] = {0x00, 5, 42, 0, 0, 0, 0, 0};
 	fk_setup(&F, setup);
-	CHECK(F.address == 0 && F.set_address_calls == 0 && F.ep[1][0].pending && F.ep[1][0].len == 0,
-	      "SET_ADDRESS: status ZLP queued, address not yet applied");
+	CHECK(F.set_address_calls == 1 && F.set_address_last == 42 && F.errors == 0,
+	      "SET_ADDRESS: the stack calls set_address(42) once, before it arms the status ZLP");
+	CHECK(F.address == 0 && F.ep[1][0].pending && F.ep[1][0].len == 0,
+	      "SET_ADDRESS: status ZLP queued, address not yet on the bus");
 	fk_in(&F, 0x80, b, 64, &n);
-	CHECK(F.address == 42 && F.set_address_calls == 1, "SET_ADDRESS: address 42 applied after the status stage");
+	CHECK(F.address == 42 && F.set_address_calls == 1, "SET_ADDRESS: address 42 on the bus after the status stage");
 	CHECK(ctl(0x00, 5, 128, 0, 0, b, &n) == FK_STALL && F.address == 42, "SET_ADDRESS(128) STALLs");
 	CHECK(ctl(0x00, 5, 7, 0, 2, b, &n) == FK_STALL && F.address == 42, "SET_ADDRESS with wLength 2 STALLs");
 	/* an aborted SET_ADDRESS (new SETUP before the status stage) never applies */
 	const uint8_t setup9[8] = {0x00, 5, 9, 0, 0, 0, 0, 0};
 	fk_setup(&F, setup9);
 	CHECK(ctl(0x80, 6, 0x0100, 0, 18, b, &n) == FK_OK && F.address == 42, "a SET_ADDRESS aborted by a SETUP is not applied");
-	CHECK(ctl(0x00, 5, 5, 0, 0, b, &n) == FK_OK && F.address == 5 && F.set_address_calls == 2, "SET_ADDRESS(5)");
+	CHECK(ctl(0x00, 5, 5, 0, 0, b, &n) == FK_OK && F.address == 5 && F.set_address_calls == 3 &&
+	      F.set_address_last == 5, "SET_ADDRESS(5)");
 }
 
 static void test_configuration(void)
@@ -376,6 +379,19 @@ static void test_reset(void)
 	      "an endpoint-0 completion queued before a SETUP is dropped");
 	fk_in(&F, 0x80, b, 64, &n);
 	fk_out(&F, 0x00, NULL, 0);
+	/* queued: a SET_ADDRESS, then a newer SETUP before the task ran: the
+	 * host gave the first up; the stack drops it, set_address included */
+	const uint8_t sa[8] = {0x00, 5, 9, 0, 0, 0, 0, 0};
+	unsigned calls = F.set_address_calls;
+	F.ep[0][0].pending = F.ep[1][0].pending = false;
+	ng_usbd_event_setup(&U, sa, true);
+	ng_usbd_event_setup(&U, s2, true);
+	ng_usbd_task(&U);
+	CHECK(F.set_address_calls == calls && F.ep[1][0].pending && F.ep[1][0].len == 18,
+	      "a SETUP queued before a newer one is dropped (no set_address for it)");
+	fk_in(&F, 0x80, b, 64, &n);
+	fk_out(&F, 0x00, NULL, 0);
+	CHECK(F.address == 0, "the address stays 0");
 	unsigned lost = U.evq_lost;
 	for (unsigned i = 0; i < NG_USBD_EVENT_QUEUE + 3; i++)
 		ng_usbd_event_suspend(&U, true);
