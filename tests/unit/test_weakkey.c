@@ -13,37 +13,8 @@
 #include <string.h>
 #include "fakes/boot_fixture.h"
 #include "check.h"
+#include "ed25519_oracle.h"
 #include "ed25519.h"
-
-/* The 8 points of small order, then 6 non-canonical encodings of some of
- * them (tests/unit/test_ed25519.c says which is which). */
-static const char *const small_order[] = {
-	"0100000000000000000000000000000000000000000000000000000000000000",
-	"ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-	"0000000000000000000000000000000000000000000000000000000000000000",
-	"0000000000000000000000000000000000000000000000000000000000000080",
-	"26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
-	"26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
-	"c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
-	"c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
-	"0100000000000000000000000000000000000000000000000000000000000080",
-	"ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-	"edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-	"edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-	"eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-	"eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-};
-
-static int ossl_verify(const uint8_t sig[64], const uint8_t pub[32], const uint8_t *m, size_t n)
-{
-	EVP_PKEY *k = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pub, 32);
-	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	int ok = k && c && EVP_DigestVerifyInit(c, NULL, NULL, NULL, k) == 1 &&
-		 EVP_DigestVerify(c, sig, 64, m, n) == 1;
-	EVP_MD_CTX_free(c);
-	EVP_PKEY_free(k);
-	return ok;
-}
 
 /* Trailer offsets (boot/image.h): key id, check word, signature. */
 enum { T_KEYID = 108, T_CHECK = 120, T_SIG = 124 };
