@@ -111,6 +111,7 @@ static struct {
 	atomic_uint total;
 	atomic_uint done;
 	double t0, last;
+	int len;          /* of the line on screen: a shorter one is padded over it */
 	pthread_mutex_t mu;
 } prog = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
@@ -143,7 +144,11 @@ static void prog_draw(bool force)
 		else
 			snprintf(left, sizeof left, ", ~%.0f s left", ceil(l));
 	}
-	fprintf(stderr, "\r\033[K%s [%s] %u/%u, %.0f s%s", prog.what, bar, d, tot, el, left);
+	/* No escape sequence (tests/scripts/terminal.sh): a carriage return,
+	 * and spaces over what the longer line before left. */
+	int n = fprintf(stderr, "\r%s [%s] %u/%u, %.0f s%s", prog.what, bar, d, tot, el, left) - 1;
+	fprintf(stderr, "%*s", prog.len > n ? prog.len - n : 0, "");
+	prog.len = n > prog.len ? n : prog.len;
 	fflush(stderr);
 }
 
@@ -155,6 +160,7 @@ void ng_progress_start(bool on, const char *what, unsigned total)
 	atomic_store(&prog.done, 0);
 	prog.t0 = now_s();
 	prog.last = 0;
+	prog.len = 0;
 	if (prog.on)
 		prog_draw(true);
 }
@@ -182,7 +188,7 @@ void ng_progress_step(void)
 void ng_progress_end(void)
 {
 	if (prog.on)
-		fprintf(stderr, "\r\033[K");
+		fprintf(stderr, "\r%*s\r", prog.len, "");
 	prog.on = false;
 }
 

@@ -29,6 +29,7 @@ void ng_meter_init(ng_meter *p, FILE *f, int force, uint64_t total, const char *
 	p->tty = isatty(fileno(f)) == 1;
 	p->on = force > 0 || (force < 0 && p->tty);
 	p->shown = false;
+	p->len = 0;
 	p->total = total;
 	p->t0 = now_s();
 	p->next = p->t0 + 1;
@@ -59,8 +60,15 @@ void ng_meter_update(ng_meter *p, uint64_t done)
 				snprintf(left, sizeof left, ", over 100 hours left");
 		}
 	}
-	fprintf(p->f, "%s%s: %s%s, %s/s%s%s", p->tty ? "\r" : "", p->prefix, b, tot, r, left,
-		p->tty ? "\033[K" : "\n");
+	/* No escape sequence: on a terminal a carriage return, and spaces over
+	 * what a longer line before left. */
+	int n = fprintf(p->f, "%s%s: %s%s, %s/s%s", p->tty ? "\r" : "", p->prefix, b, tot, r, left) - (p->tty ? 1 : 0);
+	if (p->tty) {
+		fprintf(p->f, "%*s", p->len > n ? p->len - n : 0, "");
+		p->len = n > p->len ? n : p->len;
+	} else {
+		fputc('\n', p->f);
+	}
 	fflush(p->f);
 	p->shown = true;
 }
@@ -68,7 +76,7 @@ void ng_meter_update(ng_meter *p, uint64_t done)
 void ng_meter_end(ng_meter *p)
 {
 	if (p->on && p->tty && p->shown) {
-		fputs("\r\033[K", p->f);
+		fprintf(p->f, "\r%*s\r", p->len, "");
 		fflush(p->f);
 	}
 	p->shown = false;

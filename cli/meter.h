@@ -12,6 +12,7 @@
 typedef struct {
 	FILE *f;
 	bool on, tty, shown;
+	int len;        /* of the line on the terminal */
 	uint64_t total;           /* UINT64_MAX: no end known */
 	double t0, next;          /* monotonic seconds */
 	const char *prefix;       /* "neug generate" */

@@ -86,8 +86,8 @@ PY
 }
 
 out=$(drive 1); rc=$(head -1 <<<"$out"); err=$(tail -1 <<<"$out")
-if [ "$rc" = 0 ] && grep -q '\\rneug generate: [0-9.]* [KM]iB of 4.00 MiB ([0-9]*%), [0-9.]* [KM]*i*B/s, [0-9]*:[0-9][0-9]:[0-9][0-9] left\\x1b\[K' <<<"$err" &&
-	grep -q '\\r\\x1b\[K.$' <<<"$err"; then
+if [ "$rc" = 0 ] && grep -q '\\rneug generate: [0-9.]* [KM]iB of 4.00 MiB ([0-9]*%), [0-9.]* [KM]*i*B/s, [0-9]*:[0-9][0-9]:[0-9][0-9] left' <<<"$err" &&
+	grep -q '\\r  *\\r.$' <<<"$err" && ! grep -q '\\x1b' <<<"$err"; then
 	pass "stderr a terminal: bytes of the total, percent, rate and time left, rewritten in place, erased at the end"
 else
 	fail "progress on a terminal: rc $rc, stderr $err"

@@ -72,3 +72,5 @@ grep -q "loader: image .* -> DFU mode" emu.log && grep -q "loader: the owner key
 res $? "identity in the key slot: the emulated loader stays in DFU mode, owner key refused ($(grep 'loader:' emu.log | tr '\n' ' '))"
 kill "${pids[-1]}" 2>/dev/null
 wait "${pids[-1]}" 2>/dev/null
+# Verdicts are the res lines above; the last wait returned the stopped emulator's 143.
+exit 0
