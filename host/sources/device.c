@@ -224,9 +224,15 @@ ng_device_gen *ng_device_gen_open(const char *tty, uint32_t mode,
 		ng_pipeline_config cfg = {.mode = NG_MODE_RAW, .health = NG_DEFAULT_LIMITS,
 					  .adc_health = NG_DEFAULT_ADC_LIMITS};
 		query_info(d);
+		/* The host tests the samples as the device declares them: its
+		 * min-entropy per sample (GET_INFO 23) and per ADC half-word (46;
+		 * 0: one sample stream, as the emulator on jitter sends). Without
+		 * them (NeuG 1.0.x), the board profile's. */
 		bool h_ok = true;
 		if (d->have_info && d->info.extended && d->info.st.h_milli)
-			h_ok = ng_health_limits_for(&cfg.health, d->info.st.h_milli) == NG_OK;
+			h_ok = ng_pipeline_config_h(&cfg, d->info.st.h_milli,
+						    d->info.have[46] ? d->info.st.adc_h_milli
+								     : NG_DEFAULT_ADC_H_MILLI) == NG_OK;
 		if (!d->pipe || !h_ok || ng_pipeline_init(d->pipe, &cfg) != NG_OK) {
 			snprintf(err, errlen, "cannot set up the host's health tests");
 			*exit_code = NG_EXIT_IO;
