@@ -751,6 +751,13 @@ static bool mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 
 void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 {
+	ng_est_multi_mmc_rep(s, n, k, NULL, NULL, r);
+}
+
+_Static_assert(MMC_D == NG_REPEAT_CAP, "shared repeat lengths");
+void ng_est_multi_mmc_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t *prev,
+		     const uint8_t *next, ng_est_result *r)
+{
 	if (n < 3) {
 		ng_est_fail(r, "needs at least 3 samples");
 		return;
@@ -763,10 +770,11 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_map cm;
 	pair_map pm;
-	uint8_t *lp, *rp;
+	uint8_t *lpo = NULL, *rpo = NULL;
 	dir_tab dt;
-	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok3 = repeats(s, n, k, MMC_D, &lp, &rp);
+	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok3 = prev && next ? true : repeats(s, n, k, MMC_D, &lpo, &rpo);
 	bool ok4 = dir_init(&dt, k, MMC_D), ok = ok1 && ok2 && ok3 && ok4;
+	const uint8_t *lp = prev && next ? prev : lpo, *rp = prev && next ? next : rpo;
 	uint32_t entries[MMC_D + 1] = {0};
 	uint64_t sb[MMC_D + 1] = {0};
 	unsigned winner = 1;
@@ -896,8 +904,8 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	ctx_free(&cm);
 	pair_free(&pm);
 	dir_free(&dt);
-	free(lp);
-	free(rp);
+	free(lpo);
+	free(rpo);
 	if (!ok) {
 		ng_est_fail(r, "out of memory");
 		return;
@@ -975,6 +983,13 @@ static void lz_binary(const uint8_t *s, size_t n, ng_score *sc)
 
 void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 {
+	ng_est_lz78y_rep(s, n, k, NULL, NULL, r);
+}
+
+_Static_assert(LZ_B == NG_REPEAT_CAP, "shared repeat lengths");
+void ng_est_lz78y_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t *prev,
+		 const uint8_t *next, ng_est_result *r)
+{
 	if (n <= LZ_B + 2) {
 		ng_est_fail(r, "needs more than 18 samples");
 		return;
@@ -988,10 +1003,11 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_map cm;
 	pair_map pm;
-	uint8_t *lp, *rp;
+	uint8_t *lpo = NULL, *rpo = NULL;
 	dir_tab dt;
-	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok3 = repeats(s, n, k, LZ_B, &lp, &rp);
+	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok3 = prev && next ? true : repeats(s, n, k, LZ_B, &lpo, &rpo);
 	bool ok4 = dir_init(&dt, k, LZ_B), ok = ok1 && ok2 && ok3 && ok4, added;
+	const uint8_t *lp = prev && next ? prev : lpo, *rp = prev && next ? next : rpo;
 	size_t dix[LZ_B + 1];
 	size_t dsize = 0; /* prefixes in the dictionary, stored or not */
 	/* the prefixes the last prediction looked up (ending at i-2) */
@@ -1091,8 +1107,8 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	ctx_free(&cm);
 	pair_free(&pm);
 	dir_free(&dt);
-	free(lp);
-	free(rp);
+	free(lpo);
+	free(rpo);
 	if (!ok) {
 		ng_est_fail(r, "out of memory");
 		return;
