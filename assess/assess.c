@@ -201,25 +201,66 @@ typedef struct {
 	int est;
 } task;
 
+/* The literal data's repeat lengths (ng_repeat_lengths), which literal
+ * MultiMMC and LZ78Y both read, come from the suffix array the literal
+ * t-Tuple builds anyway: that task is first in the list (so a thread is
+ * on it before either reader starts) and the readers wait for it. */
 typedef struct {
 	task t[2 * NG_EST_COUNT];
 	unsigned n;
+	bool share;           /* the literal t-Tuple fills lp / rp */
+	uint8_t *lp, *rp;
+	bool rep_done, rep_ok;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 } task_list;
+
+static bool rep_wait(task_list *l)
+{
+	pthread_mutex_lock(&l->mu);
+	while (!l->rep_done)
+		pthread_cond_wait(&l->cv, &l->mu);
+	bool ok = l->rep_ok;
+	pthread_mutex_unlock(&l->mu);
+	return ok;
+}
 
 static void run_task(unsigned i, void *arg)
 {
-	task *t = &((task_list *)arg)->t[i];
+	task_list *l = arg;
+	task *t = &l->t[i];
 	ng_est_result *r = t->out;
+	bool lit = l->share && t->k > 2;
 	switch (t->est) {
 	case NG_EST_MCV: ng_est_mcv(t->s, t->n, t->k, r); break;
 	case NG_EST_COLLISION: ng_est_collision(t->s, t->n, r); break;
 	case NG_EST_MARKOV: ng_est_markov(t->s, t->n, r); break;
 	case NG_EST_COMPRESSION: ng_est_compression(t->s, t->n, r); break;
-	case NG_EST_TTUPLE: ng_est_tuple_lrs(t->s, t->n, t->k, r, r + 1); break;
+	case NG_EST_TTUPLE:
+		if (lit) {
+			bool ok = ng_est_tuple_lrs_rep(t->s, t->n, t->k, r, r + 1, NG_REPEAT_CAP, l->lp, l->rp);
+			pthread_mutex_lock(&l->mu);
+			l->rep_ok = ok;
+			l->rep_done = true;
+			pthread_cond_broadcast(&l->cv);
+			pthread_mutex_unlock(&l->mu);
+		} else
+			ng_est_tuple_lrs(t->s, t->n, t->k, r, r + 1);
+		break;
 	case NG_EST_MULTI_MCW: ng_est_multi_mcw(t->s, t->n, t->k, r); break;
 	case NG_EST_LAG: ng_est_lag(t->s, t->n, t->k, r); break;
-	case NG_EST_MULTI_MMC: ng_est_multi_mmc(t->s, t->n, t->k, r); break;
-	case NG_EST_LZ78Y: ng_est_lz78y(t->s, t->n, t->k, r); break;
+	case NG_EST_MULTI_MMC:
+		if (lit && rep_wait(l))
+			ng_est_multi_mmc_rep(t->s, t->n, t->k, l->lp, l->rp, r);
+		else
+			ng_est_multi_mmc(t->s, t->n, t->k, r);
+		break;
+	case NG_EST_LZ78Y:
+		if (lit && rep_wait(l))
+			ng_est_lz78y_rep(t->s, t->n, t->k, l->lp, l->rp, r);
+		else
+			ng_est_lz78y(t->s, t->n, t->k, r);
+		break;
 	}
 	ng_progress_step();
 }
@@ -251,7 +292,7 @@ ng_status ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o
 	rep->binary = k == 2;
 	uint8_t *bs = NULL;
 	size_t nb = 0;
-	task_list tl = {.n = 0};
+	task_list tl = {.n = 0, .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 	bool lit_all = k <= 2 && !o->conditioned; /* binary: everything on the literal data */
 	bool want_bits = !lit_all && !o->literal_only && (o->bits > 1 || o->conditioned);
 	if (want_bits) {
@@ -262,17 +303,27 @@ ng_status ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o
 		}
 		rep->has_bitstring = true;
 	}
+	bool lit = lit_all || !o->conditioned;
+	if (lit && k > 2 && !ng_assess_general) {
+		tl.lp = malloc(n);
+		tl.rp = malloc(n);
+		tl.share = tl.lp && tl.rp;
+		if (tl.share)
+			add(&tl, sym, n, k, rep->lit, NG_EST_TTUPLE);
+	}
 	for (unsigned j = 0; j < sizeof order_bits / sizeof order_bits[0]; j++) {
 		int e = order_bits[j];
 		if (want_bits)
 			add(&tl, bs, nb, 2, rep->bit, e);
 		bool lit_only_bits = e == NG_EST_COLLISION || e == NG_EST_MARKOV || e == NG_EST_COMPRESSION;
-		if (lit_all || (!o->conditioned && !lit_only_bits))
+		if ((lit_all || (!o->conditioned && !lit_only_bits)) && !(tl.share && e == NG_EST_TTUPLE))
 			add(&tl, sym, n, k, rep->lit, e);
 	}
 	ng_progress_start(o->progress, "non-IID estimators", tl.n);
 	ng_assess_parallel(o->threads ? o->threads : 1, tl.n, run_task, &tl);
 	ng_progress_end();
+	free(tl.lp);
+	free(tl.rp);
 	for (int e = 0; e < NG_EST_COUNT; e++) {
 		rep->lit[e].h = ng_plus_zero(rep->lit[e].h);
 		rep->bit[e].h = ng_plus_zero(rep->bit[e].h);

@@ -72,10 +72,23 @@ void ng_est_compression(const uint8_t *s, size_t n, ng_est_result *r); /* binary
 /* t-Tuple and LRS share one suffix array. */
 void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k,
 		      ng_est_result *tt, ng_est_result *lrs);
+/* The same, and when prev and next are given, the repeat lengths of
+ * ng_repeat_lengths (cap) from the same suffix array; returns whether it
+ * filled them (not on binary data, which takes the windows' path). */
+bool ng_est_tuple_lrs_rep(const uint8_t *s, size_t n, unsigned k,
+			  ng_est_result *tt, ng_est_result *lrs,
+			  unsigned cap, uint8_t *prev, uint8_t *next);
 void ng_est_multi_mcw(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
 void ng_est_lag(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
 void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
 void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
+/* The same with the repeat lengths (ng_repeat_lengths, cap NG_REPEAT_CAP)
+ * computed already; NULL: computed here. */
+#define NG_REPEAT_CAP 16
+void ng_est_multi_mmc_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t *prev,
+			  const uint8_t *next, ng_est_result *r);
+void ng_est_lz78y_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t *prev,
+		      const uint8_t *next, ng_est_result *r);
 /* 6.3.7 step 3-4 shared by the predictors: fills pg, pg_u, p_local, h. */
 void ng_est_predict_finish(uint64_t C, uint64_t N, uint64_t longest_run, unsigned k,
 			   ng_est_result *r);

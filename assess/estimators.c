@@ -158,12 +158,21 @@ void ng_est_markov(const uint8_t *s, size_t n, ng_est_result *r)
 	r->h = h > 1.0 ? 1.0 : h;
 }
 
+/* log2(u) for u = 1..L, filled on demand: the series below usually stops
+ * after a few thousand terms, far short of L */
+typedef struct {
+	long double *v;
+	uint64_t filled;
+} log_table;
+
 /* 6.3.4: G(z) of the compression estimate, for L blocks and d warm-up. */
-static long double compression_g(long double z, uint64_t L, uint64_t d, const long double *lg)
+static long double compression_g(long double z, uint64_t L, uint64_t d, log_table *lg)
 {
 	long double s1 = 0, s2 = 0, pw = 1, z1 = 1 - z;
 	for (uint64_t u = 1; u <= L; u++) {
-		long double a = lg[u] * pw;
+		if (u > lg->filled)
+			lg->v[lg->filled = u] = log2l((long double)u);
+		long double a = lg->v[u] * pw;
 		if (u < L)
 			s1 += a * (long double)(L - (u > d ? u : d));
 		if (u > d)
@@ -175,7 +184,7 @@ static long double compression_g(long double z, uint64_t L, uint64_t d, const lo
 	return (z * z * s1 + z * s2) / (long double)(L - d);
 }
 
-static long double compression_e(long double p, uint64_t L, uint64_t d, const long double *lg)
+static long double compression_e(long double p, uint64_t L, uint64_t d, log_table *lg)
 {
 	long double q = (1 - p) / 63.0L;
 	return compression_g(p, L, d, lg) + 63.0L * compression_g(q, L, d, lg);
@@ -218,14 +227,11 @@ void ng_est_compression(const uint8_t *s, size_t n, ng_est_result *r)
 	r->xbar = xbar;
 	r->sigma = sig;
 	r->xbar_p = xp;
-	long double *lg = malloc((L + 1) * sizeof *lg);
-	if (!lg) {
+	log_table lt = {malloc((L + 1) * sizeof *lt.v), 0}, *lg = &lt;
+	if (!lt.v) {
 		ng_est_fail(r, "out of memory");
 		return;
 	}
-	lg[0] = 0;
-	for (uint64_t u = 1; u <= L; u++)
-		lg[u] = log2l((long double)u);
 	long double lo = 1.0L / 64, hi = 1, target = xp, p = 0;
 	bool found = false;
 	if (compression_e(lo, L, d, lg) > target) {
@@ -250,7 +256,7 @@ void ng_est_compression(const uint8_t *s, size_t n, ng_est_result *r)
 			}
 		}
 	}
-	free(lg);
+	free(lt.v);
 	r->found_p = found;
 	if (found) {
 		r->p_u = (double)p;

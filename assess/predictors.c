@@ -580,6 +580,70 @@ static bool repeats(const uint8_t *s, size_t n, unsigned k, unsigned cap, uint8_
 #define MMC_D 16
 #define MMC_MAX 100000u
 
+/* Direct tables for the low orders of MultiMMC and LZ78Y on literal data:
+ * with b bits per symbol, the context of order d is the number its d
+ * symbols spell (b bits each, the latest lowest), so order d indexes its
+ * counts [context][y] and its best prediction [context] without hashing;
+ * a context is present iff its best count is non-zero, as a stored one
+ * always has a pair. Orders up to dd are direct, dd the highest whose
+ * count table holds at most DIR_CELLS cells (calloc'd: only the contexts
+ * the data uses are touched). */
+#define DIR_CELLS ((size_t)1 << 22)
+typedef struct {
+	uint32_t cnt;
+	uint8_t y;
+} dir_best;
+
+typedef struct {
+	unsigned b, dd;
+	bool big;           /* the top order's counts outgrow the L2 cache */
+	uint32_t *cnt[MMC_D + 1];
+	dir_best *best[MMC_D + 1];
+} dir_tab;
+
+static bool dir_init(dir_tab *t, unsigned k, unsigned maxd)
+{
+	memset(t, 0, sizeof *t);
+	if (ng_assess_general)
+		return true;
+	while ((1u << t->b) < k)
+		t->b++;
+	while (t->dd < maxd && ((size_t)1 << (t->b * (t->dd + 2))) <= DIR_CELLS)
+		t->dd++;
+	t->big = t->dd && ((size_t)1 << (t->b * (t->dd + 1))) > ((size_t)1 << 18);
+	for (unsigned d = 1; d <= t->dd; d++) {
+		t->cnt[d] = calloc((size_t)1 << (t->b * (d + 1)), sizeof *t->cnt[d]);
+		t->best[d] = calloc((size_t)1 << (t->b * d), sizeof *t->best[d]);
+		if (!t->cnt[d] || !t->best[d])
+			return false;
+	}
+	return true;
+}
+
+/* The top direct order's table, when big, is the one that misses the
+ * caches (k=16: 4 MiB of counts); the data is all known, so the row that MultiMMC's step
+ * q will train (the context ending at q-2, y = s[q-1]) is fetched
+ * DIR_AHEAD steps early. (LZ78Y, whose dictionary is full after 65,536
+ * prefixes, measured no faster with it.) */
+#define DIR_AHEAD 16
+static inline void dir_prefetch(const dir_tab *t, const uint8_t *s, size_t q)
+{
+	size_t c = 0;
+	for (unsigned d = 1; d <= t->dd; d++)
+		c |= (size_t)s[q - 1 - d] << (t->b * (d - 1));
+	__builtin_prefetch(&t->cnt[t->dd][c << t->b | s[q - 1]]);
+	__builtin_prefetch(&t->best[t->dd][c]);
+}
+
+static void dir_free(dir_tab *t)
+{
+	for (unsigned d = 1; d <= t->dd; d++) {
+		free(t->cnt[d]);
+		free(t->best[d]);
+	}
+}
+
+
 /* One 64-position block of binary MultiMMC's orders 1 to MMC_D - 1, all in
  * one pass over the block: their tables (order d at tab + (1 << d)) fit
  * the caches together, and the orders' loads and stores are independent,
@@ -704,6 +768,13 @@ static bool mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 
 void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 {
+	ng_est_multi_mmc_rep(s, n, k, NULL, NULL, r);
+}
+
+_Static_assert(MMC_D == NG_REPEAT_CAP, "shared repeat lengths");
+void ng_est_multi_mmc_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t *prev,
+		     const uint8_t *next, ng_est_result *r)
+{
 	if (n < 3) {
 		ng_est_fail(r, "needs at least 3 samples");
 		return;
@@ -716,9 +787,11 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_map cm;
 	pair_map pm;
-	uint8_t *lp, *rp;
-	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok3 = repeats(s, n, k, MMC_D, &lp, &rp);
-	bool ok = ok1 && ok2 && ok3;
+	uint8_t *lpo = NULL, *rpo = NULL;
+	dir_tab dt;
+	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok3 = prev && next ? true : repeats(s, n, k, MMC_D, &lpo, &rpo);
+	bool ok4 = dir_init(&dt, k, MMC_D), ok = ok1 && ok2 && ok3 && ok4;
+	const uint8_t *lp = prev && next ? prev : lpo, *rp = prev && next ? next : rpo;
 	uint32_t entries[MMC_D + 1] = {0};
 	uint64_t sb[MMC_D + 1] = {0};
 	unsigned winner = 1;
@@ -736,12 +809,15 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	 * trained: those lookups are skipped. */
 	bool mixed[MMC_D + 1] = {false};
 	for (size_t i = 2; ok && i < n; i++) {
+		if (dt.big && i + DIR_AHEAD < n)
+			dir_prefetch(&dt, s, i + DIR_AHEAD);
 		unsigned y = s[i - 1];
 		for (unsigned d = 1; d < MMC_D; d++)
 			if (entries[d] >= MMC_MAX && entries[d + 1] < MMC_MAX)
 				mixed[d] = true;
 		/* train with contexts ending at i-2 */
 		uint64_t raw = CTX_SEED;
+		size_t dix = 0;
 		bool absent = false; /* this order's context is surely missing */
 		unsigned dmax = i - 1 < MMC_D ? (unsigned)(i - 1) : MMC_D;
 		for (unsigned d = 1; d <= dmax; d++) {
@@ -755,8 +831,30 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 			}
 			bool may = entries[d] < MMC_MAX, added;
 			raw = ctx_step(raw, s[pos]);
+			if (d <= dt.dd)
+				dix |= (size_t)s[pos] << (dt.b * (d - 1));
 			if (absent && !may) {
 				absent = !mixed[d];
+				continue;
+			}
+			if (d <= dt.dd) {
+				dir_best *e = &dt.best[d][dix];
+				if (!e->cnt && !may) {
+					absent = !mixed[d];
+					continue;
+				}
+				uint32_t *cp = &dt.cnt[d][dix << dt.b | y], c;
+				if (*cp)
+					c = ++*cp;
+				else if (may) {
+					c = *cp = 1;
+					entries[d]++;
+				} else
+					continue;
+				if (c > e->cnt || (c == e->cnt && y > e->y)) {
+					e->cnt = c;
+					e->y = (uint8_t)y;
+				}
 				continue;
 			}
 			uint64_t hh = cid[d] == -2 ? ctx_fin(raw, d) : chh[d];
@@ -789,11 +887,20 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		for (unsigned d = 0; d <= MMC_D; d++)
 			cid[d] = -2;
 		raw = CTX_SEED;
+		dix = 0;
 		for (unsigned d = 1; d <= MMC_D && d <= i; d++) {
 			size_t pos = i - d;
 			if (d > lp[pos]) /* not seen before: missing */
 				break;
 			raw = ctx_step(raw, s[pos]);
+			if (d <= dt.dd) {
+				dix |= (size_t)s[pos] << (dt.b * (d - 1));
+				const dir_best *e = &dt.best[d][dix];
+				if (!e->cnt)
+					break;
+				pred[d] = e->y;
+				continue;
+			}
 			chh[d] = ctx_fin(raw, d);
 			long id = ctx_find(&cm, pos, d, chh[d]);
 			cid[d] = id;
@@ -815,8 +922,9 @@ void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_free(&cm);
 	pair_free(&pm);
-	free(lp);
-	free(rp);
+	dir_free(&dt);
+	free(lpo);
+	free(rpo);
 	if (!ok) {
 		ng_est_fail(r, "out of memory");
 		return;
@@ -894,6 +1002,13 @@ static void lz_binary(const uint8_t *s, size_t n, ng_score *sc)
 
 void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 {
+	ng_est_lz78y_rep(s, n, k, NULL, NULL, r);
+}
+
+_Static_assert(LZ_B == NG_REPEAT_CAP, "shared repeat lengths");
+void ng_est_lz78y_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t *prev,
+		 const uint8_t *next, ng_est_result *r)
+{
 	if (n <= LZ_B + 2) {
 		ng_est_fail(r, "needs more than 18 samples");
 		return;
@@ -907,9 +1022,12 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_map cm;
 	pair_map pm;
-	uint8_t *lp, *rp;
-	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok3 = repeats(s, n, k, LZ_B, &lp, &rp);
-	bool ok = ok1 && ok2 && ok3, added;
+	uint8_t *lpo = NULL, *rpo = NULL;
+	dir_tab dt;
+	bool ok1 = ctx_init(&cm, s), ok2 = pair_init(&pm), ok3 = prev && next ? true : repeats(s, n, k, LZ_B, &lpo, &rpo);
+	bool ok4 = dir_init(&dt, k, LZ_B), ok = ok1 && ok2 && ok3 && ok4, added;
+	const uint8_t *lp = prev && next ? prev : lpo, *rp = prev && next ? next : rpo;
+	size_t dix[LZ_B + 1];
 	size_t dsize = 0; /* prefixes in the dictionary, stored or not */
 	/* the prefixes the last prediction looked up (ending at i-2) */
 	long cid[LZ_B + 1];
@@ -925,8 +1043,27 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 				cid[j] = j > lp[i - 1 - j] ? -1 : ctx_find(&cm, i - 1 - j, j, chh[j]);
 			}
 		}
+		dix[0] = 0;
+		for (unsigned j = 1; j <= dt.dd; j++)
+			dix[j] = dix[j - 1] | (size_t)s[i - 1 - j] << (dt.b * (j - 1));
 		for (unsigned j = LZ_B; j >= 1; j--) {
 			size_t pos = i - 1 - j;
+			if (j <= dt.dd) {
+				dir_best *e = &dt.best[j][dix[j]];
+				if (!e->cnt) {
+					if (dsize >= LZ_MAX)
+						continue;
+					dsize++;
+					if (j > rp[pos])
+						continue;
+				}
+				uint32_t c = ++dt.cnt[j][dix[j] << dt.b | y];
+				if (c > e->cnt || (c == e->cnt && y > e->y)) {
+					e->cnt = c;
+					e->y = (uint8_t)y;
+				}
+				continue;
+			}
 			uint64_t hh = chh[j];
 			long id = cid[j];
 			if (id < 0) {
@@ -956,13 +1093,26 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		int pred = -1;
 		uint32_t maxc = 0;
 		uint64_t raw = CTX_SEED;
+		dix[0] = 0;
 		for (unsigned j = 1; j <= LZ_B; j++) {
 			raw = ctx_step(raw, s[i - j]);
+			if (j <= dt.dd) {
+				dix[j] = dix[j - 1] | (size_t)s[i - j] << (dt.b * (j - 1));
+				continue;
+			}
 			chh[j] = ctx_fin(raw, j);
 			cid[j] = j > lp[i - j] ? -1 : ctx_find(&cm, i - j, j, chh[j]);
 		}
 		cached = true;
 		for (unsigned j = LZ_B; j >= 1; j--) {
+			if (j <= dt.dd) {
+				const dir_best *e = &dt.best[j][dix[j]];
+				if (e->cnt > maxc) {
+					maxc = e->cnt;
+					pred = e->y;
+				}
+				continue;
+			}
 			long id = cid[j];
 			if (id < 0)
 				continue;
@@ -975,8 +1125,9 @@ void ng_est_lz78y(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	}
 	ctx_free(&cm);
 	pair_free(&pm);
-	free(lp);
-	free(rp);
+	dir_free(&dt);
+	free(lpo);
+	free(rpo);
 	if (!ok) {
 		ng_est_fail(r, "out of memory");
 		return;

@@ -272,24 +272,33 @@ static void factor_pass(const uint32_t *sa, const uint32_t *lcp, size_t n, unsig
 	}
 }
 
-bool ng_repeat_lengths(const uint8_t *s, size_t n, unsigned k, unsigned cap,
-		       uint8_t *prev, uint8_t *next)
+/* prev / next from the suffix and LCP arrays of s[0..n), n > 0 */
+static bool repeat_from_sa(const uint32_t *sa, const uint32_t *lcp, size_t n, unsigned cap,
+			   uint8_t *prev, uint8_t *next)
 {
 	if (cap > 255)
 		cap = 255;
-	if (n == 0)
-		return true;
-	uint32_t *sa = malloc(n * sizeof *sa), *lcp = malloc(n * sizeof *lcp);
 	uint32_t *st = malloc(n * sizeof *st), *stl = malloc(n * sizeof *stl);
-	bool ok = sa && lcp && st && stl && ng_suffix_array(s, n, k, sa) && ng_lcp_array(s, n, sa, lcp);
+	bool ok = st && stl;
 	if (ok) {
 		factor_pass(sa, lcp, n, cap, false, st, stl, prev);
 		factor_pass(sa, lcp, n, cap, true, st, stl, next);
 	}
-	free(sa);
-	free(lcp);
 	free(st);
 	free(stl);
+	return ok;
+}
+
+bool ng_repeat_lengths(const uint8_t *s, size_t n, unsigned k, unsigned cap,
+		       uint8_t *prev, uint8_t *next)
+{
+	if (n == 0)
+		return true;
+	uint32_t *sa = malloc(n * sizeof *sa), *lcp = malloc(n * sizeof *lcp);
+	bool ok = sa && lcp && ng_suffix_array(s, n, k, sa) && ng_lcp_array(s, n, sa, lcp) &&
+		  repeat_from_sa(sa, lcp, n, cap, prev, next);
+	free(sa);
+	free(lcp);
 	return ok;
 }
 
@@ -708,12 +717,19 @@ static void set_result(ng_est_result *r, long double pmax, size_t n)
 void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 		      ng_est_result *lr)
 {
+	ng_est_tuple_lrs_rep(s, n, k, tt, lr, 0, NULL, NULL);
+}
+
+bool ng_est_tuple_lrs_rep(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
+			  ng_est_result *lr, unsigned cap, uint8_t *prev, uint8_t *next)
+{
 	memset(tt, 0, sizeof *tt);
 	memset(lr, 0, sizeof *lr);
+	bool rep = false;
 	if (n < 2 || n >= UINT32_MAX) {
 		ng_est_fail(tt, "needs at least 2 samples");
 		ng_est_fail(lr, "needs at least 2 samples");
-		return;
+		return rep;
 	}
 	lcp_acc acc;
 	int fast = !lcp_acc_init(&acc) ? -1 : k == 2 ? lcp_binary(s, n, &acc) : 0;
@@ -722,6 +738,8 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 		fast = sa && lcp && ng_suffix_array(s, n, k, sa) && ng_lcp_array(s, n, sa, lcp) ? 1 : -1;
 		for (size_t i = 1; fast == 1 && i < n; i++)
 			lcp_acc_feed(&acc, lcp[i]);
+		if (fast == 1 && prev && next)
+			rep = repeat_from_sa(sa, lcp, n, cap, prev, next);
 		free(sa);
 		free(lcp);
 	}
@@ -731,7 +749,7 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 		lcp_acc_free(&acc);
 		ng_est_fail(tt, "out of memory");
 		ng_est_fail(lr, "out of memory");
-		return;
+		return rep;
 	}
 	uint32_t vmax = acc.vmax;
 	uint64_t *qlen = acc.qlen, *diff = acc.diff;
@@ -777,4 +795,5 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 		set_result(lr, pmax, n);
 	}
 	lcp_acc_free(&acc);
+	return rep;
 }
