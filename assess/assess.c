@@ -101,17 +101,17 @@ void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, v
 	free(t);
 }
 
-/* ---- progress bar ----
- * On a terminal only: what is running, units done of the total and an
- * estimate of the time left from the rate so far; redrawn at most ten
- * times a second. */
+/* ---- progress ----
+ * The library counts units of work; the caller's drawer (cli/ draws it on
+ * a terminal) shows them, at most ten times a second and once at the end
+ * of each phase. No drawer: nothing is counted aloud. */
 static struct {
 	bool on;
 	const char *what;
 	atomic_uint total;
 	atomic_uint done;
 	double t0, last;
-	int len;          /* of the line on screen: a shorter one is padded over it */
+	ng_progress_drawer draw;
 	pthread_mutex_t mu;
 } prog = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
@@ -122,6 +122,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void ng_progress_set_drawer(ng_progress_drawer fn) { prog.draw = fn; }
+
+/* Under prog.mu, or before the workers start. */
 static void prog_draw(bool force)
 {
 	double t = now_s();
@@ -129,38 +132,17 @@ static void prog_draw(bool force)
 		return;
 	prog.last = t;
 	unsigned d = atomic_load(&prog.done), tot = atomic_load(&prog.total);
-	if (d > tot)
-		tot = d;
-	unsigned w = 20, f = tot ? (unsigned)((uint64_t)d * w / tot) : w;
-	char bar[32], left[32] = "";
-	for (unsigned i = 0; i < w; i++)
-		bar[i] = i < f ? '#' : '.';
-	bar[w] = 0;
-	double el = t - prog.t0;
-	if (d > 0 && tot > d) {
-		double l = el * (double)(tot - d) / (double)d;
-		if (l >= 60)
-			snprintf(left, sizeof left, ", ~%.0f min %02.0f s left", floor(l / 60), fmod(l, 60));
-		else
-			snprintf(left, sizeof left, ", ~%.0f s left", ceil(l));
-	}
-	/* No escape sequence (tests/scripts/terminal.sh): a carriage return,
-	 * and spaces over what the longer line before left. */
-	int n = fprintf(stderr, "\r%s [%s] %u/%u, %.0f s%s", prog.what, bar, d, tot, el, left) - 1;
-	fprintf(stderr, "%*s", prog.len > n ? prog.len - n : 0, "");
-	prog.len = n > prog.len ? n : prog.len;
-	fflush(stderr);
+	prog.draw(prog.what, d, d > tot ? d : tot, t - prog.t0, false);
 }
 
 void ng_progress_start(bool on, const char *what, unsigned total)
 {
-	prog.on = on && isatty(2);
+	prog.on = on && prog.draw;
 	prog.what = what;
 	atomic_store(&prog.total, total);
 	atomic_store(&prog.done, 0);
 	prog.t0 = now_s();
 	prog.last = 0;
-	prog.len = 0;
 	if (prog.on)
 		prog_draw(true);
 }
@@ -188,7 +170,7 @@ void ng_progress_step(void)
 void ng_progress_end(void)
 {
 	if (prog.on)
-		fprintf(stderr, "\r%*s\r", prog.len, "");
+		prog.draw(prog.what, atomic_load(&prog.done), atomic_load(&prog.total), now_s() - prog.t0, true);
 	prog.on = false;
 }
 

@@ -224,7 +224,12 @@ static inline double ng_plus_zero(double h)
 /* Simple worker pool: runs fn(i, arg) for i in [0, count) on up to threads. */
 void ng_assess_parallel(unsigned threads, unsigned count, void (*fn)(unsigned, void *), void *arg);
 
-/* Progress (stderr, only if enabled): total units, and bumps. */
+/* Progress: the phases count their units of work and call the drawer the
+ * caller set (none: nothing), at most ten times a second with the phase,
+ * units done, units in all and seconds since the phase began, and once
+ * with end = true when the phase ends. */
+typedef void (*ng_progress_drawer)(const char *what, unsigned done, unsigned total, double elapsed, bool end);
+void ng_progress_set_drawer(ng_progress_drawer fn);
 void ng_progress_start(bool on, const char *what, unsigned total);
 void ng_progress_step(void);
 void ng_progress_end(void);

@@ -221,3 +221,35 @@ void ng_assess_print_restart(const ng_restart_report *r, bool json, int verbose,
 	printf(r->valid ? "Validation Test Passed...\n\n" : "Validation Test Failed...\n\n");
 	printf("min(H_r, H_c, H_I): %f\n", r->h_min);
 }
+
+/* The progress line on a terminal (standard error): the phase, a bar, units
+ * done of the total, seconds so far and an estimate of the time left. No
+ * escape sequence (tests/scripts/terminal.sh): a carriage return, and
+ * spaces over what a longer line before left; erased at the phase's end. */
+void ng_assess_progress_draw(const char *what, unsigned done, unsigned total, double el, bool end)
+{
+	static int len;  /* of the line on screen */
+	if (end) {
+		fprintf(stderr, "\r%*s\r", len, "");
+		fflush(stderr);
+		len = 0;
+		return;
+	}
+	enum { W = 20 };
+	unsigned f = total ? (unsigned)((uint64_t)done * W / total) : W;
+	char bar[W + 1], left[40] = "";
+	for (unsigned i = 0; i < W; i++)
+		bar[i] = i < f ? '#' : '.';
+	bar[W] = 0;
+	if (done > 0 && total > done) {
+		double l = el * (double)(total - done) / (double)done;
+		if (l >= 60)
+			snprintf(left, sizeof left, ", ~%.0f min %02.0f s left", floor(l / 60), fmod(l, 60));
+		else
+			snprintf(left, sizeof left, ", ~%.0f s left", ceil(l));
+	}
+	int n = fprintf(stderr, "\r%s [%s] %u/%u, %.0f s%s", what, bar, done, total, el, left) - 1;
+	fprintf(stderr, "%*s", len > n ? len - n : 0, "");
+	len = n > len ? n : len;
+	fflush(stderr);
+}

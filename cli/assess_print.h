@@ -21,4 +21,8 @@ void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool co
 			 const ng_bits_note *note);
 void ng_assess_print_restart(const ng_restart_report *r, bool json, int verbose, unsigned bits);
 
+/* assess.h's ng_progress_drawer for a terminal: cmd_assess sets it when
+ * standard error is one. */
+void ng_assess_progress_draw(const char *what, unsigned done, unsigned total, double el, bool end);
+
 #endif

@@ -478,6 +478,8 @@ int ng_cmd_assess(int argc, char **argv)
 	}
 	long nc = sysconf(_SC_NPROCESSORS_ONLN);
 	o.threads = nc > 0 ? (unsigned)nc : 1;
+	if (isatty(2)) /* progress on a terminal only */
+		ng_progress_set_drawer(ng_assess_progress_draw);
 	optind = 1;
 	int c;
 	unsigned long long v;
