@@ -81,6 +81,18 @@ static ng_status d_ep_xfer(void *drv, uint8_t ep, uint8_t *buf, uint16_t len)
 	return NG_OK;
 }
 
+/* A data endpoint halted or cleared: whatever was pending on it is dropped,
+ * without an event. */
+static void set_halt(ng_dcd_usbip *d, uint8_t ep, bool halt)
+{
+	ng_vhc_ep_cancel(d->hc, ep);
+	if (NG_EP_IS_IN(ep))
+		d->in_pending[NG_EP_NUM(ep)] = false;
+	else
+		d->out_buf[NG_EP_NUM(ep)] = NULL;
+	ng_vhc_ep_stall(d->hc, ep, halt);
+}
+
 static void d_ep_stall(void *drv, uint8_t ep)
 {
 	ng_dcd_usbip *d = drv;
@@ -90,25 +102,14 @@ static void d_ep_stall(void *drv, uint8_t ep)
 		return;
 	}
 	/* dcd.h: a transfer pending on it is cancelled without an event */
-	ng_vhc_ep_cancel(d->hc, ep);
-	if (NG_EP_IS_IN(ep))
-		d->in_pending[NG_EP_NUM(ep)] = false;
-	else
-		d->out_buf[NG_EP_NUM(ep)] = NULL;
-	ng_vhc_ep_stall(d->hc, ep, true);
+	set_halt(d, ep, true);
 }
 
 static void d_ep_clear_stall(void *drv, uint8_t ep)
 {
-	ng_dcd_usbip *d = drv;
 	/* dcd.h: nothing is pending afterwards (the toggle is the host's business
 	 * over USB/IP) */
-	ng_vhc_ep_cancel(d->hc, ep);
-	if (NG_EP_IS_IN(ep))
-		d->in_pending[NG_EP_NUM(ep)] = false;
-	else
-		d->out_buf[NG_EP_NUM(ep)] = NULL;
-	ng_vhc_ep_stall(d->hc, ep, false);
+	set_halt(drv, ep, false);
 }
 
 const ng_dcd_ops ng_dcd_usbip_ops = {
