@@ -31,6 +31,33 @@ static bool cut_cb(void *user, int kind, uint32_t addr)
 	return ops++ == cut_at;
 }
 
+/* 64 rounds of a power cut at each of the floor raise's raise_ops flash
+ * operations, from the flash in keep, each cut leaving other torn bits (the
+ * model's random, varied by round r as (r + r0) * mul): counts floors below
+ * lo or above hi after the cut, and next boots that do not finish at hi. */
+typedef struct { long below, above, unfinished, tries; } cut_tally;
+static cut_tally cut_raise(bf_board *B, const uint8_t *keep, long raise_ops, uint32_t lo, uint32_t hi, int r0,
+			   uint64_t mul)
+{
+	cut_tally c = {0};
+	for (int r = 0; r < 64; r++)
+		for (long k = 0; k < raise_ops; k++) {
+			memcpy(B->mem, keep, BF_FLASH);
+			B->m.rng ^= (uint64_t)(r + r0) * mul;
+			cut_at = k;
+			ops = 0;
+			bf_boot(B);
+			uint32_t f = ng_boot_floor(&B->t);
+			c.below += f < lo;
+			c.above += f > hi;
+			cut_at = -1;
+			bf_boot(B);
+			c.unfinished += ng_boot_floor(&B->t) != hi;
+			c.tries++;
+		}
+	return c;
+}
+
 /* The floor's log as it is: how many words are used. */
 static unsigned floor_words(const bf_board *b)
 {
@@ -338,25 +365,10 @@ int main(void)
 		long raise_ops = ops;
 		CHECK(raise_ops == 1 && ng_boot_floor(&B.t) == 0x000300,
 		      "the raise to 0.3.0 is %ld flash operation (the word's low half-word; its high one is erased)", raise_ops);
-		long below = 0, above = 0, unfinished = 0, tries = 0;
-		for (int r = 0; r < 64; r++)
-			for (long k = 0; k < raise_ops; k++) {
-				memcpy(B.mem, keep, sizeof keep);
-				B.m.rng ^= (uint64_t)(r + 1) * 0x9E3779B97F4A7C15ull;
-				cut_at = k;
-				ops = 0;
-				bf_boot(&B);
-				uint32_t f = ng_boot_floor(&B.t);
-				below += f < 0x000200;
-				above += f > 0x000300;
-				cut_at = -1;
-				bf_boot(&B);
-				unfinished += ng_boot_floor(&B.t) != 0x000300;
-				tries++;
-			}
-		CHECK(below == 0 && above == 0 && unfinished == 0,
+		cut_tally c = cut_raise(&B, keep, raise_ops, 0x000200, 0x000300, 1, 0x9E3779B97F4A7C15ull);
+		CHECK(c.below == 0 && c.above == 0 && c.unfinished == 0,
 		      "%ld cuts in the raise (random torn bits): the floor never below 0.2.0 (%ld), never above 0.3.0 (%ld); the next boot makes it 0.3.0 (%ld not)",
-		      tries, below, above, unfinished);
+		      c.tries, c.below, c.above, c.unfinished);
 		/* and versions with both half-words: 1.2.3 over 0.3.0 */
 		size_t n4 = bf_image(S, sizeof S, 3000, seed + 14, 0x010203, NULL);
 		CHECK(bf_update(&U, S, n4, 256) == 0, "1.2.3 downloaded");
@@ -364,25 +376,10 @@ int main(void)
 		ops = 0;
 		bf_boot(&B);
 		raise_ops = ops;
-		below = above = unfinished = tries = 0;
-		for (int r = 0; r < 64; r++)
-			for (long k = 0; k < raise_ops; k++) {
-				memcpy(B.mem, keep, sizeof keep);
-				B.m.rng ^= (uint64_t)(r + 7) * 0xD1B54A32D192ED03ull;
-				cut_at = k;
-				ops = 0;
-				bf_boot(&B);
-				uint32_t f = ng_boot_floor(&B.t);
-				below += f < 0x000300;
-				above += f > 0x010203;
-				cut_at = -1;
-				bf_boot(&B);
-				unfinished += ng_boot_floor(&B.t) != 0x010203;
-				tries++;
-			}
-		CHECK(raise_ops == 2 && below == 0 && above == 0 && unfinished == 0,
+		c = cut_raise(&B, keep, raise_ops, 0x000300, 0x010203, 7, 0xD1B54A32D192ED03ull);
+		CHECK(raise_ops == 2 && c.below == 0 && c.above == 0 && c.unfinished == 0,
 		      "%ld cuts in the raise to 1.2.3 (%ld operations): never below 0.3.0 (%ld), never above 1.2.3 (%ld); the next boot finishes (%ld not)",
-		      tries, raise_ops, below, above, unfinished);
+		      c.tries, raise_ops, c.below, c.above, c.unfinished);
 		B.m.cut = NULL;
 	}
 	{
