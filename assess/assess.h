@@ -177,6 +177,15 @@ typedef struct {
  * NG_ERR_NOMEM when out of memory. */
 ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
 		  unsigned long rounds, uint64_t seed, ng_iid_report *rep);
+/* The compression statistic's size (5.1.11), exactly as libbz2 compresses
+ * the samples written "v v v ..." at the given level (1..9; 5 for the
+ * statistic), without compressing (assess/bz2len.c). A workspace is
+ * reused across calls by one thread. Returns -1 when out of memory. */
+typedef struct ng_bz2_ws ng_bz2_ws;
+ng_bz2_ws *ng_bz2_ws_new(void);
+void ng_bz2_ws_free(ng_bz2_ws *w);
+int64_t ng_bz2_text_size(const uint8_t *x, size_t n, unsigned level, ng_bz2_ws *w);
+
 /* The 19 permutation statistics of one sequence (s: translated symbols,
  * raw: values, median: of the values). */
 /* A permutation statistic's verdict from its counts C[i][0..2] (5.1):

@@ -1,0 +1,832 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The compression statistic (SP 800-90B 5.1.11) without compressing: the
+ * exact size in bytes of what libbz2 (bzip2 1.0.x, BZ2_bzBuffToBuffCompress)
+ * writes for the samples as decimal numbers separated by single spaces,
+ * computed from the format's parts:
+ *
+ *   stream    "BZh" + level (32 bits) ... end marker and CRC (80 bits),
+ *             padded to a byte;
+ *   block     marker, CRC, randomised bit, origin pointer (105 bits), the
+ *             bytes-in-use bitmap, the Huffman tables and the coded
+ *             move-to-front symbols of the block's Burrows-Wheeler transform.
+ *
+ * Only the lengths are computed, never the bits. The transform is the one
+ * costly part, and the text's shape makes it cheap: every rotation of a
+ * block is (a digit string p, then a space, then whole tokens), and p
+ * followed by its space is prefix-free, so rotations sort by (p, the rank
+ * of the token rotation after it). Sorting the ~140,000 token rotations of
+ * a 500 kB block (8 or more tokens to a 64-bit key) replaces sorting its
+ * 500,000 character rotations. The text never has four equal characters in
+ * a row (at most three digits, then a space), so bzip2's initial run-length
+ * step never fires; a block ends at the first run boundary at or past
+ * 100000 * level - 19 characters, as libbz2 fills it.
+ *
+ * The Huffman stage is libbz2's, step for step, because the size depends on
+ * its choices: the tables' starting partition of the symbol frequencies,
+ * four rounds of choosing a table per group of 50 symbols (the first
+ * cheapest) and rebuilding each table's code lengths from what chose it
+ * (a heap-built Huffman tree whose weights carry the subtree depth in their
+ * low 8 bits; a tree deeper than 17 halves the weights and is built again).
+ * tests/unit/test_bz2len.c and fuzz_assess check every size against libbz2
+ * itself. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "assess.h"
+
+#define GROUP 50        /* symbols per table choice */
+#define ITERS 4         /* table refinement rounds */
+#define MAXLEN 17       /* longest code libbz2 accepts from its builder */
+#define MERGED 256      /* the token type of a block's wrapped token */
+#define NKEYS 11        /* 0 = end of string, 1..10 = '0'..'9' */
+
+typedef struct {
+	uint64_t key;
+	uint32_t idx;
+} kv;
+
+struct ng_bz2_ws {
+	size_t cap_m, cap_l, cap_g;
+	uint32_t *sa, *isa, *aux, *aux2;
+	uint16_t *tok;
+	kv *pairs, *tmp;
+	uint8_t *bwt;
+	uint8_t (*hist)[16];
+	uint8_t *sel;
+	uint32_t cnt[65536];
+};
+
+/* the decimal text of each value: length, digits, digit mask, and the
+ * order key of each suffix T[o..] */
+typedef struct {
+	uint8_t len;
+	char d[3];
+	uint16_t mask;
+	uint32_t skey[4];
+} tok_info;
+
+static tok_info vt[256];
+static uint32_t skey_sorted[256 * 4];
+static unsigned nskey;
+static uint16_t sidx[256][4];   /* index of vt[v].skey[o] in skey_sorted */
+static uint16_t vorder[256];    /* values in string order */
+
+/* order key of a digit string (at most 6 digits): base 11, missing
+ * positions 0, so a proper prefix sorts first, as its space does */
+static uint32_t str_key(const char *s, unsigned len)
+{
+	uint32_t k = 0;
+	for (unsigned i = 0; i < 6; i++)
+		k = k * NKEYS + (i < len ? (uint32_t)(s[i] - '0' + 1) : 0);
+	return k;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int cmp_vorder(const void *a, const void *b)
+{
+	uint32_t x = vt[*(const uint16_t *)a].skey[0], y = vt[*(const uint16_t *)b].skey[0];
+	return (x > y) - (x < y);
+}
+
+static unsigned lower_bound(const uint32_t *a, unsigned n, uint32_t k)
+{
+	unsigned lo = 0, hi = n;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		if (a[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void tables_init(void)
+{
+	unsigned nk = 0;
+	for (unsigned v = 0; v < 256; v++) {
+		tok_info *t = &vt[v];
+		char buf[4];
+		unsigned l = v >= 100 ? 3 : v >= 10 ? 2 : 1, x = v;
+		for (unsigned i = l; i-- > 0; x /= 10)
+			buf[i] = (char)('0' + x % 10);
+		t->len = (uint8_t)l;
+		memcpy(t->d, buf, l);
+		t->mask = 0;
+		for (unsigned i = 0; i < l; i++)
+			t->mask = (uint16_t)(t->mask | 1u << (buf[i] - '0'));
+		for (unsigned o = 0; o <= l; o++)
+			skey_sorted[nk++] = t->skey[o] = str_key(buf + o, l - o);
+		vorder[v] = (uint16_t)v;
+	}
+	qsort(skey_sorted, nk, sizeof skey_sorted[0], cmp_u32);
+	unsigned u = 0;
+	for (unsigned i = 0; i < nk; i++)
+		if (u == 0 || skey_sorted[u - 1] != skey_sorted[i])
+			skey_sorted[u++] = skey_sorted[i];
+	for (unsigned v = 0; v < 256; v++)
+		for (unsigned o = 0; o <= vt[v].len; o++)
+			sidx[v][o] = (uint16_t)lower_bound(skey_sorted, u, vt[v].skey[o]);
+	qsort(vorder, 256, sizeof vorder[0], cmp_vorder);
+	nskey = u;
+}
+
+ng_bz2_ws *ng_bz2_ws_new(void)
+{
+	static int once;
+	if (!__atomic_load_n(&once, __ATOMIC_ACQUIRE)) {
+		static int lock;
+		while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+			;
+		if (!once) {
+			tables_init();
+			__atomic_store_n(&once, 1, __ATOMIC_RELEASE);
+		}
+		__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+	}
+	return calloc(1, sizeof(ng_bz2_ws));
+}
+
+void ng_bz2_ws_free(ng_bz2_ws *w)
+{
+	if (!w)
+		return;
+	free(w->sa);
+	free(w->isa);
+	free(w->aux);
+	free(w->aux2);
+	free(w->tok);
+	free(w->pairs);
+	free(w->tmp);
+	free(w->bwt);
+	free(w->hist);
+	free(w->sel);
+	free(w);
+}
+
+static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
+{
+	if (m > w->cap_m) {
+		m += m / 4;
+		free(w->sa);
+		free(w->isa);
+		free(w->aux);
+		free(w->aux2);
+		free(w->tok);
+		free(w->pairs);
+		free(w->tmp);
+		w->sa = malloc(m * sizeof *w->sa);
+		w->isa = malloc(m * sizeof *w->isa);
+		w->aux = malloc(m * sizeof *w->aux);
+		w->aux2 = malloc(m * sizeof *w->aux2);
+		w->tok = malloc(m * sizeof *w->tok);
+		w->pairs = malloc(m * sizeof *w->pairs);
+		w->tmp = malloc(m * sizeof *w->tmp);
+		w->cap_m = m;
+		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->pairs || !w->tmp) {
+			w->cap_m = 0;
+			return false;
+		}
+	}
+	size_t g = l / GROUP + 2;
+	if (l > w->cap_l) {
+		l += l / 4;
+		g = l / GROUP + 2;
+		free(w->bwt);
+		free(w->hist);
+		free(w->sel);
+		w->bwt = malloc(l);
+		w->hist = malloc(g * sizeof *w->hist);
+		w->sel = malloc(g);
+		w->cap_l = l;
+		w->cap_g = g;
+		if (!w->bwt || !w->hist || !w->sel) {
+			w->cap_l = 0;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- sorting the token rotations ---- */
+
+static void insertion_sort(kv *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		kv x = a[i];
+		size_t j = i;
+		while (j > 0 && a[j - 1].key > x.key) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = x;
+	}
+}
+
+/* MSD radix on bits [shift, shift + 8) downwards, a[] sorted in place via
+ * tmp[] */
+static void radix8(kv *a, kv *tmp, size_t n, int shift)
+{
+	if (n <= 32 || shift < 0) {
+		if (shift >= -8)
+			insertion_sort(a, n);
+		return;
+	}
+	size_t c[257] = {0};
+	for (size_t i = 0; i < n; i++)
+		c[((a[i].key >> shift) & 255) + 1]++;
+	for (int d = 0; d < 256; d++)
+		c[d + 1] += c[d];
+	size_t pos[256];
+	memcpy(pos, c, sizeof pos);
+	for (size_t i = 0; i < n; i++)
+		tmp[pos[(a[i].key >> shift) & 255]++] = a[i];
+	memcpy(a, tmp, n * sizeof *a);
+	for (int d = 0; d < 256; d++)
+		if (c[d + 1] - c[d] > 1)
+			radix8(a + c[d], tmp + c[d], c[d + 1] - c[d], shift - 8);
+}
+
+/* Sorts w->pairs[0..m) by key: one 16-bit pass on the top bits into
+ * w->tmp, then each bucket by 8-bit passes or insertion. Leaves the sorted
+ * pairs in w->pairs. */
+static void sort_keys(ng_bz2_ws *w, size_t m)
+{
+	uint32_t *c = w->cnt;
+	memset(c, 0, sizeof w->cnt);
+	kv *a = w->pairs, *t = w->tmp;
+	for (size_t i = 0; i < m; i++)
+		c[a[i].key >> 48]++;
+	uint32_t s = 0;
+	for (unsigned d = 0; d < 65536; d++) {
+		uint32_t x = c[d];
+		c[d] = s;
+		s += x;
+	}
+	for (size_t i = 0; i < m; i++)
+		t[c[a[i].key >> 48]++] = a[i];
+	/* c[d] is now the end of bucket d */
+	uint32_t start = 0;
+	for (unsigned d = 0; d < 65536 && start < m; d++) {
+		uint32_t end = c[d];
+		if (end - start > 1)
+			radix8(t + start, a + start, end - start, 40);
+		start = end;
+	}
+	w->pairs = t;
+	w->tmp = a;
+}
+
+/* cmp for the doubling step: (aux key, index) pairs */
+static int cmp_kv(const void *x, const void *y)
+{
+	const kv *a = x, *b = y;
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+/* Suffix order of the cyclic token sequence tok[0..m) with ranks rk[]
+ * (b bits each): w->sa. Rotations equal over all m tokens stay in any
+ * order (their characters, and so the transform, are the same). */
+static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned b)
+{
+	unsigned kt = 64 / b;   /* tokens per key */
+	const uint16_t *tok = w->tok;
+	kv *p = w->pairs;
+	uint64_t key = 0;
+	unsigned low = 64 - b * kt;
+	for (unsigned t = 0; t < kt; t++)
+		key = key << b | rk[tok[t % m]];
+	key <<= low;
+	for (size_t j = 0; j < m; j++) {
+		p[j].key = key;
+		p[j].idx = (uint32_t)j;
+		key = key << b | (uint64_t)rk[tok[(j + kt) % m]] << low;
+	}
+	sort_keys(w, m);
+	p = w->pairs;
+	uint32_t *sa = w->sa, *isa = w->isa;
+	bool ties = false;
+	for (size_t i = 0; i < m; i++) {
+		sa[i] = p[i].idx;
+		if (i && p[i].key == p[i - 1].key)
+			ties = true;
+	}
+	if (!ties || kt >= m)
+		return;
+	/* prefix doubling on the groups of equal keys: rank = the group's
+	 * first position; a group is split by the rank h tokens on */
+	for (size_t i = 0; i < m;) {
+		size_t e = i + 1;
+		while (e < m && p[e].key == p[i].key)
+			e++;
+		for (size_t k = i; k < e; k++)
+			isa[sa[k]] = (uint32_t)i;
+		i = e;
+	}
+	/* aux[i] = end of the group starting at i (unresolved groups only) */
+	uint32_t *gend = w->aux;
+	size_t ngr = 0;
+	for (size_t i = 0; i < m;) {
+		size_t e = i + 1;
+		while (e < m && p[e].key == p[i].key)
+			e++;
+		if (e - i > 1)
+			gend[ngr++] = (uint32_t)i, gend[ngr++] = (uint32_t)e;
+		i = e;
+	}
+	kv *q = w->tmp;
+	uint32_t *nend = w->aux2;
+	for (size_t h = kt; ngr > 0 && h < m; h *= 2) {
+		/* every open group's keys from the ranks as they stand */
+		for (size_t g = 0; g < ngr; g += 2)
+			for (uint32_t k = gend[g]; k < gend[g + 1]; k++) {
+				q[k].key = isa[(sa[k] + h) % m];
+				q[k].idx = sa[k];
+			}
+		size_t nn = 0;
+		for (size_t g = 0; g < ngr; g += 2) {
+			uint32_t s = gend[g], e = gend[g + 1];
+			if (e - s <= 32)
+				insertion_sort(q + s, e - s);
+			else
+				qsort(q + s, e - s, sizeof *q, cmp_kv);
+			for (uint32_t k = s; k < e;) {
+				uint32_t f = k + 1;
+				while (f < e && q[f].key == q[k].key)
+					f++;
+				for (uint32_t x = k; x < f; x++) {
+					sa[x] = q[x].idx;
+					isa[q[x].idx] = k;
+				}
+				if (f - k > 1) {
+					nend[nn++] = k;
+					nend[nn++] = f;
+				}
+				k = f;
+			}
+		}
+		uint32_t *t = gend;
+		gend = nend;
+		nend = t;
+		ngr = nn;
+	}
+}
+
+/* ---- the Huffman stage: libbz2's, for lengths only ---- */
+
+static void heap_up(int *heap, const uint32_t *w, int z)
+{
+	int t = heap[z];
+	while (w[t] < w[heap[z >> 1]]) {
+		heap[z] = heap[z >> 1];
+		z >>= 1;
+	}
+	heap[z] = t;
+}
+
+static void heap_down(int *heap, const uint32_t *w, int nh, int z)
+{
+	int t = heap[z];
+	for (;;) {
+		int y = z << 1;
+		if (y > nh)
+			break;
+		if (y < nh && w[heap[y + 1]] < w[heap[y]])
+			y++;
+		if (w[t] < w[heap[y]])
+			break;
+		heap[z] = heap[y];
+		z = y;
+	}
+	heap[z] = t;
+}
+
+/* Code lengths for n symbols (n <= 16) from their frequencies: a heap of
+ * leaves 1..n, weights freq << 8 (0 counts as 1) with the subtree depth in
+ * the low byte, the two lightest joined until one is left; deeper than
+ * maxlen: every leaf weight w becomes 1 + w / 2 and the tree is built
+ * again. */
+static void code_lengths(uint8_t *len, const uint32_t *freq, int n, int maxlen)
+{
+	uint32_t w[2 * 16 + 2];
+	int par[2 * 16 + 2], heap[16 + 2];
+	for (int i = 0; i < n; i++)
+		w[i + 1] = (freq[i] ? freq[i] : 1) << 8;
+	for (;;) {
+		int nodes = n, nh = 0;
+		heap[0] = 0;
+		w[0] = 0;
+		par[0] = -2;
+		for (int i = 1; i <= n; i++) {
+			par[i] = -1;
+			heap[++nh] = i;
+			heap_up(heap, w, nh);
+		}
+		while (nh > 1) {
+			int a = heap[1];
+			heap[1] = heap[nh--];
+			heap_down(heap, w, nh, 1);
+			int b = heap[1];
+			heap[1] = heap[nh--];
+			heap_down(heap, w, nh, 1);
+			nodes++;
+			par[a] = par[b] = nodes;
+			uint32_t da = w[a] & 255, db = w[b] & 255;
+			w[nodes] = ((w[a] & ~255u) + (w[b] & ~255u)) | (1 + (da > db ? da : db));
+			par[nodes] = -1;
+			heap[++nh] = nodes;
+			heap_up(heap, w, nh);
+		}
+		bool too_long = false;
+		for (int i = 1; i <= n; i++) {
+			int d = 0;
+			for (int k = i; par[k] >= 0; k = par[k])
+				d++;
+			len[i - 1] = (uint8_t)d;
+			too_long |= d > maxlen;
+		}
+		if (!too_long)
+			return;
+		for (int i = 1; i <= n; i++)
+			w[i] = (1 + (w[i] >> 8) / 2) << 8;
+	}
+}
+
+/* The bits of one block after its 105-bit header: the bytes-in-use map
+ * (ranges: how many of its 16-byte ranges are in use), the tables, the
+ * selectors and the coded symbols, from the move-to-front output's counts
+ * per group of 50 (hist[g][s], g < ng) and in all (freq). */
+static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_t *freq,
+			     size_t nmtf, int alpha, unsigned ranges, uint8_t *sel)
+{
+	int ngr = nmtf < 200 ? 2 : nmtf < 600 ? 3 : nmtf < 1200 ? 4 : nmtf < 2400 ? 5 : 6;
+	uint8_t len[6][16];
+	uint16_t lw[6][16];
+	/* the starting tables: table p-1 cheap (0) on a run of symbols
+	 * holding about its share of what is left, dear (15) elsewhere */
+	{
+		int gs = 0;
+		size_t rem = nmtf;
+		for (int part = ngr; part > 0; part--) {
+			size_t target = rem / (size_t)part, a = 0;
+			int ge = gs - 1;
+			while (a < target && ge < alpha - 1)
+				a += freq[++ge];
+			if (ge > gs && part != ngr && part != 1 && (ngr - part) % 2 == 1)
+				a -= freq[ge--];
+			for (int v = 0; v < alpha; v++)
+				len[part - 1][v] = v >= gs && v <= ge ? 0 : 15;
+			gs = ge + 1;
+			rem -= a;
+		}
+	}
+	for (int it = 0; it < ITERS; it++) {
+		uint32_t rf[6][16];
+		memset(rf, 0, sizeof rf);
+		for (int t = 0; t < ngr; t++)
+			for (int v = 0; v < 16; v++)
+				lw[t][v] = v < alpha ? len[t][v] : 0;
+		for (size_t g = 0; g < ng; g++) {
+			const uint8_t *h = hist[g];
+			unsigned best = 999999999u;
+			int bt = 0;
+			for (int t = 0; t < ngr; t++) {
+				unsigned c = 0;
+				for (int v = 0; v < 16; v++)
+					c += (unsigned)h[v] * lw[t][v];
+				if (c < best) {
+					best = c;
+					bt = t;
+				}
+			}
+			sel[g] = (uint8_t)bt;
+			for (int v = 0; v < 16; v++)
+				rf[bt][v] += h[v];
+		}
+		for (int t = 0; t < ngr; t++)
+			code_lengths(len[t], rf[t], alpha, MAXLEN);
+	}
+	uint64_t bits = 16 + 16ull * ranges + 3 + 15;
+	/* selectors, move-to-front coded in unary */
+	uint8_t order[6];
+	for (int t = 0; t < ngr; t++)
+		order[t] = (uint8_t)t;
+	for (size_t g = 0; g < ng; g++) {
+		int j = 0;
+		while (order[j] != sel[g])
+			j++;
+		bits += (uint64_t)j + 1;
+		memmove(order + 1, order, (size_t)j);
+		order[0] = sel[g];
+	}
+	/* the tables: 5 bits, then per symbol 2 bits a step and a stop bit */
+	for (int t = 0; t < ngr; t++) {
+		int cur = len[t][0];
+		bits += 5;
+		for (int v = 0; v < alpha; v++) {
+			int d = len[t][v] - cur;
+			bits += 2u * (unsigned)(d < 0 ? -d : d) + 1;
+			cur = len[t][v];
+		}
+	}
+	/* the symbols */
+	for (size_t g = 0; g < ng; g++) {
+		const uint8_t *h = hist[g], *l = len[sel[g]];
+		for (int v = 0; v < alpha; v++)
+			bits += (uint64_t)h[v] * l[v];
+	}
+	return bits;
+}
+
+/* Move-to-front and the zero-run code (RUNA 0, RUNB 1, position j as
+ * j + 1, end of block nuse + 1) of a block's transform (bwt[0..l), each
+ * byte's index among the bytes in use), counted per group of 50 symbols;
+ * then the block's bits. */
+static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned ranges)
+{
+	const uint8_t *b = w->bwt;
+	uint8_t (*hist)[16] = w->hist;
+	uint32_t freq[16] = {0};
+	memset(hist, 0, (l / GROUP + 2) * sizeof *hist);
+	size_t wr = 0;
+	/* the list as 4-bit fields, front in the low bits */
+	uint64_t list = 0;
+	for (unsigned i = nuse; i-- > 0;)
+		list = list << 4 | i;
+	uint32_t zp = 0;
+#define EMIT(sym)                                   \
+	do {                                        \
+		hist[wr / GROUP][sym]++;            \
+		freq[sym]++;                        \
+		wr++;                               \
+	} while (0)
+#define FLUSH_ZEROS()                               \
+	do {                                        \
+		if (zp) {                           \
+			zp--;                       \
+			for (;;) {                  \
+				EMIT(zp & 1);       \
+				if (zp < 2)         \
+					break;      \
+				zp = (zp - 2) / 2;  \
+			}                           \
+			zp = 0;                     \
+		}                                   \
+	} while (0)
+	for (size_t i = 0; i < l; i++) {
+		unsigned c = b[i];
+		if ((list & 15) == c) {
+			zp++;
+			continue;
+		}
+		FLUSH_ZEROS();
+		uint64_t x = list ^ (0x1111111111111111ull * c);
+		uint64_t z = (x - 0x1111111111111111ull) & ~x & 0x8888888888888888ull;
+		unsigned j = (unsigned)__builtin_ctzll(z) / 4;
+		uint64_t below = list & ((1ull << (4 * j)) - 1);
+		list = (list & ~((1ull << (4 * j + 4)) - 1)) | below << 4 | c;
+		EMIT(j + 1);
+	}
+	FLUSH_ZEROS();
+	EMIT(nuse + 1);
+#undef EMIT
+#undef FLUSH_ZEROS
+	size_t ng = (wr + GROUP - 1) / GROUP;
+	return 105 + huffman_bits((const uint8_t (*)[16])hist, ng, freq, wr, (int)nuse + 2, ranges, w->sel);
+}
+
+/* bytes in use: ' ' (0x20) and the digits in dmask; their ranks */
+static unsigned use_map(uint16_t dmask, bool space, uint8_t rank[11], unsigned *ranges)
+{
+	unsigned k = 0;
+	if (space)
+		rank[10] = (uint8_t)k++;
+	for (unsigned d = 0; d < 10; d++)
+		if (dmask >> d & 1)
+			rank[d] = (uint8_t)k++;
+	*ranges = (unsigned)space + (dmask != 0);
+	return k;
+}
+
+/* a short block's transform by comparing rotations directly */
+static uint64_t small_block_bits(ng_bz2_ws *w, const char *s, size_t l)
+{
+	uint32_t idx[64];
+	for (size_t i = 0; i < l; i++)
+		idx[i] = (uint32_t)i;
+	for (size_t i = 1; i < l; i++) {
+		uint32_t x = idx[i];
+		size_t j = i;
+		for (; j > 0; j--) {
+			int c = 0;
+			for (size_t k = 0; k < l && !c; k++)
+				c = (unsigned char)s[(idx[j - 1] + k) % l] - (unsigned char)s[(x + k) % l];
+			if (c <= 0)
+				break;
+			idx[j] = idx[j - 1];
+		}
+		idx[j] = x;
+	}
+	uint16_t dmask = 0;
+	bool space = false;
+	for (size_t i = 0; i < l; i++) {
+		if (s[i] == ' ')
+			space = true;
+		else
+			dmask = (uint16_t)(dmask | 1u << (s[i] - '0'));
+	}
+	uint8_t rank[11];
+	unsigned ranges, nuse = use_map(dmask, space, rank, &ranges);
+	for (size_t i = 0; i < l; i++) {
+		char c = s[(idx[i] + l - 1) % l];
+		w->bwt[i] = rank[c == ' ' ? 10 : c - '0'];
+	}
+	return block_bits(w, l, nuse, ranges);
+}
+
+/* ---- one block, from the samples ---- */
+
+/* The block that starts at character (*pi, *po) of the text (sample i,
+ * offset o; o = the token's length: the space after it); advances the
+ * position to the next block's start and sets *last at the text's end. */
+static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi, unsigned *po,
+			   size_t bmax, bool *last, bool *ok)
+{
+	size_t a = *pi, i = a, c = 0, ei;
+	unsigned oa = *po, o = oa, eo;
+	/* the end: the run holding character bmax - 1 ends the block */
+	for (;;) {
+		const tok_info *t = &vt[x[i]];
+		size_t digits = t->len - o;
+		if (c + digits >= bmax) {
+			unsigned q = o + (unsigned)(bmax - 1 - c);
+			while (q + 1 < t->len && t->d[q + 1] == t->d[q])
+				q++;
+			c += q + 1 - o;
+			ei = i;
+			eo = q + 1;
+			*last = i == n - 1 && eo == t->len;
+			break;
+		}
+		c += digits;
+		if (i == n - 1) {
+			ei = i;
+			eo = t->len;
+			*last = true;
+			break;
+		}
+		if (++c >= bmax) {
+			ei = i + 1;
+			eo = 0;
+			*last = false;
+			break;
+		}
+		i++;
+		o = 0;
+	}
+	*pi = ei;
+	*po = eo;
+	size_t l = c;
+	if (ei == a) {
+		/* no space: at most a token's digits */
+		char s[8];
+		if (!ws_reserve(w, 1, 64)) {
+			*ok = false;
+			return 0;
+		}
+		memcpy(s, vt[x[a]].d + oa, l);
+		return small_block_bits(w, s, l);
+	}
+	/* the cyclic tokens: samples a+1 .. ei-1, then the wrapped one (the
+	 * block's tail T[ei][0..eo) followed by its head T[a][oa..]) */
+	size_t m = ei - a;
+	if (!ws_reserve(w, m, l)) {
+		*ok = false;
+		return 0;
+	}
+	char md[8];
+	unsigned ml = 0;
+	memcpy(md, vt[x[ei]].d, eo);
+	ml = eo;
+	memcpy(md + ml, vt[x[a]].d + oa, vt[x[a]].len - oa);
+	ml += vt[x[a]].len - oa;
+	uint32_t occ[256] = {0};
+	uint16_t *tok = w->tok;
+	for (size_t j = 0; j + 1 < m; j++) {
+		uint8_t v = x[a + 1 + j];
+		tok[j] = v;
+		occ[v]++;
+	}
+	tok[m - 1] = MERGED;
+	/* ranks of the whole tokens in string order (equal strings, equal ranks) */
+	uint16_t rk[257];
+	uint32_t mk[7];
+	for (unsigned k = 0; k <= ml; k++)
+		mk[k] = str_key(md + k, ml - k);
+	unsigned nr = 0;
+	bool placed = false;
+	uint16_t dmask = 0;
+	for (unsigned k = 0; k < ml; k++)
+		dmask = (uint16_t)(dmask | 1u << (md[k] - '0'));
+	for (unsigned r = 0; r < 256; r++) {
+		unsigned v = vorder[r];
+		uint32_t k = vt[v].skey[0];
+		if (!placed && mk[0] < k) {
+			rk[MERGED] = (uint16_t)nr++;
+			placed = true;
+		}
+		if (!occ[v])
+			continue;
+		dmask |= vt[v].mask;
+		if (!placed && mk[0] == k) {
+			rk[MERGED] = (uint16_t)nr;
+			placed = true;
+		}
+		rk[v] = (uint16_t)nr++;
+	}
+	if (!placed)
+		rk[MERGED] = (uint16_t)nr++;
+	unsigned b = 1;
+	while ((1u << b) < nr)
+		b++;
+	sort_rotations(w, m, rk, b);
+	/* the buckets: every suffix string of the tokens, in string order */
+	uint32_t extra[7];
+	unsigned ne = 0;
+	for (unsigned k = 0; k <= ml; k++) {
+		unsigned p = lower_bound(skey_sorted, nskey, mk[k]);
+		if (p < nskey && skey_sorted[p] == mk[k])
+			continue;
+		bool dup = false;
+		for (unsigned e = 0; e < ne; e++)
+			dup |= extra[e] == mk[k];
+		if (!dup)
+			extra[ne++] = mk[k];
+	}
+	qsort(extra, ne, sizeof extra[0], cmp_u32);
+	uint16_t sid[256 * 4];
+	for (unsigned p = 0, e = 0; p < nskey; p++) {
+		while (e < ne && extra[e] < skey_sorted[p])
+			e++;
+		sid[p] = (uint16_t)(p + e);
+	}
+	uint8_t rank[11];
+	unsigned ranges, nuse = use_map(dmask, true, rank, &ranges);
+	uint16_t ids[257][7];
+	uint8_t ch[257][7];
+	uint32_t pos[256 * 4 + 8] = {0};
+	for (unsigned v = 0; v < 256; v++) {
+		if (!occ[v])
+			continue;
+		const tok_info *t = &vt[v];
+		for (unsigned k = 0; k <= t->len; k++) {
+			ids[v][k] = sid[sidx[v][k]];
+			ch[v][k] = k ? rank[t->d[k - 1] - '0'] : rank[10];
+			pos[ids[v][k]] += occ[v];
+		}
+	}
+	for (unsigned k = 0; k <= ml; k++) {
+		unsigned e = 0;
+		while (e < ne && extra[e] < mk[k])
+			e++;
+		ids[MERGED][k] = (uint16_t)(lower_bound(skey_sorted, nskey, mk[k]) + e);
+		ch[MERGED][k] = k ? rank[md[k - 1] - '0'] : rank[10];
+		pos[ids[MERGED][k]]++;
+	}
+	uint32_t s = 0;
+	for (unsigned k = 0; k < nskey + ne; k++) {
+		uint32_t c2 = pos[k];
+		pos[k] = s;
+		s += c2;
+	}
+	uint8_t len1[257];
+	for (unsigned v = 0; v < 256; v++)
+		len1[v] = (uint8_t)(vt[v].len + 1);
+	len1[MERGED] = (uint8_t)(ml + 1);
+	uint8_t *bwt = w->bwt;
+	const uint32_t *sa = w->sa;
+	for (size_t r = 0; r < m; r++) {
+		uint32_t st = sa[r];
+		unsigned t = tok[st ? st - 1 : m - 1];
+		for (unsigned k = 0; k < len1[t]; k++)
+			bwt[pos[ids[t][k]]++] = ch[t][k];
+	}
+	return block_bits(w, l, nuse, ranges);
+}
+
+int64_t ng_bz2_text_size(const uint8_t *x, size_t n, unsigned level, ng_bz2_ws *w)
+{
+	uint64_t bits = 32 + 80;
+	size_t bmax = 100000u * level - 19, i = 0;
+	unsigned o = 0;
+	bool last = n == 0, ok = true;
+	while (!last && ok)
+		bits += next_block(w, x, n, &i, &o, bmax, &last, &ok);
+	return ok ? (int64_t)((bits + 7) / 8) : -1;
+}
