@@ -124,7 +124,7 @@ $(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libneug.a tests/check.h tests/health
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) tests/health_ref.h
 	@mkdir -p $(@D)
-	$(CLANG) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -MMD -MP -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+	$(CLANG) $(CPPFLAGS) $(INC) -Itests $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -MMD -MP -o $@ $< $(FUZZ_OBJ) $(LDLIBS) $(FUZZ_LDLIBS)
 
 # The test build of the command (tests/scripts/selftest.sh): the same objects,
 # but the self-test units compiled with -DNG_SELFTEST_HOOKS, which makes them

@@ -201,7 +201,7 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		free(w->bwt);
 		free(w->hist);
 		free(w->sel);
-		w->bwt = malloc(l);
+		w->bwt = malloc(l + 1);
 		w->hist = malloc(g * sizeof *w->hist);
 		w->sel = malloc(g);
 		w->cap_l = l;
@@ -303,7 +303,13 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 	for (unsigned t = 0; t < kt; t++)
 		key = key << b | rk[tok[t % m]];
 	key <<= low;
-	for (size_t j = 0; j < m; j++) {
+	size_t j = 0;
+	for (size_t stop = m > kt ? m - kt : 0; j < stop; j++) {
+		p[j].key = key;
+		p[j].idx = (uint32_t)j;
+		key = key << b | (uint64_t)rk[tok[j + kt]] << low;
+	}
+	for (; j < m; j++) {
 		p[j].key = key;
 		p[j].idx = (uint32_t)j;
 		key = key << b | (uint64_t)rk[tok[(j + kt) % m]] << low;
@@ -552,40 +558,44 @@ static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned range
 {
 	const uint8_t *b = w->bwt;
 	uint8_t (*hist)[16] = w->hist;
-	uint32_t freq[16] = {0};
 	memset(hist, 0, (l / GROUP + 2) * sizeof *hist);
+	uint8_t *hg = hist[0];
+	unsigned left = GROUP;
 	size_t wr = 0;
 	/* the list as 4-bit fields, front in the low bits */
 	uint64_t list = 0;
 	for (unsigned i = nuse; i-- > 0;)
 		list = list << 4 | i;
 	uint32_t zp = 0;
-#define EMIT(sym)                                   \
-	do {                                        \
-		hist[wr / GROUP][sym]++;            \
-		freq[sym]++;                        \
-		wr++;                               \
+#define EMIT(sym)                           \
+	do {                                \
+		hg[sym]++;                  \
+		wr++;                       \
+		if (--left == 0) {          \
+			hg += 16;           \
+			left = GROUP;       \
+		}                           \
 	} while (0)
-#define FLUSH_ZEROS()                               \
-	do {                                        \
-		if (zp) {                           \
-			zp--;                       \
-			for (;;) {                  \
-				EMIT(zp & 1);       \
-				if (zp < 2)         \
-					break;      \
-				zp = (zp - 2) / 2;  \
-			}                           \
-			zp = 0;                     \
-		}                                   \
-	} while (0)
-	for (size_t i = 0; i < l; i++) {
-		unsigned c = b[i];
+	for (size_t i = 0; i <= l; i++) {
+		unsigned c = i < l ? b[i] : 16;
 		if ((list & 15) == c) {
 			zp++;
 			continue;
 		}
-		FLUSH_ZEROS();
+		if (zp) {
+			/* a run of zp zeros: zp - 1 in bijective base 2, RUNA
+			 * for a 1 digit, RUNB for a 2, least significant first */
+			zp--;
+			for (;;) {
+				EMIT(zp & 1);
+				if (zp < 2)
+					break;
+				zp = (zp - 2) / 2;
+			}
+			zp = 0;
+		}
+		if (c == 16)
+			break;
 		uint64_t x = list ^ (0x1111111111111111ull * c);
 		uint64_t z = (x - 0x1111111111111111ull) & ~x & 0x8888888888888888ull;
 		unsigned j = (unsigned)__builtin_ctzll(z) / 4;
@@ -593,11 +603,13 @@ static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned range
 		list = (list & ~((1ull << (4 * j + 4)) - 1)) | below << 4 | c;
 		EMIT(j + 1);
 	}
-	FLUSH_ZEROS();
 	EMIT(nuse + 1);
 #undef EMIT
-#undef FLUSH_ZEROS
 	size_t ng = (wr + GROUP - 1) / GROUP;
+	uint32_t freq[16] = {0};
+	for (size_t g = 0; g < ng; g++)
+		for (int v = 0; v < 16; v++)
+			freq[v] += hist[g][v];
 	return 105 + huffman_bits((const uint8_t (*)[16])hist, ng, freq, wr, (int)nuse + 2, ranges, w->sel);
 }
 
@@ -780,7 +792,7 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 	unsigned ranges, nuse = use_map(dmask, true, rank, &ranges);
 	uint16_t ids[257][7];
 	uint8_t ch[257][7];
-	uint32_t pos[256 * 4 + 8] = {0};
+	uint32_t pos[256 * 4 + 9] = {0};
 	for (unsigned v = 0; v < 256; v++) {
 		if (!occ[v])
 			continue;
@@ -805,17 +817,36 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 		pos[k] = s;
 		s += c2;
 	}
-	uint8_t len1[257];
-	for (unsigned v = 0; v < 256; v++)
-		len1[v] = (uint8_t)(vt[v].len + 1);
-	len1[MERGED] = (uint8_t)(ml + 1);
+	/* a value token's 2 to 4 rotations as 4 fixed steps: the missing
+	 * ones write to a sink past the block and do not advance it */
+	unsigned sink = nskey + ne;
+	pos[sink] = (uint32_t)l;
+	uint32_t step[256][4];
+	for (unsigned v = 0; v < 256; v++) {
+		if (!occ[v])
+			continue;
+		for (unsigned k = 0; k < 4; k++) {
+			bool real = k <= vt[v].len;
+			ids[v][k] = (uint16_t)(real ? ids[v][k] : sink);
+			ch[v][k] = real ? ch[v][k] : 0;
+			step[v][k] = real;
+		}
+	}
 	uint8_t *bwt = w->bwt;
 	const uint32_t *sa = w->sa;
 	for (size_t r = 0; r < m; r++) {
 		uint32_t st = sa[r];
 		unsigned t = tok[st ? st - 1 : m - 1];
-		for (unsigned k = 0; k < len1[t]; k++)
-			bwt[pos[ids[t][k]]++] = ch[t][k];
+		if (t == MERGED) {
+			for (unsigned k = 0; k <= ml; k++)
+				bwt[pos[ids[t][k]]++] = ch[t][k];
+			continue;
+		}
+		for (unsigned k = 0; k < 4; k++) {
+			unsigned id = ids[t][k];
+			bwt[pos[id]] = ch[t][k];
+			pos[id] += step[t][k];
+		}
 	}
 	return block_bits(w, l, nuse, ranges);
 }

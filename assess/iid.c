@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The IID track: permutation tests (SP 800-90B 5.1), chi-square and LRS
  * tests (5.2), and the IID estimate (MCV, 6.3.1). */
-#include <bzlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,36 +153,15 @@ static void st_collision(const uint8_t *x, size_t n, double *avg, double *max)
 }
 
 /* 5.1.11: the bzip2 (level 5) size of the samples written as decimal
- * numbers separated by spaces. work_factor only picks libbz2's sorting
- * algorithm for the Burrows-Wheeler transform, whose output (and so the
- * size) does not depend on it: 1 (straight to the fallback sort) is ~30%
- * faster on the long repeats of binary data's "0 1 1 0 ..." text, the
- * default 0 (30) is best on 8-bit data. */
-static double st_compression(const uint8_t *x, size_t n, int work_factor)
+ * numbers separated by spaces, computed exactly without compressing
+ * (bz2len.c); *ws is made on first use and kept for the next rounds. */
+static double st_compression(const uint8_t *x, size_t n, ng_bz2_ws **ws)
 {
-	size_t cap = n * 4 + 1;
-	char *txt = malloc(cap);
-	if (!txt)
+	if (!*ws)
+		*ws = ng_bz2_ws_new();
+	if (!*ws)
 		return -1;
-	size_t t = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned v = x[i];
-		if (i)
-			txt[t++] = ' ';
-		if (v >= 100)
-			txt[t++] = (char)('0' + v / 100);
-		if (v >= 10)
-			txt[t++] = (char)('0' + v / 10 % 10);
-		txt[t++] = (char)('0' + v % 10);
-	}
-	unsigned dl = (unsigned)(t + t / 100 + 600);
-	char *out = malloc(dl);
-	double r = -1;
-	if (out && BZ2_bzBuffToBuffCompress(out, &dl, txt, (unsigned)t, 5, 0, work_factor) == BZ_OK)
-		r = dl;
-	free(out);
-	free(txt);
-	return r;
+	return (double)ng_bz2_text_size(x, n, 5, *ws);
 }
 
 /* 5.1.9 and 5.1.10: sum over i of [a[i] == a[i+p]] and of a[i] a[i+p].
@@ -237,6 +215,7 @@ typedef struct {
 	bool binary;
 	unsigned median2;
 	uint8_t *c1, *c2;  /* conversion buffers (binary) */
+	ng_bz2_ws *bz;     /* the compression statistic's workspace */
 } stat_ctx;
 
 /* Computes the statistics with active[i] set. x: values (raw for
@@ -266,13 +245,13 @@ static void perm_stats(stat_ctx *c, const uint8_t *x, size_t n, const bool *acti
 			t[13 + j] = (double)lag_products(a, na, lags[j]);
 	}
 	if (active[18])
-		t[18] = st_compression(x, n, c->binary ? 1 : 0);
+		t[18] = st_compression(x, n, &c->bz);
 }
 
 void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary, double median,
 		   double out[NG_PERM_STATS])
 {
-	stat_ctx c = {binary, (unsigned)(2 * median + 0.5), NULL, NULL};
+	stat_ctx c = {binary, (unsigned)(2 * median + 0.5), NULL, NULL, NULL};
 	bool all[NG_PERM_STATS];
 	for (int i = 0; i < NG_PERM_STATS; i++)
 		all[i] = true;
@@ -283,6 +262,7 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
 	perm_stats(&c, binary ? sym : raw, n, all, out);
 	free(c.c1);
 	free(c.c2);
+	ng_bz2_ws_free(c.bz);
 }
 
 /* ---- permutation rounds, in parallel ----
@@ -623,7 +603,7 @@ static void run_compression_round(unsigned j, void *arg)
 	ng_xoshiro g;
 	ng_xoshiro_seed(&g, r->seed ^ (0x9e3779b97f4a7c15ULL * (r->first + j + 1)));
 	ng_perm_shuffle(y, r->n, &g);
-	r->t[j][18] = st_compression(y, r->n, r->c[j].binary ? 1 : 0);
+	r->t[j][18] = st_compression(y, r->n, &r->c[j].bz);
 	ng_progress_step();
 }
 
@@ -689,7 +669,7 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 		r->median = n ? median2_of(sym, n) / 2.0 : 0;
 	/* permutation tests: the values (raw) for non-binary, 0/1 for binary */
 	const uint8_t *x = r->binary ? sym : raw;
-	stat_ctx c = {r->binary, 0, NULL, NULL};
+	stat_ctx c = {r->binary, 0, NULL, NULL, NULL};
 	/* the median of the values the runs test sees */
 	if (r->binary)
 		c.median2 = 1;
@@ -705,7 +685,7 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	stat_ctx *sc = calloc(maxb + 1, sizeof *sc);
 	bool ok = t && y && sc;
 	for (unsigned j = 0; ok && j <= maxb; j++) {
-		sc[j] = (stat_ctx){r->binary, c.median2, NULL, NULL};
+		sc[j] = (stat_ctx){r->binary, c.median2, NULL, NULL, NULL};
 		if (r->binary) {
 			sc[j].c1 = malloc(n / 8 + 1);
 			sc[j].c2 = malloc(n / 8 + 1);
@@ -783,6 +763,7 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	for (unsigned j = 0; sc && j <= maxb; j++) {
 		free(sc[j].c1);
 		free(sc[j].c2);
+		ng_bz2_ws_free(sc[j].bz);
 	}
 	for (unsigned j = 0; y && j < maxb; j++)
 		free(y[j]);
