@@ -19,7 +19,8 @@
  * 500,000 character rotations. The text never has four equal characters in
  * a row (at most three digits, then a space), so bzip2's initial run-length
  * step never fires; a block ends at the first run boundary at or past
- * 100000 * level - 19 characters, as libbz2 fills it.
+ * 100000 * level - 19 characters, as libbz2 fills it (and takes the text's
+ * last character too when only that one is left).
  *
  * The Huffman stage is libbz2's, step for step, because the size depends on
  * its choices: the tables' starting partition of the symbol frequencies,
@@ -701,6 +702,14 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 		}
 		i++;
 		o = 0;
+	}
+	/* libbz2 stops filling once the block is full, with the next run's
+	 * first character taken; when that was the text's last, the final
+	 * flush puts it in this block */
+	if (!*last && ei == n - 1 && vt[x[ei]].len - eo == 1) {
+		eo++;
+		c++;
+		*last = true;
 	}
 	*pi = ei;
 	*po = eo;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz: the non-IID track, the IID statistics and the FIPS tests on short
  * arbitrary inputs; the literal predictors' fast dictionaries against their
- * general twins (same counts, bit-identical estimate). First byte: bits per sample (1..8); the rest: samples. */
+ * general twins (same counts, bit-identical estimate); the compression
+ * statistic's size against libbz2. First byte: bits per sample (1..8); the rest: samples. */
+#include <bzlib.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
@@ -50,6 +53,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ng_assess_iid(s, n, &o, 20, 1, ir) == 0 && !(ir->h_assessed >= 0 && ir->h_assessed <= bits))
 			abort();
 		free(ir);
+	}
+	/* the compression statistic's size against libbz2 itself (level 1
+	 * and 5: one block at these lengths) */
+	{
+		char *txt = malloc(4 * n + 1);
+		size_t t = 0;
+		for (size_t i = 0; i < n; i++)
+			t += (size_t)sprintf(txt + t, i ? " %u" : "%u", s[i]);
+		unsigned dl = (unsigned)(t + t / 100 + 600);
+		char *out = malloc(dl);
+		ng_bz2_ws *w = ng_bz2_ws_new();
+		int level = 1 + 4 * (data[0] >> 7);
+		if (BZ2_bzBuffToBuffCompress(out, &dl, txt, (unsigned)t, level, 0, 0) != BZ_OK ||
+		    ng_bz2_text_size(s, n, (unsigned)level, w) != (int64_t)dl)
+			abort();
+		ng_bz2_ws_free(w);
+		free(out);
+		free(txt);
 	}
 	ng_fips_ctx f;
 	ng_fips_init(&f);

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* assess/bz2len.c against libbz2 itself: the size ng_bz2_text_size computes
+ * must be the length BZ2_bzBuffToBuffCompress writes, for every level,
+ * every kind of data (8-bit, binary, few values, one value, periodic, long
+ * repeats), and blocks that end at every kind of place: after a space,
+ * inside a run of equal digits ("111"), at the text's end, and a last
+ * block too short to hold a space. */
+#include <bzlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "assess.h"
+#include "check.h"
+
+static long bz_size(const uint8_t *x, size_t n, int level)
+{
+	char *txt = malloc(4 * n + 1);
+	size_t t = 0;
+	for (size_t i = 0; i < n; i++)
+		t += (size_t)sprintf(txt + t, i ? " %u" : "%u", x[i]);
+	unsigned dl = (unsigned)(t + t / 100 + 600);
+	char *out = malloc(dl);
+	long r = BZ2_bzBuffToBuffCompress(out, &dl, txt, (unsigned)t, level, 0, 0) == BZ_OK ? (long)dl : -1;
+	free(txt);
+	free(out);
+	return r;
+}
+
+
+static void one(ng_bz2_ws *w, const uint8_t *x, size_t n, int level, const char *what, int *bad)
+{
+	long want = bz_size(x, n, level);
+	long got = (long)ng_bz2_text_size(x, n, (unsigned)level, w);
+	if (want != got || want < 0) {
+		if (*bad < 5)
+			printf("# %s: n=%zu level %d: libbz2 %ld, bz2len %ld\n", what, n, level, want, got);
+		(*bad)++;
+	}
+}
+
+static uint8_t gen(int kind, size_t i, uint64_t *seed, unsigned p)
+{
+	uint64_t v = ng_test_rand(seed);
+	switch (kind) {
+	case 0: return (uint8_t)v;                                   /* 8-bit */
+	case 1: return (uint8_t)(v & 1);                             /* binary */
+	case 2: return (uint8_t)(v % 10 < 2 ? v : 7);                /* biased */
+	case 3: return 0;                                            /* one value */
+	case 4: return (uint8_t)(i / (p % 50 + 1) % 3 * 111);        /* runs of 0, 111, 222 */
+	case 5: return (uint8_t)(v % 4 * 37);                        /* four values */
+	case 6: return (uint8_t)(i % 7 * (i % 3));                   /* periodic */
+	default: return (uint8_t)(v % 3 ? 111 : v % 2 ? 11 : 1);     /* many 1 digits */
+	}
+}
+
+int main(void)
+{
+	uint64_t seed = ng_test_seed();
+	ng_bz2_ws *w = ng_bz2_ws_new();
+	CHECK(w != NULL, "workspace");
+	int bad = 0, cases = 0;
+	/* one block: short inputs of every kind, level 1 */
+	for (int it = 0; it < 1600; it++) {
+		size_t n = 1 + ng_test_rand(&seed) % 3000;
+		int kind = it % 8;
+		unsigned p = (unsigned)ng_test_rand(&seed);
+		uint8_t *x = malloc(n);
+		for (size_t i = 0; i < n; i++)
+			x[i] = gen(kind, i, &seed, p);
+		one(w, x, n, 1, "short", &bad);
+		cases++;
+		free(x);
+	}
+	CHECK(bad == 0, "bz2len = libbz2 on %d single-block inputs of 8 kinds (%d differ)", cases, bad);
+	/* several blocks, levels 1 to 9 */
+	bad = cases = 0;
+	for (int it = 0; it < 64; it++) {
+		int level = 1 + it % 9, kind = it % 8;
+		size_t n = 20000 + ng_test_rand(&seed) % (60000u * (unsigned)(level < 3 ? level : 3));
+		unsigned p = (unsigned)ng_test_rand(&seed);
+		uint8_t *x = malloc(n);
+		for (size_t i = 0; i < n; i++)
+			x[i] = gen(kind, i, &seed, p);
+		one(w, x, n, level, "blocks", &bad);
+		cases++;
+		free(x);
+	}
+	CHECK(bad == 0, "bz2len = libbz2 on %d multi-block inputs, levels 1-9 (%d differ)", cases, bad);
+	/* block ends at each place: a constant token of 1, 2 or 3 digits
+	 * (runs of 1, 2 or 3 equal digits at the end) and lengths around
+	 * the level-1 block (99,981 characters), so the last block is
+	 * empty-of-spaces, a lone space and token, or nothing */
+	bad = cases = 0;
+	static const uint8_t toks[] = {5, 55, 155, 111, 12, 100, 1, 11, 211, 122};
+	for (unsigned t = 0; t < sizeof toks; t++) {
+		unsigned len = toks[t] >= 100 ? 4 : toks[t] >= 10 ? 3 : 2;
+		size_t base = 99981 / len;
+		for (size_t n = base - 2; n <= base + 3; n++) {
+			uint8_t *x = malloc(n);
+			memset(x, toks[t], n);
+			one(w, x, n, 1, "boundary", &bad);
+			/* and with one other token near the end */
+			x[n - 2] = 7;
+			one(w, x, n, 1, "boundary+7", &bad);
+			/* a one-digit last token: one character left after a space */
+			x[n - 1] = 3;
+			one(w, x, n, 1, "boundary+7+3", &bad);
+			cases += 3;
+			free(x);
+		}
+	}
+	CHECK(bad == 0, "bz2len = libbz2 when the block ends after a space, inside a run, at the end (%d cases, %d differ)",
+	      cases, bad);
+	/* the statistic's own case: 1,000,000 8-bit samples at level 5 */
+	{
+		size_t n = 1000000;
+		uint8_t *x = malloc(n);
+		for (size_t i = 0; i < n; i++)
+			x[i] = (uint8_t)ng_test_rand(&seed);
+		bad = 0;
+		one(w, x, n, 5, "1M", &bad);
+		CHECK(bad == 0, "bz2len = libbz2 on 1,000,000 random 8-bit samples at level 5 (7 blocks)");
+		free(x);
+	}
+	CHECK(ng_bz2_text_size(NULL, 0, 5, w) == bz_size(NULL, 0, 5), "empty input: the stream's header and end only (%ld bytes)",
+	      bz_size(NULL, 0, 5));
+	ng_bz2_ws_free(w);
+	return ng_check_exit();
+}
