@@ -52,7 +52,7 @@ struct ng_bz2_ws {
 	uint32_t *sa, *isa, *aux, *aux2;
 	uint16_t *tok;
 	kv *pairs, *tmp;
-	uint8_t *bwt;
+	uint8_t *bwt, *mtf;
 	uint8_t (*hist)[16];
 	uint8_t *sel;
 	uint32_t cnt[65536];
@@ -72,14 +72,17 @@ static uint32_t skey_sorted[256 * 4];
 static unsigned nskey;
 static uint16_t sidx[256][4];   /* index of vt[v].skey[o] in skey_sorted */
 static uint16_t vorder[256];    /* values in string order */
+static uint64_t spread[256];    /* byte k = bit k of the index */
 
 /* order key of a digit string (at most 6 digits): base 11, missing
  * positions 0, so a proper prefix sorts first, as its space does */
 static uint32_t str_key(const char *s, unsigned len)
 {
 	uint32_t k = 0;
-	for (unsigned i = 0; i < 6; i++)
-		k = k * NKEYS + (i < len ? (uint32_t)(s[i] - '0' + 1) : 0);
+	for (unsigned i = 0; i < len; i++)
+		k = k * NKEYS + (uint32_t)(s[i] - '0' + 1);
+	for (unsigned i = len; i < 6; i++)
+		k *= NKEYS;
 	return k;
 }
 
@@ -135,6 +138,9 @@ static void tables_init(void)
 		for (unsigned o = 0; o <= vt[v].len; o++)
 			sidx[v][o] = (uint16_t)lower_bound(skey_sorted, u, vt[v].skey[o]);
 	qsort(vorder, 256, sizeof vorder[0], cmp_vorder);
+	for (unsigned v = 0; v < 256; v++)
+		for (unsigned k = 0; k < 8; k++)
+			spread[v] |= (uint64_t)(v >> k & 1) << (8 * k);
 	nskey = u;
 }
 
@@ -166,6 +172,7 @@ void ng_bz2_ws_free(ng_bz2_ws *w)
 	free(w->pairs);
 	free(w->tmp);
 	free(w->bwt);
+	free(w->mtf);
 	free(w->hist);
 	free(w->sel);
 	free(w);
@@ -200,14 +207,16 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		l += l / 4;
 		g = l / GROUP + 2;
 		free(w->bwt);
+		free(w->mtf);
 		free(w->hist);
 		free(w->sel);
 		w->bwt = malloc(l + 1);
+		w->mtf = malloc(l + 16);
 		w->hist = malloc(g * sizeof *w->hist);
 		w->sel = malloc(g);
 		w->cap_l = l;
 		w->cap_g = g;
-		if (!w->bwt || !w->hist || !w->sel) {
+		if (!w->bwt || !w->mtf || !w->hist || !w->sel) {
 			w->cap_l = 0;
 			return false;
 		}
@@ -474,7 +483,7 @@ static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_
 {
 	int ngr = nmtf < 200 ? 2 : nmtf < 600 ? 3 : nmtf < 1200 ? 4 : nmtf < 2400 ? 5 : 6;
 	uint8_t len[6][16];
-	uint16_t lw[6][16];
+	uint16_t lw[16][8];
 	/* the starting tables: table p-1 cheap (0) on a run of symbols
 	 * holding about its share of what is left, dear (15) elsewhere */
 	{
@@ -496,22 +505,24 @@ static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_
 	for (int it = 0; it < ITERS; it++) {
 		uint32_t rf[6][16];
 		memset(rf, 0, sizeof rf);
-		for (int t = 0; t < ngr; t++)
-			for (int v = 0; v < 16; v++)
-				lw[t][v] = v < alpha ? len[t][v] : 0;
+		/* lw[v][t]: symbol v's length in table t (a group's cost in
+		 * every table at once; at most 50 * 17 < 2^16) */
+		for (int v = 0; v < 16; v++)
+			for (int t = 0; t < 8; t++)
+				lw[v][t] = (uint16_t)(v < alpha && t < ngr ? len[t][v] : 0);
 		for (size_t g = 0; g < ng; g++) {
 			const uint8_t *h = hist[g];
-			unsigned best = 999999999u;
+			uint16_t c[8] = {0};
+			for (int v = 0; v < alpha; v++)
+				for (int t = 0; t < 8; t++)
+					c[t] = (uint16_t)(c[t] + h[v] * lw[v][t]);
+			unsigned best = c[0];
 			int bt = 0;
-			for (int t = 0; t < ngr; t++) {
-				unsigned c = 0;
-				for (int v = 0; v < 16; v++)
-					c += (unsigned)h[v] * lw[t][v];
-				if (c < best) {
-					best = c;
+			for (int t = 1; t < ngr; t++)
+				if (c[t] < best) {
+					best = c[t];
 					bt = t;
 				}
-			}
 			sel[g] = (uint8_t)bt;
 			for (int v = 0; v < 16; v++)
 				rf[bt][v] += h[v];
@@ -555,63 +566,118 @@ static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_
  * j + 1, end of block nuse + 1) of a block's transform (bwt[0..l), each
  * byte's index among the bytes in use), counted per group of 50 symbols;
  * then the block's bits. */
-static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned ranges)
+/* Move-to-front of bwt[0..l) (each byte's index among the bytes in use, at
+ * most 11) into j[0..l): each position in the list before the move. */
+static void mtf_portable(const uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
 {
-	const uint8_t *b = w->bwt;
-	uint8_t (*hist)[16] = w->hist;
-	memset(hist, 0, (l / GROUP + 2) * sizeof *hist);
-	uint8_t *hg = hist[0];
-	unsigned left = GROUP;
-	size_t wr = 0;
 	/* the list as 4-bit fields, front in the low bits */
 	uint64_t list = 0;
 	for (unsigned i = nuse; i-- > 0;)
 		list = list << 4 | i;
-	uint32_t zp = 0;
-#define EMIT(sym)                           \
-	do {                                \
-		hg[sym]++;                  \
-		wr++;                       \
-		if (--left == 0) {          \
-			hg += 16;           \
-			left = GROUP;       \
-		}                           \
-	} while (0)
-	for (size_t i = 0; i <= l; i++) {
-		unsigned c = i < l ? b[i] : 16;
-		if ((list & 15) == c) {
-			zp++;
-			continue;
-		}
-		if (zp) {
-			/* a run of zp zeros: zp - 1 in bijective base 2, RUNA
-			 * for a 1 digit, RUNB for a 2, least significant first */
-			zp--;
-			for (;;) {
-				EMIT(zp & 1);
-				if (zp < 2)
-					break;
-				zp = (zp - 2) / 2;
-			}
-			zp = 0;
-		}
-		if (c == 16)
-			break;
+	for (size_t i = 0; i < l; i++) {
+		unsigned c = b[i];
 		uint64_t x = list ^ (0x1111111111111111ull * c);
 		uint64_t z = (x - 0x1111111111111111ull) & ~x & 0x8888888888888888ull;
 		unsigned j = (unsigned)__builtin_ctzll(z) / 4;
 		uint64_t below = list & ((1ull << (4 * j)) - 1);
 		list = (list & ~((1ull << (4 * j + 4)) - 1)) | below << 4 | c;
-		EMIT(j + 1);
+		out[i] = (uint8_t)j;
 	}
-	EMIT(nuse + 1);
-#undef EMIT
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <tmmintrin.h>
+/* the same with a rank per symbol in a vector: j = rank[c]; ranks below
+ * j move up one, rank[c] becomes 0 (a 4-instruction dependency chain,
+ * against about 12 for the list) */
+__attribute__((target("ssse3"))) static void mtf_ssse3(const uint8_t *b, size_t l, unsigned nuse,
+						       uint8_t *out)
+{
+	uint8_t init[16];
+	for (unsigned d = 0; d < 16; d++)
+		init[d] = (uint8_t)(d < nuse ? d : 0x70);
+	__m128i r = _mm_loadu_si128((const __m128i *)init);
+	__m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	for (size_t i = 0; i < l; i++) {
+		__m128i cv = _mm_set1_epi8((char)b[i]);
+		__m128i rj = _mm_shuffle_epi8(r, cv);
+		__m128i lt = _mm_cmpgt_epi8(rj, r);
+		r = _mm_sub_epi8(r, lt);
+		r = _mm_andnot_si128(_mm_cmpeq_epi8(lane, cv), r);
+		out[i] = (uint8_t)_mm_cvtsi128_si32(rj);
+	}
+}
+#endif
+
+static void mtf(const uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (__builtin_cpu_supports("ssse3")) {
+		mtf_ssse3(b, l, nuse, out);
+		return;
+	}
+#endif
+	mtf_portable(b, l, nuse, out);
+}
+
+/* The zero-run code (RUNA 0, RUNB 1, position j as j + 1, end of block
+ * nuse + 1) of a block's move-to-front positions, counted per group of 50
+ * symbols; then the block's bits. */
+static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned ranges)
+{
+	uint8_t *js = w->bwt, *out = w->mtf;
+	mtf(w->bwt, l, nuse, js);
+	size_t wr = 0;
+	uint64_t zp = 0;
+	/* branch-free: a position 0 extends the zero run; any other writes
+	 * the run's code first (zp + 1's bits below its top bit, least
+	 * significant first: 0 = RUNA, 1 = RUNB; eight written, as many
+	 * kept as there are), then the position + 1 */
+	for (size_t i = 0; i < l; i++) {
+		unsigned j = js[i];
+		uint64_t v = zp + 1, nz = j != 0;
+		unsigned nb = nz ? 63u - (unsigned)__builtin_clzll(v) : 0;
+		if (__builtin_expect(nb > 8, 0)) {
+			for (unsigned k = 0; k < nb; k++)
+				out[wr + k] = (uint8_t)(v >> k & 1);
+		} else {
+			uint64_t bytes = spread[v & 255];
+			memcpy(out + wr, &bytes, 8);
+		}
+		wr += nb;
+		out[wr] = (uint8_t)(j + 1);
+		wr += nz;
+		zp = nz ? 0 : zp + 1;
+	}
+	if (zp) {
+		uint64_t v = zp + 1;
+		unsigned nb = 63u - (unsigned)__builtin_clzll(v);
+		for (unsigned k = 0; k < nb; k++)
+			out[wr++] = (uint8_t)(v >> k & 1);
+	}
+	out[wr++] = (uint8_t)(nuse + 1);
+	/* counts per group of 50: a byte per symbol in two words */
 	size_t ng = (wr + GROUP - 1) / GROUP;
+	int alpha = (int)nuse + 2;
+	uint8_t (*hist)[16] = w->hist;
+	for (size_t g = 0; g < ng; g++) {
+		const uint8_t *o = out + g * GROUP;
+		size_t e = wr - g * GROUP < GROUP ? wr - g * GROUP : GROUP;
+		uint64_t lo = 0, hi = 0;
+		for (size_t k = 0; k < e; k++) {
+			unsigned v = o[k];
+			uint64_t one = 1ull << (8 * (v & 7));
+			lo += v < 8 ? one : 0;
+			hi += v < 8 ? 0 : one;
+		}
+		memcpy(hist[g], &lo, 8);
+		memcpy(hist[g] + 8, &hi, 8);
+	}
 	uint32_t freq[16] = {0};
 	for (size_t g = 0; g < ng; g++)
 		for (int v = 0; v < 16; v++)
 			freq[v] += hist[g][v];
-	return 105 + huffman_bits((const uint8_t (*)[16])hist, ng, freq, wr, (int)nuse + 2, ranges, w->sel);
+	return 105 + huffman_bits((const uint8_t (*)[16])hist, ng, freq, wr, alpha, ranges, w->sel);
 }
 
 /* bytes in use: ' ' (0x20) and the digits in dmask; their ranks */
