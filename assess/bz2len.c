@@ -51,11 +51,12 @@ struct ng_bz2_ws {
 	size_t cap_m, cap_l, cap_g;
 	uint32_t *sa, *isa, *aux, *aux2;
 	uint16_t *tok;
-	kv *pairs, *tmp;
+	kv *pairs;
+	uint64_t *key, *a64, *b64;
 	uint8_t *bwt, *mtf;
 	uint8_t (*hist)[16];
 	uint8_t *sel;
-	uint32_t cnt[65536];
+	uint32_t cnt[6 * 2048];
 };
 
 /* the decimal text of each value: length, digits, digit mask, and the
@@ -170,7 +171,9 @@ void ng_bz2_ws_free(ng_bz2_ws *w)
 	free(w->aux2);
 	free(w->tok);
 	free(w->pairs);
-	free(w->tmp);
+	free(w->key);
+	free(w->a64);
+	free(w->b64);
 	free(w->bwt);
 	free(w->mtf);
 	free(w->hist);
@@ -188,16 +191,20 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		free(w->aux2);
 		free(w->tok);
 		free(w->pairs);
-		free(w->tmp);
+		free(w->key);
+		free(w->a64);
+		free(w->b64);
 		w->sa = malloc(m * sizeof *w->sa);
 		w->isa = malloc(m * sizeof *w->isa);
 		w->aux = malloc(m * sizeof *w->aux);
 		w->aux2 = malloc(m * sizeof *w->aux2);
 		w->tok = malloc(m * sizeof *w->tok);
 		w->pairs = malloc(m * sizeof *w->pairs);
-		w->tmp = malloc(m * sizeof *w->tmp);
+		w->key = malloc(m * sizeof *w->key);
+		w->a64 = malloc(m * sizeof *w->a64);
+		w->b64 = malloc(m * sizeof *w->b64);
 		w->cap_m = m;
-		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->pairs || !w->tmp) {
+		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->pairs || !w->key || !w->a64 || !w->b64) {
 			w->cap_m = 0;
 			return false;
 		}
@@ -239,60 +246,6 @@ static void insertion_sort(kv *a, size_t n)
 	}
 }
 
-/* MSD radix on bits [shift, shift + 8) downwards, a[] sorted in place via
- * tmp[] */
-static void radix8(kv *a, kv *tmp, size_t n, int shift)
-{
-	if (n <= 32 || shift < 0) {
-		if (shift >= -8)
-			insertion_sort(a, n);
-		return;
-	}
-	size_t c[257] = {0};
-	for (size_t i = 0; i < n; i++)
-		c[((a[i].key >> shift) & 255) + 1]++;
-	for (int d = 0; d < 256; d++)
-		c[d + 1] += c[d];
-	size_t pos[256];
-	memcpy(pos, c, sizeof pos);
-	for (size_t i = 0; i < n; i++)
-		tmp[pos[(a[i].key >> shift) & 255]++] = a[i];
-	memcpy(a, tmp, n * sizeof *a);
-	for (int d = 0; d < 256; d++)
-		if (c[d + 1] - c[d] > 1)
-			radix8(a + c[d], tmp + c[d], c[d + 1] - c[d], shift - 8);
-}
-
-/* Sorts w->pairs[0..m) by key: one 16-bit pass on the top bits into
- * w->tmp, then each bucket by 8-bit passes or insertion. Leaves the sorted
- * pairs in w->pairs. */
-static void sort_keys(ng_bz2_ws *w, size_t m)
-{
-	uint32_t *c = w->cnt;
-	memset(c, 0, sizeof w->cnt);
-	kv *a = w->pairs, *t = w->tmp;
-	for (size_t i = 0; i < m; i++)
-		c[a[i].key >> 48]++;
-	uint32_t s = 0;
-	for (unsigned d = 0; d < 65536; d++) {
-		uint32_t x = c[d];
-		c[d] = s;
-		s += x;
-	}
-	for (size_t i = 0; i < m; i++)
-		t[c[a[i].key >> 48]++] = a[i];
-	/* c[d] is now the end of bucket d */
-	uint32_t start = 0;
-	for (unsigned d = 0; d < 65536 && start < m; d++) {
-		uint32_t end = c[d];
-		if (end - start > 1)
-			radix8(t + start, a + start, end - start, 40);
-		start = end;
-	}
-	w->pairs = t;
-	w->tmp = a;
-}
-
 /* cmp for the doubling step: (aux key, index) pairs */
 static int cmp_kv(const void *x, const void *y)
 {
@@ -307,56 +260,102 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 {
 	unsigned kt = 64 / b;   /* tokens per key */
 	const uint16_t *tok = w->tok;
-	kv *p = w->pairs;
-	uint64_t key = 0;
+	uint64_t *key = w->key, *a = w->a64, *t = w->b64;
+	uint64_t k = 0;
 	unsigned low = 64 - b * kt;
-	for (unsigned t = 0; t < kt; t++)
-		key = key << b | rk[tok[t % m]];
-	key <<= low;
+	for (unsigned i = 0; i < kt; i++)
+		k = k << b | rk[tok[i % m]];
+	k <<= low;
+	/* key[j]: the kt tokens from j, first in the top bits; a[j]: the
+	 * key's bits above the ib bits that hold j, then j */
+	unsigned ib = 1;
+	while (ib < 32 && ((size_t)1 << ib) < m)
+		ib++;
+	uint64_t jm = ((uint64_t)1 << ib) - 1;
 	size_t j = 0;
 	for (size_t stop = m > kt ? m - kt : 0; j < stop; j++) {
-		p[j].key = key;
-		p[j].idx = (uint32_t)j;
-		key = key << b | (uint64_t)rk[tok[j + kt]] << low;
+		key[j] = k;
+		a[j] = (k & ~jm) | j;
+		k = k << b | (uint64_t)rk[tok[j + kt]] << low;
 	}
 	for (; j < m; j++) {
-		p[j].key = key;
-		p[j].idx = (uint32_t)j;
-		key = key << b | (uint64_t)rk[tok[(j + kt) % m]] << low;
+		key[j] = k;
+		a[j] = (k & ~jm) | j;
+		k = k << b | (uint64_t)rk[tok[(j + kt) % m]] << low;
 	}
-	sort_keys(w, m);
-	p = w->pairs;
-	uint32_t *sa = w->sa, *isa = w->isa;
-	bool ties = false;
-	for (size_t i = 0; i < m; i++) {
-		sa[i] = p[i].idx;
-		if (i && p[i].key == p[i - 1].key)
-			ties = true;
+	/* LSD radix on bits ib..63, 11 at a time (stable: equal tops stay
+	 * in index order); a digit with one value in every key is skipped */
+	{
+		unsigned np = (64 - ib + 10) / 11, sh[6], wd[6];
+		for (unsigned p = 0; p < np; p++) {
+			sh[p] = ib + 11 * p;
+			wd[p] = 64 - sh[p] < 11 ? 64 - sh[p] : 11;
+		}
+		uint32_t *c = w->cnt;
+		memset(c, 0, np * 2048 * sizeof *c);
+		for (size_t i = 0; i < m; i++)
+			for (unsigned p = 0; p < np; p++)
+				c[p * 2048 + (a[i] >> sh[p] & ((1u << wd[p]) - 1))]++;
+		for (unsigned p = 0; p < np; p++) {
+			uint32_t *cp = c + p * 2048, sum = 0, msk = (1u << wd[p]) - 1;
+			if (cp[a[0] >> sh[p] & msk] == m)
+				continue;
+			for (unsigned d = 0; d <= msk; d++) {
+				uint32_t x = cp[d];
+				cp[d] = sum;
+				sum += x;
+			}
+			for (size_t i = 0; i < m; i++)
+				t[cp[a[i] >> sh[p] & msk]++] = a[i];
+			uint64_t *x = a;
+			a = t;
+			t = x;
+		}
 	}
-	if (!ties || kt >= m)
+	uint32_t *sa = w->sa, *isa = w->isa, *gend = w->aux;
+	kv *q = w->pairs;
+	size_t ngr = 0;
+	/* equal tops: order by the whole key; equal keys open a group */
+	for (size_t i = 0; i < m;) {
+		size_t e = i + 1;
+		while (e < m && (a[e] & ~jm) == (a[i] & ~jm))
+			e++;
+		if (e - i == 1) {
+			sa[i] = (uint32_t)(a[i] & jm);
+			i = e;
+			continue;
+		}
+		for (size_t x = i; x < e; x++) {
+			q[x].idx = (uint32_t)(a[x] & jm);
+			q[x].key = key[q[x].idx];
+		}
+		if (e - i <= 32)
+			insertion_sort(q + i, e - i);
+		else
+			qsort(q + i, e - i, sizeof *q, cmp_kv);
+		for (size_t x = i; x < e;) {
+			size_t f = x + 1;
+			while (f < e && q[f].key == q[x].key)
+				f++;
+			if (f - x > 1) {
+				gend[ngr++] = (uint32_t)x;
+				gend[ngr++] = (uint32_t)f;
+			}
+			x = f;
+		}
+		for (size_t x = i; x < e; x++)
+			sa[x] = q[x].idx;
+		i = e;
+	}
+	if (ngr == 0 || kt >= m)
 		return;
 	/* prefix doubling on the groups of equal keys: rank = the group's
 	 * first position; a group is split by the rank h tokens on */
-	for (size_t i = 0; i < m;) {
-		size_t e = i + 1;
-		while (e < m && p[e].key == p[i].key)
-			e++;
-		for (size_t k = i; k < e; k++)
-			isa[sa[k]] = (uint32_t)i;
-		i = e;
-	}
-	/* aux[i] = end of the group starting at i (unresolved groups only) */
-	uint32_t *gend = w->aux;
-	size_t ngr = 0;
-	for (size_t i = 0; i < m;) {
-		size_t e = i + 1;
-		while (e < m && p[e].key == p[i].key)
-			e++;
-		if (e - i > 1)
-			gend[ngr++] = (uint32_t)i, gend[ngr++] = (uint32_t)e;
-		i = e;
-	}
-	kv *q = w->tmp;
+	for (size_t i = 0; i < m; i++)
+		isa[sa[i]] = (uint32_t)i;
+	for (size_t g = 0; g < ngr; g += 2)
+		for (uint32_t x = gend[g]; x < gend[g + 1]; x++)
+			isa[sa[x]] = gend[g];
 	uint32_t *nend = w->aux2;
 	for (size_t h = kt; ngr > 0 && h < m; h *= 2) {
 		/* every open group's keys from the ranks as they stand */
