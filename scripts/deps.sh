@@ -7,8 +7,8 @@
 #   scripts/deps.sh check   everything `make check` uses (tests, guests, firmware)
 set -u
 profile=${1:-build}
-build_pkgs=(gcc make libc6-dev libusb-1.0-0-dev pkg-config libbz2-dev)
-check_pkgs=("${build_pkgs[@]}" python3 clang libclang-rt-14-dev libssl-dev openssl coreutils
+build_pkgs=(gcc make libc6-dev libusb-1.0-0-dev pkg-config)
+check_pkgs=("${build_pkgs[@]}" libbz2-dev python3 clang libclang-rt-14-dev libssl-dev openssl coreutils
 	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm qemu-system-x86
 	linux-image-amd64 busybox-static cpio usbip usb.ids rng-tools5 mtools dosfstools
 	mmdebstrap e2fsprogs kmod chromium dfu-util dpkg-dev debhelper lintian bash-completion prometheus appstream man-db groff-base)
