@@ -42,17 +42,11 @@
 #define MERGED 256      /* the token type of a block's wrapped token */
 #define NKEYS 11        /* 0 = end of string, 1..10 = '0'..'9' */
 
-typedef struct {
-	uint64_t key;
-	uint32_t idx;
-} kv;
-
 struct ng_bz2_ws {
 	size_t cap_m, cap_l, cap_g;
 	uint32_t *sa, *isa, *aux, *aux2;
 	uint16_t *tok;
-	kv *pairs;
-	uint64_t *key, *a64, *b64;
+	uint64_t *a64, *b64;
 	uint8_t *bwt, *mtf;
 	uint8_t (*hist)[16];
 	uint8_t *sel;
@@ -170,8 +164,6 @@ void ng_bz2_ws_free(ng_bz2_ws *w)
 	free(w->aux);
 	free(w->aux2);
 	free(w->tok);
-	free(w->pairs);
-	free(w->key);
 	free(w->a64);
 	free(w->b64);
 	free(w->bwt);
@@ -190,21 +182,17 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		free(w->aux);
 		free(w->aux2);
 		free(w->tok);
-		free(w->pairs);
-		free(w->key);
 		free(w->a64);
 		free(w->b64);
 		w->sa = malloc(m * sizeof *w->sa);
 		w->isa = malloc(m * sizeof *w->isa);
 		w->aux = malloc(m * sizeof *w->aux);
 		w->aux2 = malloc(m * sizeof *w->aux2);
-		w->tok = malloc(m * sizeof *w->tok);
-		w->pairs = malloc(m * sizeof *w->pairs);
-		w->key = malloc(m * sizeof *w->key);
+		w->tok = malloc((m + 64) * sizeof *w->tok);
 		w->a64 = malloc(m * sizeof *w->a64);
 		w->b64 = malloc(m * sizeof *w->b64);
 		w->cap_m = m;
-		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->pairs || !w->key || !w->a64 || !w->b64) {
+		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->a64 || !w->b64) {
 			w->cap_m = 0;
 			return false;
 		}
@@ -233,12 +221,13 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 
 /* ---- sorting the token rotations ---- */
 
-static void insertion_sort(kv *a, size_t n)
+/* u64 entries: a sort key in the high half, an index in the low half */
+static void insertion_sort(uint64_t *a, size_t n)
 {
 	for (size_t i = 1; i < n; i++) {
-		kv x = a[i];
+		uint64_t x = a[i];
 		size_t j = i;
-		while (j > 0 && a[j - 1].key > x.key) {
+		while (j > 0 && a[j - 1] > x) {
 			a[j] = a[j - 1];
 			j--;
 		}
@@ -246,42 +235,48 @@ static void insertion_sort(kv *a, size_t n)
 	}
 }
 
-/* cmp for the doubling step: (aux key, index) pairs */
-static int cmp_kv(const void *x, const void *y)
+static int cmp_u64(const void *x, const void *y)
 {
-	const kv *a = x, *b = y;
-	return (a->key > b->key) - (a->key < b->key);
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
 }
 
-/* Suffix order of the cyclic token sequence tok[0..m) with ranks rk[]
+static void sort_u64(uint64_t *a, size_t n)
+{
+	if (n <= 32)
+		insertion_sort(a, n);
+	else
+		qsort(a, n, sizeof *a, cmp_u64);
+}
+
+/* Suffix order of the cyclic token sequence tok[0..m) (continued to
+ * tok[m + 63]) with ranks rk[]
  * (b bits each): w->sa. Rotations equal over all m tokens stay in any
  * order (their characters, and so the transform, are the same). */
 static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned b)
 {
 	unsigned kt = 64 / b;   /* tokens per key */
 	const uint16_t *tok = w->tok;
-	uint64_t *key = w->key, *a = w->a64, *t = w->b64;
+	uint64_t *a = w->a64, *t = w->b64;
 	uint64_t k = 0;
 	unsigned low = 64 - b * kt;
 	for (unsigned i = 0; i < kt; i++)
-		k = k << b | rk[tok[i % m]];
+		k = k << b | rk[tok[i]];
 	k <<= low;
-	/* key[j]: the kt tokens from j, first in the top bits; a[j]: the
-	 * key's bits above the ib bits that hold j, then j */
+	/* a[j]: the key of j (the kt tokens from j, first in the top bits)
+	 * above the ib bits that hold j, then j */
 	unsigned ib = 1;
 	while (ib < 32 && ((size_t)1 << ib) < m)
 		ib++;
 	uint64_t jm = ((uint64_t)1 << ib) - 1;
 	size_t j = 0;
 	for (size_t stop = m > kt ? m - kt : 0; j < stop; j++) {
-		key[j] = k;
 		a[j] = (k & ~jm) | j;
 		k = k << b | (uint64_t)rk[tok[j + kt]] << low;
 	}
 	for (; j < m; j++) {
-		key[j] = k;
 		a[j] = (k & ~jm) | j;
-		k = k << b | (uint64_t)rk[tok[(j + kt) % m]] << low;
+		k = k << b | (uint64_t)rk[tok[j + kt]] << low;
 	}
 	/* LSD radix on bits ib..63, 11 at a time (stable: equal tops stay
 	 * in index order); a digit with one value in every key is skipped */
@@ -313,9 +308,10 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 		}
 	}
 	uint32_t *sa = w->sa, *isa = w->isa, *gend = w->aux;
-	kv *q = w->pairs;
+	uint64_t *q = t;   /* (sort key << 32 | index) from here on */
 	size_t ngr = 0;
-	/* equal tops: order by the whole key; equal keys open a group */
+	/* equal tops: order by the key's low ib bits (made again from the
+	 * tokens); equal keys open a group */
 	for (size_t i = 0; i < m;) {
 		size_t e = i + 1;
 		while (e < m && (a[e] & ~jm) == (a[i] & ~jm))
@@ -326,16 +322,16 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 			continue;
 		}
 		for (size_t x = i; x < e; x++) {
-			q[x].idx = (uint32_t)(a[x] & jm);
-			q[x].key = key[q[x].idx];
+			size_t jj = (size_t)(a[x] & jm);
+			uint64_t kk = 0;
+			for (unsigned u = 0; u < kt; u++)
+				kk = kk << b | rk[tok[jj + u]];
+			q[x] = ((kk << low) & jm) << 32 | jj;
 		}
-		if (e - i <= 32)
-			insertion_sort(q + i, e - i);
-		else
-			qsort(q + i, e - i, sizeof *q, cmp_kv);
+		sort_u64(q + i, e - i);
 		for (size_t x = i; x < e;) {
 			size_t f = x + 1;
-			while (f < e && q[f].key == q[x].key)
+			while (f < e && q[f] >> 32 == q[x] >> 32)
 				f++;
 			if (f - x > 1) {
 				gend[ngr++] = (uint32_t)x;
@@ -344,7 +340,7 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 			x = f;
 		}
 		for (size_t x = i; x < e; x++)
-			sa[x] = q[x].idx;
+			sa[x] = (uint32_t)q[x];
 		i = e;
 	}
 	if (ngr == 0 || kt >= m)
@@ -360,24 +356,19 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 	for (size_t h = kt; ngr > 0 && h < m; h *= 2) {
 		/* every open group's keys from the ranks as they stand */
 		for (size_t g = 0; g < ngr; g += 2)
-			for (uint32_t k = gend[g]; k < gend[g + 1]; k++) {
-				q[k].key = isa[(sa[k] + h) % m];
-				q[k].idx = sa[k];
-			}
+			for (uint32_t k = gend[g]; k < gend[g + 1]; k++)
+				q[k] = (uint64_t)isa[sa[k] + h < m ? sa[k] + h : sa[k] + h - m] << 32 | sa[k];
 		size_t nn = 0;
 		for (size_t g = 0; g < ngr; g += 2) {
 			uint32_t s = gend[g], e = gend[g + 1];
-			if (e - s <= 32)
-				insertion_sort(q + s, e - s);
-			else
-				qsort(q + s, e - s, sizeof *q, cmp_kv);
+			sort_u64(q + s, e - s);
 			for (uint32_t k = s; k < e;) {
 				uint32_t f = k + 1;
-				while (f < e && q[f].key == q[k].key)
+				while (f < e && q[f] >> 32 == q[k] >> 32)
 					f++;
 				for (uint32_t x = k; x < f; x++) {
-					sa[x] = q[x].idx;
-					isa[q[x].idx] = k;
+					sa[x] = (uint32_t)q[x];
+					isa[(uint32_t)q[x]] = k;
 				}
 				if (f - k > 1) {
 					nend[nn++] = k;
@@ -386,9 +377,9 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 				k = f;
 			}
 		}
-		uint32_t *t = gend;
+		uint32_t *sw = gend;
 		gend = nend;
-		nend = t;
+		nend = sw;
 		ngr = nn;
 	}
 }
@@ -810,6 +801,9 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 		occ[v]++;
 	}
 	tok[m - 1] = MERGED;
+	/* and cyclically on, so a key reads tok[j .. j + 63] directly */
+	for (size_t i = 0; i < 64; i++)
+		tok[m + i] = tok[i % m];
 	/* ranks of the whole tokens in string order (equal strings, equal ranks) */
 	uint16_t rk[257];
 	uint32_t mk[7];

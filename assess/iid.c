@@ -701,6 +701,9 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 		ng_progress_start(o->progress, "IID setup: MCV, chi-square, LRS, unpermuted statistics", 4);
 		ng_assess_parallel(th, 4, run_setup, &sj);
 		ng_progress_end();
+		/* the unpermuted compression's workspace is not needed again */
+		ng_bz2_ws_free(sc[maxb].bz);
+		sc[maxb].bz = NULL;
 	}
 	ok = !sj.failed;
 	r->mcv_lit.h = ng_plus_zero(r->mcv_lit.h);
