@@ -14,9 +14,14 @@
  * costly part, and the text's shape makes it cheap: every rotation of a
  * block is (a digit string p, then a space, then whole tokens), and p
  * followed by its space is prefix-free, so rotations sort by (p, the rank
- * of the token rotation after it). Sorting the ~140,000 token rotations of
- * a 500 kB block (8 or more tokens to a 64-bit key) replaces sorting its
- * 500,000 character rotations. The text never has four equal characters in
+ * of the token rotation after it). The block is read as a cyclic sequence
+ * of tokens (the block's tail and head joined into one), the ~140,000
+ * token rotations of a 500 kB block are sorted (LSD radix on 64-bit keys of
+ * 7 to 64 tokens, then prefix doubling for the rare equal keys), and each
+ * token's 2 to 4 characters are dealt into the buckets of their p: that
+ * replaces sorting 500,000 character rotations. The transform of a block
+ * is unique (equal rotations give equal characters), so any correct sort
+ * gives libbz2's. The text never has four equal characters in
  * a row (at most three digits, then a space), so bzip2's initial run-length
  * step never fires; a block ends at the first run boundary at or past
  * 100000 * level - 19 characters, as libbz2 fills it (and takes the text's
@@ -42,8 +47,9 @@
 #define MERGED 256      /* the token type of a block's wrapped token */
 #define NKEYS 11        /* 0 = end of string, 1..10 = '0'..'9' */
 
+/* a thread's buffers, grown as needed: per token (m) and per character (l) */
 struct ng_bz2_ws {
-	size_t cap_m, cap_l, cap_g;
+	size_t cap_m, cap_l;
 	uint32_t *sa, *isa, *aux, *aux2;
 	uint16_t *tok;
 	uint64_t *a64, *b64;
@@ -197,10 +203,9 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 			return false;
 		}
 	}
-	size_t g = l / GROUP + 2;
 	if (l > w->cap_l) {
 		l += l / 4;
-		g = l / GROUP + 2;
+		size_t g = l / GROUP + 2;
 		free(w->bwt);
 		free(w->mtf);
 		free(w->hist);
@@ -210,7 +215,6 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		w->hist = malloc(g * sizeof *w->hist);
 		w->sel = malloc(g);
 		w->cap_l = l;
-		w->cap_g = g;
 		if (!w->bwt || !w->mtf || !w->hist || !w->sel) {
 			w->cap_l = 0;
 			return false;
@@ -552,12 +556,9 @@ static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_
 	return bits;
 }
 
-/* Move-to-front and the zero-run code (RUNA 0, RUNB 1, position j as
- * j + 1, end of block nuse + 1) of a block's transform (bwt[0..l), each
- * byte's index among the bytes in use), counted per group of 50 symbols;
- * then the block's bits. */
 /* Move-to-front of bwt[0..l) (each byte's index among the bytes in use, at
- * most 11) into j[0..l): each position in the list before the move. */
+ * most 11) into out[0..l): each one's position in the list before the move.
+ * The list's order starts as the bytes' order. */
 static void mtf_portable(const uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
 {
 	/* the list as 4-bit fields, front in the low bits */
@@ -599,10 +600,12 @@ __attribute__((target("ssse3"))) static void mtf_ssse3(const uint8_t *b, size_t 
 }
 #endif
 
+bool ng_bz2_portable;
+
 static void mtf(const uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	if (__builtin_cpu_supports("ssse3")) {
+	if (!ng_bz2_portable && __builtin_cpu_supports("ssse3")) {
 		mtf_ssse3(b, l, nuse, out);
 		return;
 	}

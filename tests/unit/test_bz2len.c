@@ -122,6 +122,22 @@ int main(void)
 		CHECK(bad == 0, "bz2len = libbz2 on 1,000,000 random 8-bit samples at level 5 (7 blocks)");
 		free(x);
 	}
+	/* the portable move-to-front (CPUs without SSSE3) on the same kinds */
+	bad = cases = 0;
+	ng_bz2_portable = true;
+	for (int it = 0; it < 200; it++) {
+		size_t n = 1 + ng_test_rand(&seed) % 40000;
+		int kind = it % 8;
+		unsigned p = (unsigned)ng_test_rand(&seed);
+		uint8_t *x = malloc(n);
+		for (size_t i = 0; i < n; i++)
+			x[i] = gen(kind, i, &seed, p);
+		one(w, x, n, 1, "portable", &bad);
+		cases++;
+		free(x);
+	}
+	ng_bz2_portable = false;
+	CHECK(bad == 0, "bz2len with the portable move-to-front = libbz2 on %d inputs (%d differ)", cases, bad);
 	CHECK(ng_bz2_text_size(NULL, 0, 5, w) == bz_size(NULL, 0, 5), "empty input: the stream's header and end only (%ld bytes)",
 	      bz_size(NULL, 0, 5));
 	ng_bz2_ws_free(w);
