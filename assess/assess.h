@@ -185,7 +185,8 @@ typedef struct ng_bz2_ws ng_bz2_ws;
 ng_bz2_ws *ng_bz2_ws_new(void);
 void ng_bz2_ws_free(ng_bz2_ws *w);
 int64_t ng_bz2_text_size(const uint8_t *x, size_t n, unsigned level, ng_bz2_ws *w);
-/* Tests: true forces the portable move-to-front (no SSSE3). */
+/* Tests: true forces the portable move-to-front and table choice (no
+ * SSSE3, no SSE2). */
 extern bool ng_bz2_portable;
 
 /* The 19 permutation statistics of one sequence (s: translated symbols,

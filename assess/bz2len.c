@@ -468,6 +468,93 @@ static void code_lengths(uint8_t *len, const uint32_t *freq, int n, int maxlen)
 	}
 }
 
+/* One round of table choice: each group of 50 symbols takes the first
+ * table (t < ngr) that codes it in the fewest bits; sel[g] says which, and
+ * rf[t] sums the symbol counts of the groups that took table t. */
+static void choose_portable(const uint8_t (*hist)[16], size_t ng, const uint8_t len[6][16], int ngr,
+			    int alpha, uint8_t *sel, uint32_t rf[6][16])
+{
+	memset(rf, 0, 6 * sizeof rf[0]);
+	for (size_t g = 0; g < ng; g++) {
+		const uint8_t *h = hist[g];
+		unsigned best = 0;
+		int bt = 0;
+		for (int t = 0; t < ngr; t++) {
+			unsigned c = 0;
+			for (int v = 0; v < alpha; v++)
+				c += (unsigned)h[v] * len[t][v];
+			if (t == 0 || c < best) {
+				best = c;
+				bt = t;
+			}
+		}
+		sel[g] = (uint8_t)bt;
+		for (int v = 0; v < 16; v++)
+			rf[bt][v] += h[v];
+	}
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* the same, the six costs of a group at once: lengths as 16-bit lanes,
+ * multiply-add with the counts, the sums transposed into one vector, the
+ * first smallest found by compare and mask. Unused tables cost 255 a
+ * symbol, more than any real one (at most 17); costs stay below 2^15. */
+static void choose_sse2(const uint8_t (*hist)[16], size_t ng, const uint8_t len[6][16], int ngr,
+			int alpha, uint8_t *sel, uint32_t rf[6][16])
+{
+	__m128i lt[6][2], acc[6][4], z = _mm_setzero_si128();
+	for (int t = 0; t < 6; t++) {
+		uint16_t l[16];
+		for (int v = 0; v < 16; v++)
+			l[v] = (uint16_t)(t >= ngr ? 255 : v < alpha ? len[t][v] : 0);
+		lt[t][0] = _mm_loadu_si128((const __m128i *)l);
+		lt[t][1] = _mm_loadu_si128((const __m128i *)(l + 8));
+		for (int k = 0; k < 4; k++)
+			acc[t][k] = z;
+	}
+	for (size_t g = 0; g < ng; g++) {
+		__m128i h = _mm_loadu_si128((const __m128i *)hist[g]);
+		__m128i hl = _mm_unpacklo_epi8(h, z), hh = _mm_unpackhi_epi8(h, z), a[6];
+		for (int t = 0; t < 6; t++)
+			a[t] = _mm_add_epi32(_mm_madd_epi16(hl, lt[t][0]), _mm_madd_epi16(hh, lt[t][1]));
+		__m128i s01 = _mm_add_epi32(_mm_unpacklo_epi32(a[0], a[1]), _mm_unpackhi_epi32(a[0], a[1]));
+		__m128i s23 = _mm_add_epi32(_mm_unpacklo_epi32(a[2], a[3]), _mm_unpackhi_epi32(a[2], a[3]));
+		__m128i s45 = _mm_add_epi32(_mm_unpacklo_epi32(a[4], a[5]), _mm_unpackhi_epi32(a[4], a[5]));
+		__m128i c03 = _mm_add_epi32(_mm_unpacklo_epi64(s01, s23), _mm_unpackhi_epi64(s01, s23));
+		__m128i c45 = _mm_add_epi32(_mm_unpacklo_epi64(s45, s45), _mm_unpackhi_epi64(s45, s45));
+		__m128i c = _mm_packs_epi32(c03, c45);   /* c0..c5, c4, c5 */
+		__m128i m = _mm_min_epi16(c, _mm_shuffle_epi32(c, 0x4e));
+		m = _mm_min_epi16(m, _mm_shuffle_epi32(m, 0xb1));
+		m = _mm_min_epi16(m, _mm_shufflehi_epi16(_mm_shufflelo_epi16(m, 0xb1), 0xb1));
+		int bt = __builtin_ctz((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(c, m))) / 2;
+		sel[g] = (uint8_t)bt;
+		__m128i *r = acc[bt];
+		r[0] = _mm_add_epi32(r[0], _mm_unpacklo_epi16(hl, z));
+		r[1] = _mm_add_epi32(r[1], _mm_unpackhi_epi16(hl, z));
+		r[2] = _mm_add_epi32(r[2], _mm_unpacklo_epi16(hh, z));
+		r[3] = _mm_add_epi32(r[3], _mm_unpackhi_epi16(hh, z));
+	}
+	for (int t = 0; t < 6; t++)
+		for (int k = 0; k < 4; k++)
+			_mm_storeu_si128((__m128i *)(rf[t] + 4 * k), acc[t][k]);
+}
+#endif
+
+bool ng_bz2_portable;
+
+static void choose_tables(const uint8_t (*hist)[16], size_t ng, const uint8_t len[6][16], int ngr,
+			  int alpha, uint8_t *sel, uint32_t rf[6][16])
+{
+#if defined(__SSE2__)
+	if (!ng_bz2_portable) {
+		choose_sse2(hist, ng, len, ngr, alpha, sel, rf);
+		return;
+	}
+#endif
+	choose_portable(hist, ng, len, ngr, alpha, sel, rf);
+}
+
 /* The bits of one block after its 105-bit header: the bytes-in-use map
  * (ranges: how many of its 16-byte ranges are in use), the tables, the
  * selectors and the coded symbols, from the move-to-front output's counts
@@ -477,7 +564,6 @@ static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_
 {
 	int ngr = nmtf < 200 ? 2 : nmtf < 600 ? 3 : nmtf < 1200 ? 4 : nmtf < 2400 ? 5 : 6;
 	uint8_t len[6][16];
-	uint16_t lw[16][8];
 	/* the starting tables: table p-1 cheap (0) on a run of symbols
 	 * holding about its share of what is left, dear (15) elsewhere */
 	{
@@ -498,29 +584,7 @@ static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_
 	}
 	for (int it = 0; it < ITERS; it++) {
 		uint32_t rf[6][16];
-		memset(rf, 0, sizeof rf);
-		/* lw[v][t]: symbol v's length in table t (a group's cost in
-		 * every table at once; at most 50 * 17 < 2^16) */
-		for (int v = 0; v < 16; v++)
-			for (int t = 0; t < 8; t++)
-				lw[v][t] = (uint16_t)(v < alpha && t < ngr ? len[t][v] : 0);
-		for (size_t g = 0; g < ng; g++) {
-			const uint8_t *h = hist[g];
-			uint16_t c[8] = {0};
-			for (int v = 0; v < alpha; v++)
-				for (int t = 0; t < 8; t++)
-					c[t] = (uint16_t)(c[t] + h[v] * lw[v][t]);
-			unsigned best = c[0];
-			int bt = 0;
-			for (int t = 1; t < ngr; t++)
-				if (c[t] < best) {
-					best = c[t];
-					bt = t;
-				}
-			sel[g] = (uint8_t)bt;
-			for (int v = 0; v < 16; v++)
-				rf[bt][v] += h[v];
-		}
+		choose_tables(hist, ng, (const uint8_t (*)[16])len, ngr, alpha, sel, rf);
 		for (int t = 0; t < ngr; t++)
 			code_lengths(len[t], rf[t], alpha, MAXLEN);
 	}
@@ -599,8 +663,6 @@ __attribute__((target("ssse3"))) static void mtf_ssse3(const uint8_t *b, size_t 
 	}
 }
 #endif
-
-bool ng_bz2_portable;
 
 static void mtf(const uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
 {
