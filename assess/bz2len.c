@@ -274,12 +274,15 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 		ib++;
 	uint64_t jm = ((uint64_t)1 << ib) - 1;
 	size_t j = 0;
+	uint32_t *lowk = w->isa;   /* the key's low ib bits, until the doubling */
 	for (size_t stop = m > kt ? m - kt : 0; j < stop; j++) {
 		a[j] = (k & ~jm) | j;
+		lowk[j] = (uint32_t)(k & jm);
 		k = k << b | (uint64_t)rk[tok[j + kt]] << low;
 	}
 	for (; j < m; j++) {
 		a[j] = (k & ~jm) | j;
+		lowk[j] = (uint32_t)(k & jm);
 		k = k << b | (uint64_t)rk[tok[j + kt]] << low;
 	}
 	/* LSD radix on bits ib..63, 11 at a time (stable: equal tops stay
@@ -314,8 +317,8 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 	uint32_t *sa = w->sa, *isa = w->isa, *gend = w->aux;
 	uint64_t *q = t;   /* (sort key << 32 | index) from here on */
 	size_t ngr = 0;
-	/* equal tops: order by the key's low ib bits (made again from the
-	 * tokens); equal keys open a group */
+	/* equal tops: order by the key's low ib bits; equal keys open a
+	 * group */
 	for (size_t i = 0; i < m;) {
 		size_t e = i + 1;
 		while (e < m && (a[e] & ~jm) == (a[i] & ~jm))
@@ -326,11 +329,8 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 			continue;
 		}
 		for (size_t x = i; x < e; x++) {
-			size_t jj = (size_t)(a[x] & jm);
-			uint64_t kk = 0;
-			for (unsigned u = 0; u < kt; u++)
-				kk = kk << b | rk[tok[jj + u]];
-			q[x] = ((kk << low) & jm) << 32 | jj;
+			uint32_t jj = (uint32_t)(a[x] & jm);
+			q[x] = (uint64_t)lowk[jj] << 32 | jj;
 		}
 		sort_u64(q + i, e - i);
 		for (size_t x = i; x < e;) {
