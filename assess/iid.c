@@ -62,23 +62,27 @@ double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t t
 {
 	if (n == 0)
 		return 0;
-	double mean = (double)total / (double)n, best = 0;
-	uint64_t suf = 0;
+	/* rest (the prefix sum) and di (= i + 1) are integers below 2^53,
+	 * exact as doubles: the same values as the plain computation, with
+	 * one signed conversion and no int-to-double for i */
+	double mean = (double)total / (double)n, best = 0, di = (double)n;
+	int64_t rest = (int64_t)total;
 	ng_draw32 dr = {g, 0, 0};
 	for (size_t i = n - 1; i > 0; i--) {
 		size_t k = ng_draw32_below(&dr, (uint32_t)(i + 1));
 		uint8_t v = y[k];
 		y[k] = y[i];
 		y[i] = v;
-		double d = fabs((double)(total - suf) - (double)(i + 1) * mean);
-		if (d > best) {
+		double d = fabs((double)rest - di * mean);
+		di -= 1.0;
+		if (__builtin_expect(d > best, 0)) {
 			best = d;
 			if (best > stop_above)
 				return best;
 		}
-		suf += v;
+		rest -= v;
 	}
-	double d = fabs((double)(total - suf) - mean);
+	double d = fabs((double)rest - mean);
 	return d > best ? d : best;
 }
 
