@@ -203,8 +203,9 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
  * xoshiro outputs, high half first; n < 2^32); the excursion statistic
  * (5.1.1); and both fused in one pass (total = the sum of y), which returns
  * the excursion of the shuffled y, bit-identical to shuffle then excursion
- * with the same stream, or stops early with a value > stop_above as soon
- * as the running maximum exceeds stop_above (INFINITY: never). */
+ * with the same stream, or stops early with a value > stop_above within
+ * two steps of the running maximum exceeding stop_above (INFINITY:
+ * never). */
 void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g);
 double ng_perm_excursion(const uint8_t *x, size_t n);
 double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total,

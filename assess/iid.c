@@ -40,50 +40,104 @@ double ng_perm_excursion(const uint8_t *x, size_t n)
 	return best;
 }
 
-void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
-{
-	ng_draw32 d = {g, 0, 0};
-	for (size_t i = n ? n - 1 : 0; i > 0; i--) {
-		size_t k = ng_draw32_below(&d, (uint32_t)(i + 1));
-		uint8_t tmp = y[i];
-		y[i] = y[k];
-		y[k] = tmp;
-	}
-}
-
-/* Fisher-Yates from the end fixes y[n-1], y[n-2], ... in that order, so the
+/* Fisher-Yates from the end, optionally with the excursion (exc).
+ *
+ * The draws take the 32-bit halves of the xoshiro outputs in order, high
+ * then low (ng_draw32), so both halves of one output usually serve two
+ * consecutive steps. That common case runs on the generator's state held
+ * in locals (y's byte stores may alias *g, which would force it through
+ * memory every step); a rejection (probability bound / 2^32) goes through
+ * ng_draw32 with the low half pending until the halves line up again, so
+ * the stream is the same either way.
+ *
+ * Fisher-Yates from the end fixes y[n-1], y[n-2], ... in that order, so the
  * excursion's prefix sums come for free as total minus the fixed suffix:
  * S_i = total - (y[i+1] + ... + y[n-1]), exact in integers, and the same
  * double expression |S_i - (i+1) mean| as ng_perm_excursion, so the maximum
- * is bit-identical. With stop_above finite, the shuffle stops as soon as
- * the running maximum exceeds it (the caller then only needs "greater"). */
-double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total,
-				 double stop_above)
+ * is bit-identical (rest and di = i + 1 are integers below 2^53, exact as
+ * doubles). With stop_above finite, it stops within two steps of the
+ * running maximum exceeding it and returns that maximum (the caller then
+ * only needs "greater"). */
+static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, size_t n, ng_xoshiro *g,
+								 uint64_t total, double stop_above, bool exc)
 {
 	if (n == 0)
 		return 0;
-	/* rest (the prefix sum) and di (= i + 1) are integers below 2^53,
-	 * exact as doubles: the same values as the plain computation, with
-	 * one signed conversion and no int-to-double for i */
-	double mean = (double)total / (double)n, best = 0, di = (double)n;
+	double mean = exc ? (double)total / (double)n : 0, best = 0, di = (double)n;
 	int64_t rest = (int64_t)total;
 	ng_draw32 dr = {g, 0, 0};
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t k = ng_draw32_below(&dr, (uint32_t)(i + 1));
-		uint8_t v = y[k];
-		y[k] = y[i];
-		y[i] = v;
-		double d = fabs((double)rest - di * mean);
-		di -= 1.0;
-		if (__builtin_expect(d > best, 0)) {
-			best = d;
-			if (best > stop_above)
-				return best;
+	size_t i = n - 1;
+#define STEP(kk)                                                \
+	do {                                                    \
+		size_t k_ = (kk);                               \
+		uint8_t v_ = y[k_];                             \
+		y[k_] = y[i];                                   \
+		y[i] = v_;                                      \
+		if (exc) {                                      \
+			double d_ = fabs((double)rest - di * mean); \
+			di -= 1.0;                              \
+			best = d_ > best ? d_ : best;           \
+			rest -= v_;                             \
+		}                                               \
+		i--;                                            \
+	} while (0)
+	uint64_t s0 = g->s[0], s1 = g->s[1], s2 = g->s[2], s3 = g->s[3];
+	while (i > 1) {
+		/* one xoshiro256** step on the locals (as ng_xoshiro_step) */
+		uint64_t x5 = s1 * 5, r = ((x5 << 7) | (x5 >> 57)) * 9, sh = s1 << 17;
+		s2 ^= s0;
+		s3 ^= s1;
+		s1 ^= s2;
+		s0 ^= s3;
+		s2 ^= sh;
+		s3 = (s3 << 45) | (s3 >> 19);
+		uint32_t b1 = (uint32_t)(i + 1), b2 = (uint32_t)i;
+		uint64_t m1 = (uint64_t)(uint32_t)(r >> 32) * b1, m2 = (uint64_t)(uint32_t)r * b2;
+		if (__builtin_expect((uint32_t)m1 >= b1 && (uint32_t)m2 >= b2, 1)) {
+			STEP(m1 >> 32);
+			STEP(m2 >> 32);
+			if (exc && __builtin_expect(best > stop_above, 0))
+				break;
+			continue;
 		}
-		rest -= v;
+		/* the general path, with the output's low half pending */
+		g->s[0] = s0, g->s[1] = s1, g->s[2] = s2, g->s[3] = s3;
+		dr.low = (uint32_t)r;
+		dr.have = 1;
+		uint32_t l = (uint32_t)m1;
+		if (l < b1) {
+			uint32_t t = (uint32_t)(-b1) % b1;
+			while (l < t) {
+				m1 = (uint64_t)ng_draw32_next(&dr) * b1;
+				l = (uint32_t)m1;
+			}
+		}
+		STEP(m1 >> 32);
+		while (dr.have && i > 0)
+			STEP(ng_draw32_below(&dr, (uint32_t)(i + 1)));
+		s0 = g->s[0], s1 = g->s[1], s2 = g->s[2], s3 = g->s[3];
 	}
+	g->s[0] = s0, g->s[1] = s1, g->s[2] = s2, g->s[3] = s3;
+	if (exc && best > stop_above)
+		return best;
+	if (i == 1)
+		STEP(ng_draw32_below(&dr, 2));
+#undef STEP
+	if (!exc)
+		return 0;
 	double d = fabs((double)rest - mean);
 	return d > best ? d : best;
+}
+
+void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
+{
+	(void)shuffle_core(y, n, g, 0, 0, false);
+}
+
+double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total,
+				 double stop_above)
+{
+	return shuffle_core(y, n, g, total, stop_above, true);
 }
 
 /* 5.1.2-5.1.4 on the directional sequence. Branch-free (the direction of
