@@ -4,7 +4,11 @@
 TEST_LDLIBS += -lbz2
 FUZZ_LDLIBS += -lbz2
 .PHONY: bench-assess
-bench-assess: all
+$(B)/bench/iid_parts: bench/iid_parts.c $(B)/libneug.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(INC) $(CFLAGS) -O2 -o $@ $< $(B)/libneug.a -lbz2 -lm
+BENCH_DEPS += $(B)/bench/iid_parts
+bench-assess: all $(B)/bench/iid_parts
 	@bash bench/bench-assess.sh
 # The permutation statistics' inner loops are written to vectorise (iid.c).
 $(B)/obj/assess/iid.o: CFLAGS += -O3

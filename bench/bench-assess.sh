@@ -12,7 +12,9 @@
 # IID track runs once more with --all-rounds (every compression round, as
 # NIST's tool runs them), ours only. BENCH_ONLY=REGEX runs the cases whose
 # label matches.
-# Then neug fips against rngtest on 100 MB.
+# Then the IID track's per-round parts (build/bench/iid_parts: the
+# compression statistic by libbz2 and by bz2len, the shuffles) and neug fips
+# against rngtest on 100 MB.
 set -u
 cd "$(dirname "$0")/.."
 ref=${NG_REFERENCE:-tests/data/sp800-90b}
@@ -146,6 +148,14 @@ else
 fi
 echo "   (ratio: NIST's wall time / ours; cpu: NIST's CPU time / ours; mem: our peak / NIST's;"
 echo "    figure: the assessed min-entropy, NIST's -o JSON against ours)"
+
+# The IID track's parts per round, one thread, libbz2 beside bz2len.
+if [ -z "${BENCH_ONLY:-}" ] && [ -x build/bench/iid_parts ]; then
+	for f in rand8-1M lowbit-1M biased-1M; do
+		echo "   IID round parts on $f (one thread, best of 5):"
+		build/bench/iid_parts "$d/$f.bin" 5 || echo "   (bz2len and libbz2 differ on $f)"
+	done
+fi
 
 if [ -z "${BENCH_ONLY:-}" ] && command -v rngtest >/dev/null; then
 	f=$(mktemp); head -c 100000000 /dev/urandom >"$f"

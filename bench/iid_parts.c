@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The IID track's per-round parts on one file, next to libbz2 in the same
+ * run: the compression statistic by libbz2 (BZ2_bzBuffToBuffCompress at
+ * level 5 of the decimal text, the text's making included) and by
+ * bz2len, the fused shuffle+excursion with the round's copy of the
+ * samples, and the shuffle alone. One thread; the best of REPS runs of
+ * each, alternately. Prints one line per part. */
+#include <bzlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "assess.h"
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static long libbz2_size(const uint8_t *x, size_t n)
+{
+	char *txt = malloc(4 * n + 1);
+	size_t t = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned v = x[i];
+		if (i)
+			txt[t++] = ' ';
+		if (v >= 100)
+			txt[t++] = (char)('0' + v / 100);
+		if (v >= 10)
+			txt[t++] = (char)('0' + v / 10 % 10);
+		txt[t++] = (char)('0' + v % 10);
+	}
+	unsigned dl = (unsigned)(t + t / 100 + 600);
+	char *out = malloc(dl);
+	long r = BZ2_bzBuffToBuffCompress(out, &dl, txt, (unsigned)t, 5, 0, 0) == BZ_OK ? (long)dl : -1;
+	free(out);
+	free(txt);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: iid_parts FILE [REPS]\n");
+		return 2;
+	}
+	FILE *f = fopen(argv[1], "rb");
+	if (!f) {
+		perror(argv[1]);
+		return 3;
+	}
+	static uint8_t x[1 << 24], y[1 << 24];
+	size_t n = fread(x, 1, sizeof x, f);
+	fclose(f);
+	int reps = argc > 2 ? atoi(argv[2]) : 5;
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += x[i];
+	ng_bz2_ws *w = ng_bz2_ws_new();
+	double best[4] = {1e9, 1e9, 1e9, 1e9};
+	long a = 0, b = 0;
+	ng_xoshiro g;
+	ng_xoshiro_seed(&g, 1);
+	for (int r = 0; r < reps; r++) {
+		double t0 = now();
+		a = libbz2_size(x, n);
+		double t1 = now();
+		b = (long)ng_bz2_text_size(x, n, 5, w);
+		double t2 = now();
+		memcpy(y, x, n);
+		(void)ng_perm_shuffle_excursion(y, n, &g, total, INFINITY);
+		double t3 = now();
+		memcpy(y, x, n);
+		ng_perm_shuffle(y, n, &g);
+		double t4 = now();
+		double d[4] = {t1 - t0, t2 - t1, t3 - t2, t4 - t3};
+		for (int k = 0; k < 4; k++)
+			best[k] = d[k] < best[k] ? d[k] : best[k];
+	}
+	printf("   compression statistic, libbz2      %8.1f ms  (%ld bytes)\n", best[0] * 1e3, a);
+	printf("   compression statistic, bz2len      %8.1f ms  (%ld bytes; %.1fx)\n", best[1] * 1e3, b,
+	       best[0] / best[1]);
+	printf("   shuffle + excursion (with copy)    %8.2f ms\n", best[2] * 1e3);
+	printf("   shuffle alone (with copy)          %8.2f ms\n", best[3] * 1e3);
+	ng_bz2_ws_free(w);
+	return a == b ? 0 : 1;
+}
