@@ -180,7 +180,8 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
 /* The compression statistic's size (5.1.11), exactly as libbz2 compresses
  * the samples written "v v v ..." at the given level (1..9; 5 for the
  * statistic), without compressing (assess/bz2len.c). A workspace is
- * reused across calls by one thread. Returns -1 when out of memory. */
+ * reused across calls by one thread. Returns -1 when out of memory or
+ * for a level outside 1..9. */
 typedef struct ng_bz2_ws ng_bz2_ws;
 ng_bz2_ws *ng_bz2_ws_new(void);
 void ng_bz2_ws_free(ng_bz2_ws *w);

@@ -986,6 +986,8 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 
 int64_t ng_bz2_text_size(const uint8_t *x, size_t n, unsigned level, ng_bz2_ws *w)
 {
+	if (level < 1 || level > 9 || !w)
+		return -1;
 	uint64_t bits = 32 + 80;
 	size_t bmax = 100000u * level - 19, i = 0;
 	unsigned o = 0;

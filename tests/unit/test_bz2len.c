@@ -141,6 +141,8 @@ int main(void)
 	CHECK(bad == 0, "bz2len with the portable move-to-front and table choice = libbz2 on %d inputs (%d differ)", cases, bad);
 	CHECK(ng_bz2_text_size(NULL, 0, 5, w) == bz_size(NULL, 0, 5), "empty input: the stream's header and end only (%ld bytes)",
 	      bz_size(NULL, 0, 5));
+	CHECK(ng_bz2_text_size((const uint8_t *)"\1", 1, 0, w) == -1 && ng_bz2_text_size((const uint8_t *)"\1", 1, 10, w) == -1,
+	      "levels outside 1..9 are refused (-1)");
 	ng_bz2_ws_free(w);
 	return ng_check_exit();
 }
