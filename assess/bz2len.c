@@ -161,10 +161,9 @@ ng_bz2_ws *ng_bz2_ws_new(void)
 	return calloc(1, sizeof(ng_bz2_ws));
 }
 
-void ng_bz2_ws_free(ng_bz2_ws *w)
+/* the per-token and the per-character buffers */
+static void free_m(ng_bz2_ws *w)
 {
-	if (!w)
-		return;
 	free(w->sa);
 	free(w->isa);
 	free(w->aux);
@@ -172,10 +171,29 @@ void ng_bz2_ws_free(ng_bz2_ws *w)
 	free(w->tok);
 	free(w->a64);
 	free(w->b64);
+	w->sa = w->isa = w->aux = w->aux2 = NULL;
+	w->tok = NULL;
+	w->a64 = w->b64 = NULL;
+	w->cap_m = 0;
+}
+
+static void free_l(ng_bz2_ws *w)
+{
 	free(w->bwt);
 	free(w->mtf);
 	free(w->hist);
 	free(w->sel);
+	w->bwt = w->mtf = w->sel = NULL;
+	w->hist = NULL;
+	w->cap_l = 0;
+}
+
+void ng_bz2_ws_free(ng_bz2_ws *w)
+{
+	if (!w)
+		return;
+	free_m(w);
+	free_l(w);
 	free(w);
 }
 
@@ -183,13 +201,7 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 {
 	if (m > w->cap_m) {
 		m += m / 4;
-		free(w->sa);
-		free(w->isa);
-		free(w->aux);
-		free(w->aux2);
-		free(w->tok);
-		free(w->a64);
-		free(w->b64);
+		free_m(w);
 		w->sa = malloc(m * sizeof *w->sa);
 		w->isa = malloc(m * sizeof *w->isa);
 		w->aux = malloc(m * sizeof *w->aux);
@@ -197,28 +209,25 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		w->tok = malloc((m + 64) * sizeof *w->tok);
 		w->a64 = malloc(m * sizeof *w->a64);
 		w->b64 = malloc(m * sizeof *w->b64);
-		w->cap_m = m;
 		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->a64 || !w->b64) {
-			w->cap_m = 0;
+			free_m(w);
 			return false;
 		}
+		w->cap_m = m;
 	}
 	if (l > w->cap_l) {
 		l += l / 4;
 		size_t g = l / GROUP + 2;
-		free(w->bwt);
-		free(w->mtf);
-		free(w->hist);
-		free(w->sel);
+		free_l(w);
 		w->bwt = malloc(l + 1);
 		w->mtf = malloc(l + 16);
 		w->hist = malloc(g * sizeof *w->hist);
 		w->sel = malloc(g);
-		w->cap_l = l;
 		if (!w->bwt || !w->mtf || !w->hist || !w->sel) {
-			w->cap_l = 0;
+			free_l(w);
 			return false;
 		}
+		w->cap_l = l;
 	}
 	return true;
 }

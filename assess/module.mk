@@ -6,7 +6,7 @@ FUZZ_LDLIBS += -lbz2
 .PHONY: bench-assess
 $(B)/bench/iid_parts: bench/iid_parts.c $(B)/libneug.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(INC) $(CFLAGS) -O2 -o $@ $< $(B)/libneug.a -lbz2 -lm
+	$(CC) $(CPPFLAGS) $(INC) -Itests $(CFLAGS) -O2 -o $@ $< $(B)/libneug.a -lbz2 -lm
 BENCH_DEPS += $(B)/bench/iid_parts
 bench-assess: all $(B)/bench/iid_parts
 	@bash bench/bench-assess.sh
