@@ -586,7 +586,9 @@ static int resolve_runs(const uint8_t *s, size_t n, const uint64_t *a, size_t nf
 	size_t o = 0;
 	for (size_t q = 0; q < nr && b.budget; q++) {
 		uint32_t *ps = pos + roff[q], c = roff[q + 1] - roff[q];
-		(void)bitsuf_cmp;
+		/* found in text order: into suffix order, so that neighbours
+		 * share the most (a budget run out makes cmp 0, and rc 0) */
+		qsort_r(ps, c, sizeof *ps, bitsuf_cmp, &b);
 		for (uint32_t x = 1; x < c; x++) {
 			int cmp;
 			size_t l = bitsuf_lcp(&b, ps[x - 1], ps[x], 64, &cmp);

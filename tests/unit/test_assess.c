@@ -152,6 +152,35 @@ int main(void)
 		CHECK(wdiff == 0, "binary MultiMCW: window-sum path = count-table path (C, N, r) in %u of %u cases", wcases - wdiff, wcases);
 	}
 
+	/* binary t-Tuple/LRS with repeats past the 64-bit windows: a 100-bit
+	 * pattern planted in random bits three times, the middle copy with bit
+	 * 70 flipped, so that the copies' text order is not their suffix order
+	 * (the two equal ones share 100 bits and more, not 70) */
+	{
+		size_t L = 200000;
+		uint8_t *b = malloc(L), pat[100];
+		unsigned pbad = 0;
+		for (int round = 0; round < 4; round++) {
+			for (size_t i = 0; i < L; i++)
+				b[i] = (uint8_t)(ng_test_rand(&seed) & 1);
+			for (size_t i = 0; i < sizeof pat; i++)
+				pat[i] = (uint8_t)(ng_test_rand(&seed) & 1);
+			static const size_t at[4] = {1000, 50000, 90000, 150000};
+			for (int c = 0; c < 3 + (round & 1); c++) {
+				memcpy(b + at[c], pat, sizeof pat);
+				if (c == 1 + (round >> 1))
+					b[at[c] + 70] ^= 1;
+			}
+			ng_est_result ta, tl, ca, cl;
+			ng_est_tuple_lrs(b, L, 2, &ta, &tl);
+			ng_est_tuple_lrs(b, L, 3, &ca, &cl);
+			pbad += ta.t != ca.t || ta.lp_hat != ca.lp_hat || tl.lrs_v != cl.lrs_v || tl.lp_hat != cl.lp_hat
+				|| tl.lrs_v < 100;
+		}
+		free(b);
+		CHECK(pbad == 0, "binary t-Tuple/LRS: repeats longer than 64 bits in an order other than the text's = suffix array (%u of 4 differ)", pbad);
+	}
+
 	/* longest previous/next factor against a naive scan */
 	{
 		int fbad = 0;
