@@ -181,6 +181,45 @@ int main(void)
 		CHECK(pbad == 0, "binary t-Tuple/LRS: repeats longer than 64 bits in an order other than the text's = suffix array (%u of 4 differ)", pbad);
 	}
 
+	/* the bitstring's t-Tuple/LRS from the samples' suffix array (each
+	 * phase of the b-bit blocks sorted by it, then merged) against the
+	 * suffix array of the bits: b = 1..8, random, mostly-constant,
+	 * repeating (with planted copies longer than 64 bits, one altered),
+	 * counting and two-valued samples */
+	{
+		unsigned bbad = 0, bcases = 0;
+		for (int round = 0; round < 120; round++) {
+			unsigned b = 1 + (unsigned)(ng_test_rand(&seed) % 8), kind = (unsigned)(ng_test_rand(&seed) % 5);
+			size_t L = 20 + (size_t)(ng_test_rand(&seed) % (round % 20 == 0 ? 60000 : 3000));
+			uint8_t *raw = malloc(L), *sym = malloc(L), mask = (uint8_t)((1u << b) - 1);
+			for (size_t i = 0; i < L; i++) {
+				uint8_t v = (uint8_t)ng_test_rand(&seed);
+				raw[i] = kind == 0 ? v & mask : kind == 1 ? (v % 10 ? 0 : v & mask)
+					: kind == 2 ? (i > 50 && v % 10 < 8 ? raw[i - 37] : v & mask)
+					: kind == 3 ? (uint8_t)((i / 5) & mask) : (v % 3 ? 0x5a & mask : v & mask);
+			}
+			if (kind == 2 && L > 600) {
+				memmove(raw + L / 2, raw + 10, 150);
+				memmove(raw + L / 4, raw + 10, 150);
+				memmove(raw + 3 * L / 4, raw + 10, 150);
+				raw[L / 4 + 100] ^= 1;
+			}
+			unsigned k = ng_assess_translate(raw, L, sym);
+			uint32_t *bsa = malloc(L * sizeof *bsa);
+			size_t nb;
+			uint8_t *bs = ng_assess_bitstring(raw, L, b, &nb);
+			ng_suffix_array(sym, L, k < 2 ? 2 : k, bsa);
+			ng_est_result ta, tl, ca, cl;
+			ng_est_tuple_lrs_blocks(bs, nb, b, bsa, &ta, &tl);
+			ng_est_tuple_lrs(bs, nb, 3, &ca, &cl);
+			bcases++;
+			bbad += ta.ok != ca.ok || ta.t != ca.t || ta.lp_hat != ca.lp_hat || tl.ok != cl.ok
+				|| tl.u != cl.u || tl.lrs_v != cl.lrs_v || tl.lp_hat != cl.lp_hat;
+			free(raw); free(sym); free(bsa); free(bs);
+		}
+		CHECK(bbad == 0, "bitstring t-Tuple/LRS from the samples' suffix array = suffix array of the bits (t, u, v, p-hats) in %u of %u cases", bcases - bbad, bcases);
+	}
+
 	/* longest previous/next factor against a naive scan */
 	{
 		int fbad = 0;
