@@ -53,6 +53,22 @@ static inline uint64_t pack64(const uint8_t *b)
 	return w;
 }
 
+/* The same from bit sh of each byte (the other bits may be anything). */
+static inline uint64_t pack64_bit(const uint8_t *b, unsigned sh)
+{
+	uint64_t w = 0;
+	for (unsigned g = 0; g < 8; g++) {
+		uint64_t u;
+		memcpy(&u, b + 8 * g, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		u = __builtin_bswap64(u);
+#endif
+		u = (u >> sh) & 0x0101010101010101ULL;
+		w |= (u * 0x0102040810204080ULL) >> 56 << (8 * g);
+	}
+	return w;
+}
+
 /* score_add for a block of 64 predictions at once: bit t of won says
  * whether prediction t was right; only the bits in valid are predictions,
  * and they are contiguous (only the first and last blocks have others). */
@@ -664,13 +680,14 @@ static void dir_free(dir_tab *t)
  * the caches together, and the orders' loads and stores are independent,
  * so they overlap. These orders never fill (2^(d+1) pairs), so a context's
  * state is one int32: 0 unseen, else 2 (c1 - c0) + 1, whose sign is the
- * prediction (negative: 0; ties predict 1, as e[1] >= e[0] does). Per
- * position and order it leaves whether the context was seen (nz) and the
- * sign (ng) as bytes, packed to words by the caller. first: the block
- * holds positions below MMC_D, where only the lower orders have a context;
- * positions before d leave nz[d - 1] as it is (0). */
+ * prediction (negative: 0; ties predict 1, as e[1] >= e[0] does); a seen
+ * state is odd. Per position and order it leaves one byte, the state
+ * rotated left by one: bit 0 the sign, bit 1 whether the context was seen,
+ * packed to words by the caller. first: the block holds positions below
+ * MMC_D, where only the lower orders have a context; positions before d
+ * leave st[d - 1] as it is (0: unseen). */
 static inline __attribute__((always_inline)) void mmc_low_block(int32_t *tab, const uint8_t *s, size_t lo, size_t hi,
-								 uint8_t (*nz)[64], uint8_t (*ng)[64], bool first)
+								 uint8_t (*st)[64], bool first)
 {
 	uint32_t hist = 0;
 	for (size_t i = lo >= 16 ? lo - 16 : 0; i < lo; i++)
@@ -683,8 +700,8 @@ static inline __attribute__((always_inline)) void mmc_low_block(int32_t *tab, co
 			if (first && i < d)
 				continue;
 			int32_t *e = tab + (1u << d) + (hist & ((1u << d) - 1)), v = *e;
-			nz[d - 1][t] = v != 0;
-			ng[d - 1][t] = (uint8_t)((uint32_t)v >> 31);
+			/* one rotate: bit 0 the sign, bit 1 "seen" (v odd) */
+			st[d - 1][t] = (uint8_t)((uint32_t)v << 1 | (uint32_t)v >> 31);
 			*e = v + (v == 0) + dx;
 		}
 		hist = (hist << 1) | x;
@@ -722,21 +739,20 @@ static bool mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 	alive[0] &= ~3ULL; /* predictions from i = 2 */
 	if (n % 64)
 		alive[nw - 1] &= (1ULL << (n % 64)) - 1;
-	uint8_t nz[MMC_D - 1][64], ng[MMC_D - 1][64], xb[64];
-	memset(nz, 0, sizeof nz); /* pack64 needs 0/1 in bytes never written */
-	memset(ng, 0, sizeof ng);
+	uint8_t st[MMC_D - 1][64], xb[64];
+	memset(st, 0, sizeof st); /* bytes never written: unseen */
 	for (size_t j = 0; j < nw; j++) {
 		size_t lo = j * 64, hi = n - lo < 64 ? n : lo + 64;
 		if (j == 0)
-			mmc_low_block(tab, s, lo, hi, nz, ng, true);
+			mmc_low_block(tab, s, lo, hi, st, true);
 		else
-			mmc_low_block(tab, s, lo, hi, nz, ng, false);
+			mmc_low_block(tab, s, lo, hi, st, false);
 		memset(xb, 0, sizeof xb);
 		memcpy(xb, s + lo, hi - lo);
 		uint64_t xw = pack64(xb);
 		for (unsigned d = 1; d < MMC_D; d++) {
-			alive[j] &= pack64(nz[d - 1]);
-			hit[(size_t)(d - 1) * nw + j] = alive[j] & (pack64(ng[d - 1]) ^ xw);
+			alive[j] &= pack64_bit(st[d - 1], 1);
+			hit[(size_t)(d - 1) * nw + j] = alive[j] & (pack64_bit(st[d - 1], 0) ^ xw);
 		}
 	}
 	free(tab);
