@@ -970,9 +970,12 @@ void ng_est_multi_mmc_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t 
  * last LZ_B bits), then their training with x. As in mmc_binary, the
  * prefixes the prediction at i reads are the ones the training of step i+1
  * updates (with s[i]), so each is read and then trained in one visit; a
- * prefix is in the dictionary iff one of its counts is non-zero. A slot
- * holds both counts (0s low, 1s high), so one load gives the prediction
- * and one store the training. The orders are unrolled and branch-free:
+ * prefix is in the dictionary iff its slot is non-zero. A slot holds both
+ * counts, 2 c0 low and 2 c1 + 1 high (0 when absent), so one load gives
+ * the prediction and one store the training: the larger half is 2 v + the
+ * prediction (v = the larger count; c1 >= c0 predicts 1), and a shorter
+ * prefix takes over when its 2 v + p exceeds the best's 2 v + 1. The
+ * orders are unrolled and branch-free:
  * their loads and stores are independent, and which prefixes are new is
  * data-dependent. The dictionary's state picks the step: LZ_ROOM, room
  * for all LZ_B prefixes (every one is admitted, so their order does not
@@ -983,29 +986,28 @@ enum { LZ_ROOM, LZ_FULL, LZ_EXACT };
 static inline __attribute__((always_inline)) int lz_step(uint64_t *cnt, uint32_t hist, unsigned x,
 							  size_t *dsize, int state)
 {
-	uint64_t inc = x ? 1ULL << 32 : 1;
-	uint32_t maxc = 0;
-	int pred = -1;
+	const uint64_t one = 1ULL << 32; /* a new slot: c1's half starts at 1 */
+	uint64_t inc = x ? 2ULL << 32 : 2;
+	uint32_t best = 0;
 	unsigned fresh = 0;
 #pragma GCC unroll 16
 	for (unsigned j = LZ_B; j >= 1; j--) {
 		uint64_t *p = cnt + (1u << j) + (hist & ((1u << j) - 1)), e = *p;
-		uint32_t c0 = (uint32_t)e, c1 = (uint32_t)(e >> 32), v = c1 >= c0 ? c1 : c0;
+		uint32_t lo = (uint32_t)e, hi = (uint32_t)(e >> 32), key = hi > lo ? hi : lo;
 		/* longest first: a shorter prefix takes over only with more */
-		pred = v > maxc ? c1 >= c0 : pred;
-		maxc = v > maxc ? v : maxc;
+		best = key > (best | 1) ? key : best;
 		if (state == LZ_ROOM) {
 			fresh += !e;
-			*p = e + inc;
+			*p = (e | one) + inc; /* a present slot's high half is odd */
 		} else if (state == LZ_FULL)
 			*p = e + (e ? inc : 0);
 		else if (e || *dsize < LZ_MAX) {
 			*dsize += !e;
-			*p = e + inc;
+			*p = (e | one) + inc;
 		}
 	}
 	*dsize += fresh;
-	return pred;
+	return best ? (int)(best & 1) : -1;
 }
 
 /* Binary LZ78Y (prefix of length j, value c: slot (1 << j) + c). */
