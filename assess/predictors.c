@@ -114,15 +114,18 @@ static void score_word(ng_score *s, uint64_t won, uint64_t valid)
  * order, so ties resolve as there. The replay is branch-free (the hits are
  * random for good data), with the highest score kept at hand: the winner's
  * own point raises it, and any other predictor reaching it takes over.
- * sb[1..D] are the scores, D <= 128. */
-static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t stride, uint64_t valid,
-			unsigned *winner, ng_score *sc)
+ * sb[1..D] are the scores, D <= 128. hw: count bits with the popcnt
+ * instruction (score_block picks it when the CPU has one). */
+static inline __attribute__((always_inline)) void score_block_body(uint64_t *sb, unsigned D, const uint64_t *hit,
+								    size_t stride, uint64_t valid, unsigned *winner,
+								    ng_score *sc, bool hw)
 {
 	uint64_t cs[128], ch[128];
 	unsigned cand[128], nc = 0, w = *winner;
 	uint64_t top = sb[w];
 	for (unsigned d = 1; d <= D; d++) {
-		uint64_t h = hit[(size_t)(d - 1) * stride] & valid, add = popcount64(h);
+		uint64_t h = hit[(size_t)(d - 1) * stride] & valid;
+		uint64_t add = hw ? (uint64_t)__builtin_popcountll(h) : popcount64(h);
 		if (sb[d] + add >= top) {
 			cs[nc] = sb[d];
 			ch[nc] = h;
@@ -147,6 +150,32 @@ static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t st
 	*winner = cand[wi];
 	score_word(sc, won, valid);
 }
+
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+/* x86 without popcnt assumed at build time: a twin built for it, chosen
+ * when the CPU has it (Lag counts 128 words per block) */
+__attribute__((target("popcnt"))) static void score_block_popcnt(uint64_t *sb, unsigned D, const uint64_t *hit,
+								   size_t stride, uint64_t valid, unsigned *winner,
+								   ng_score *sc)
+{
+	score_block_body(sb, D, hit, stride, valid, winner, sc, true);
+}
+
+static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t stride, uint64_t valid,
+			unsigned *winner, ng_score *sc)
+{
+	if (__builtin_cpu_supports("popcnt"))
+		score_block_popcnt(sb, D, hit, stride, valid, winner, sc);
+	else
+		score_block_body(sb, D, hit, stride, valid, winner, sc, false);
+}
+#else
+static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t stride, uint64_t valid,
+			unsigned *winner, ng_score *sc)
+{
+	score_block_body(sb, D, hit, stride, valid, winner, sc, true);
+}
+#endif
 
 /* ---- 6.3.7 MultiMCW ---- */
 #define MCW_N 4
@@ -318,12 +347,24 @@ static bool lag_binary(const uint8_t *s, size_t n, ng_est_result *r)
 		uint64_t valid = n - b >= 64 ? ~0ULL : (1ULL << (n - b)) - 1;
 		if (b == 0)
 			valid &= ~1ULL; /* no prediction for the first sample */
-		for (unsigned d = 1; d <= LAG_D; d++) {
-			uint64_t m = ~(w[j] ^ bits_at(w, nw, (long long)b - d)) & valid;
-			if (b < d) /* s[i - d] exists only from i = d */
-				m &= d - b >= 64 ? 0 : ~0ULL << (d - b);
-			mw[d - 1] = m;
-		}
+		if (j >= 2) {
+			/* s[i - d] for the block's i: the words before it, shifted
+			 * by the lag, with no edge to mind */
+			uint64_t cur = w[j], p1 = w[j - 1], p2 = w[j - 2];
+			mw[63] = ~(cur ^ p1) & valid;
+			mw[127] = ~(cur ^ p2) & valid;
+#pragma GCC unroll 8
+			for (unsigned d = 1; d < 64; d++) {
+				mw[d - 1] = ~(cur ^ (cur << d | p1 >> (64 - d))) & valid;
+				mw[d + 63] = ~(cur ^ (p1 << d | p2 >> (64 - d))) & valid;
+			}
+		} else
+			for (unsigned d = 1; d <= LAG_D; d++) {
+				uint64_t m = ~(w[j] ^ bits_at(w, nw, (long long)b - d)) & valid;
+				if (b < d) /* s[i - d] exists only from i = d */
+					m &= d - b >= 64 ? 0 : ~0ULL << (d - b);
+				mw[d - 1] = m;
+			}
 		score_block(sb, LAG_D, mw, 1, valid, &winner, &sc);
 	}
 	free(w);
