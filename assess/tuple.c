@@ -824,11 +824,6 @@ static int lcp_blocks(const uint8_t *s, size_t n, unsigned b, const uint32_t *bs
 {
 	if (n < 128 || n >= UINT32_MAX || b < 1 || b > 8 || n % b)
 		return 0;
-	uint8_t orr = 0;
-	for (size_t i = 0; i < n; i++)
-		orr |= s[i];
-	if (orr > 1)
-		return 0;
 	size_t nb = n / b, nf = n - 63, nw = (n + 63) / 64;
 	uint64_t *pk = calloc(nw + 2, sizeof *pk), *g = NULL, *x = NULL, *y = NULL;
 	uint8_t *blk = malloc(nb);
@@ -838,14 +833,29 @@ static int lcp_blocks(const uint8_t *s, size_t n, unsigned b, const uint32_t *bs
 	int rc = -1;
 	if (!pk || !blk || !ps || !bnd)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		pk[i / 64] |= (uint64_t)s[i] << (63 - i % 64);
-	for (size_t i = 0; i < nb; i++) {
-		unsigned v = 0;
-		for (unsigned j = 0; j < b; j++)
-			v = v << 1 | s[b * i + j];
-		blk[i] = (uint8_t)v;
+	/* the bits packed MSB first, 8 at a time (one multiply gathers the
+	 * low bits of 8 bytes), checking on the way that they are 0/1 */
+	uint64_t any = 0;
+	size_t i8 = 0;
+	for (; i8 + 8 <= n; i8 += 8) {
+		uint64_t u;
+		memcpy(&u, s + i8, 8);
+		any |= u;
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
+		u = __builtin_bswap64(u);
+#endif
+		pk[i8 / 64] |= (u * 0x0102040810204080ULL) >> 56 << (56 - i8 % 64);
 	}
+	for (; i8 < n; i8++) {
+		any |= s[i8];
+		pk[i8 / 64] |= (uint64_t)s[i8] << (63 - i8 % 64);
+	}
+	if (any & 0xfefefefefefefefeULL) {
+		rc = 0; /* not 0/1 */
+		goto out;
+	}
+	for (size_t i = 0; i < nb; i++)
+		blk[i] = (uint8_t)(pk_win(pk, b * i) >> (64 - b));
 	/* phase r holds the positions b * i + r <= n - 64, from off[r] */
 	size_t off[9], fill[8][256];
 	off[0] = 0;
@@ -882,28 +892,28 @@ static int lcp_blocks(const uint8_t *s, size_t n, unsigned b, const uint32_t *bs
 	}
 	free(blk);
 	blk = NULL;
-	/* each phase's parts by top byte */
-	{
-		unsigned top = 0, r = 0;
-		for (size_t j = 0; j < 8; j++)
-			top = (top << 1) | s[j];
-		for (size_t p = 0; p < nf; p++) {
-			bnd[r][(top & 255) + 1]++;
-			top = (top << 1) | s[p + 8];
-			r = r + 1 == b ? 0 : r + 1;
+	/* each phase's parts by top byte, by binary search in the sorted
+	 * phase */
+	size_t big = 0;
+	for (unsigned r = 0; r < b; r++) {
+		bnd[r][0] = off[r];
+		for (unsigned c = 1; c <= 256; c++) {
+			size_t lo = bnd[r][c - 1], hi = off[r + 1];
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (pk_win(pk, ps[mid]) >> 56 < c)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			bnd[r][c] = lo;
 		}
 	}
-	size_t big = 0;
 	for (unsigned c = 0; c < 256; c++) {
 		size_t m = 0;
 		for (unsigned r = 0; r < b; r++)
-			m += bnd[r][c + 1];
+			m += bnd[r][c + 1] - bnd[r][c];
 		big = m > big ? m : big;
-	}
-	for (unsigned r = 0; r < b; r++) {
-		bnd[r][0] = off[r];
-		for (unsigned c = 1; c <= 256; c++)
-			bnd[r][c] += bnd[r][c - 1];
 	}
 	g = malloc((big + 1) * sizeof *g);
 	x = malloc((big + 1) * sizeof *x);
