@@ -69,6 +69,21 @@ static inline uint64_t pack64_bit(const uint8_t *b, unsigned sh)
 	return w;
 }
 
+/* Whether every byte of s[0..n) is 0 or 1 (8 at a time). */
+static bool all01(const uint8_t *s, size_t n)
+{
+	uint64_t any = 0;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t u;
+		memcpy(&u, s + i, 8);
+		any |= u;
+	}
+	for (; i < n; i++)
+		any |= s[i];
+	return !(any & 0xfefefefefefefefeULL);
+}
+
 /* score_add for a block of 64 predictions at once: bit t of won says
  * whether prediction t was right; only the bits in valid are predictions,
  * and they are contiguous (only the first and last blocks have others). */
@@ -194,9 +209,8 @@ typedef struct {
  * scalar loop does. Returns false (nothing done) if the data is not 0/1. */
 static bool mcw_binary(const uint8_t *s, size_t n, ng_est_result *r)
 {
-	for (size_t i = 0; i < n; i++)
-		if (s[i] > 1)
-			return false;
+	if (!all01(s, n))
+		return false;
 	uint32_t c[MCW_N] = {0};
 	uint64_t sb[MCW_N + 1] = {0}, hw[MCW_N];
 	uint8_t hb[MCW_N][64];
@@ -204,19 +218,29 @@ static bool mcw_binary(const uint8_t *s, size_t n, ng_est_result *r)
 	ng_score sc = {0, 0, 0};
 	for (size_t lo = 0; lo < n; lo += 64) {
 		size_t hi = n - lo < 64 ? n : lo + 64;
-		for (size_t i = lo; i < hi; i++) {
-			unsigned x = s[i];
+		if (lo >= mcw_w[MCW_N - 1]) /* every window full */
+			for (size_t i = lo; i < hi; i++) {
+				unsigned x = s[i];
 #pragma GCC unroll 4
-			for (unsigned j = 0; j < MCW_N; j++) {
-				if (i < mcw_w[j]) { /* filling */
-					hb[j][i % 64] = 0;
-					c[j] += x;
-					continue;
+				for (unsigned j = 0; j < MCW_N; j++) {
+					hb[j][i % 64] = (2 * c[j] > mcw_w[j]) == x;
+					c[j] += x - s[i - mcw_w[j]];
 				}
-				hb[j][i % 64] = (2 * c[j] > mcw_w[j]) == x;
-				c[j] += x - s[i - mcw_w[j]];
 			}
-		}
+		else
+			for (size_t i = lo; i < hi; i++) {
+				unsigned x = s[i];
+#pragma GCC unroll 4
+				for (unsigned j = 0; j < MCW_N; j++) {
+					if (i < mcw_w[j]) { /* filling */
+						hb[j][i % 64] = 0;
+						c[j] += x;
+						continue;
+					}
+					hb[j][i % 64] = (2 * c[j] > mcw_w[j]) == x;
+					c[j] += x - s[i - mcw_w[j]];
+				}
+			}
 		uint64_t valid = hi - lo == 64 ? ~0ULL : (1ULL << (hi - lo)) - 1;
 		if (lo < mcw_w[0]) /* predictions from the first full window on */
 			valid &= ~0ULL << mcw_w[0];
@@ -332,13 +356,14 @@ static bool lag_binary(const uint8_t *s, size_t n, ng_est_result *r)
 	uint64_t *w = calloc(nw, sizeof *w);
 	if (!w)
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] > 1) {
-			free(w);
-			return false;
-		}
-		w[i / 64] |= (uint64_t)s[i] << (i % 64);
+	if (!all01(s, n)) {
+		free(w);
+		return false;
 	}
+	for (size_t j = 0; j < n / 64; j++)
+		w[j] = pack64(s + 64 * j);
+	for (size_t i = n / 64 * 64; i < n; i++)
+		w[i / 64] |= (uint64_t)s[i] << (i % 64);
 	uint64_t sb[LAG_D + 1] = {0}, mw[LAG_D];
 	unsigned winner = 1;
 	ng_score sc = {0, 0, 0};
