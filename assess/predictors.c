@@ -152,16 +152,19 @@ static inline __attribute__((always_inline)) void score_block_body(uint64_t *sb,
 	while (cand[wi] != w)
 		wi++;
 	uint64_t won = 0;
-	for (unsigned t = 0; t < 64; t++) {
-		won |= ((ch[wi] >> t) & 1) << t;
-		for (unsigned c = 0; c < nc; c++) {
-			uint64_t b = (ch[c] >> t) & 1, v = cs[c] + b;
-			bool take = b & (v >= top);
-			cs[c] = v;
-			wi = take ? c : wi;
-			top = take ? v : top;
+	if (nc == 1) /* the winner alone: it stays, its hits are scored */
+		won = ch[0];
+	else
+		for (unsigned t = 0; t < 64; t++) {
+			won |= ((ch[wi] >> t) & 1) << t;
+			for (unsigned c = 0; c < nc; c++) {
+				uint64_t b = (ch[c] >> t) & 1, v = cs[c] + b;
+				bool take = b & (v >= top);
+				cs[c] = v;
+				wi = take ? c : wi;
+				top = take ? v : top;
+			}
 		}
-	}
 	*winner = cand[wi];
 	score_word(sc, won, valid);
 }
