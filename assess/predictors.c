@@ -1116,7 +1116,7 @@ void ng_est_lz78y_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t *pre
 	}
 	memset(r, 0, sizeof *r);
 	ng_score sc = {0, 0, 0};
-	if (k <= 2) {
+	if (k <= 2 && n < (size_t)1 << 31) { /* each count's 2 c + 1 fits 32 bits */
 		lz_binary(s, n, &sc);
 		ng_est_predict_finish(sc.C, n - LZ_B - 1, sc.longest, k, r);
 		return;
