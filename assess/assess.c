@@ -192,6 +192,11 @@ typedef struct {
 	unsigned n;
 	bool share;           /* the literal t-Tuple fills lp / rp */
 	uint8_t *lp, *rp;
+	/* and keeps its suffix array, lsa, from which the bitstring's t-Tuple
+	 * (bs, of blk_bits-bit blocks; 0: not) orders its suffixes */
+	uint32_t *lsa;
+	const uint8_t *bs;
+	unsigned blk_bits;
 	bool rep_done, rep_ok;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -220,12 +225,19 @@ static void run_task(unsigned i, void *arg)
 	case NG_EST_COMPRESSION: ng_est_compression(t->s, t->n, r); break;
 	case NG_EST_TTUPLE:
 		if (lit) {
-			bool ok = ng_est_tuple_lrs_rep(t->s, t->n, t->k, r, r + 1, NG_REPEAT_CAP, l->lp, l->rp);
+			bool ok = ng_est_tuple_lrs_rep(t->s, t->n, t->k, r, r + 1, NG_REPEAT_CAP, l->lp, l->rp,
+						       l->blk_bits ? &l->lsa : NULL);
 			pthread_mutex_lock(&l->mu);
 			l->rep_ok = ok;
 			l->rep_done = true;
 			pthread_cond_broadcast(&l->cv);
 			pthread_mutex_unlock(&l->mu);
+		} else if (l->blk_bits && t->s == l->bs) {
+			rep_wait(l);
+			if (l->lsa)
+				ng_est_tuple_lrs_blocks(t->s, t->n, l->blk_bits, l->lsa, r, r + 1);
+			else
+				ng_est_tuple_lrs(t->s, t->n, t->k, r, r + 1);
 		} else
 			ng_est_tuple_lrs(t->s, t->n, t->k, r, r + 1);
 		break;
@@ -292,6 +304,17 @@ ng_status ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o
 		tl.share = tl.lp && tl.rp;
 		if (tl.share)
 			add(&tl, sym, n, k, rep->lit, NG_EST_TTUPLE);
+		/* the bitstring's blocks are the samples when every sample fits in
+		 * o->bits bits: then its block-aligned suffixes sort as the
+		 * literal ones (translation keeps the order) */
+		uint8_t all = 0;
+		for (size_t i = 0; i < n; i++)
+			all |= raw[i];
+		if (tl.share && want_bits && o->bits <= 8 && nb == (size_t)o->bits * n &&
+		    (o->bits == 8 || all >> o->bits == 0)) {
+			tl.bs = bs;
+			tl.blk_bits = o->bits;
+		}
 	}
 	for (unsigned j = 0; j < sizeof order_bits / sizeof order_bits[0]; j++) {
 		int e = order_bits[j];
@@ -306,6 +329,7 @@ ng_status ng_assess_noniid(const uint8_t *raw, size_t n, const ng_assess_opts *o
 	ng_progress_end();
 	free(tl.lp);
 	free(tl.rp);
+	free(tl.lsa);
 	for (int e = 0; e < NG_EST_COUNT; e++) {
 		rep->lit[e].h = ng_plus_zero(rep->lit[e].h);
 		rep->bit[e].h = ng_plus_zero(rep->bit[e].h);

@@ -74,10 +74,18 @@ void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k,
 		      ng_est_result *tt, ng_est_result *lrs);
 /* The same, and when prev and next are given, the repeat lengths of
  * ng_repeat_lengths (cap) from the same suffix array; returns whether it
- * filled them (not on binary data, which takes the windows' path). */
+ * filled them (not on binary data, which takes the windows' path). With
+ * sa_out, *sa_out is that suffix array (the caller frees it), or NULL. */
 bool ng_est_tuple_lrs_rep(const uint8_t *s, size_t n, unsigned k,
 			  ng_est_result *tt, ng_est_result *lrs,
-			  unsigned cap, uint8_t *prev, uint8_t *next);
+			  unsigned cap, uint8_t *prev, uint8_t *next, uint32_t **sa_out);
+/* t-Tuple and LRS of the 0/1 sequence s (n bits) made of b-bit blocks
+ * (b <= 8, n a multiple of b), given bsa, the suffix array of the blocks
+ * read as numbers (n / b entries): the bitstring of samples below 2^b and
+ * their literal suffix array. The same results as ng_est_tuple_lrs(s, n,
+ * 2, ...), faster. */
+void ng_est_tuple_lrs_blocks(const uint8_t *s, size_t n, unsigned b, const uint32_t *bsa,
+			     ng_est_result *tt, ng_est_result *lrs);
 void ng_est_multi_mcw(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
 void ng_est_lag(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);
 void ng_est_multi_mmc(const uint8_t *s, size_t n, unsigned k, ng_est_result *r);

@@ -7,6 +7,21 @@
 #include <string.h>
 #include "assess.h"
 
+/* Bits set in x: the popcnt instruction where the target has it, else a
+ * few shifts and one multiply inline (the library call it replaces was 2%
+ * of a non-IID run). */
+static inline uint64_t popcount64(uint64_t x)
+{
+#ifdef __POPCNT__
+	return (uint64_t)__builtin_popcountll(x);
+#else
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (x * 0x0101010101010101ULL) >> 56;
+#endif
+}
+
 /* ---- running count of correct predictions ---- */
 typedef struct {
 	uint64_t C, run, longest;
@@ -38,6 +53,37 @@ static inline uint64_t pack64(const uint8_t *b)
 	return w;
 }
 
+/* The same from bit sh of each byte (the other bits may be anything). */
+static inline uint64_t pack64_bit(const uint8_t *b, unsigned sh)
+{
+	uint64_t w = 0;
+	for (unsigned g = 0; g < 8; g++) {
+		uint64_t u;
+		memcpy(&u, b + 8 * g, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		u = __builtin_bswap64(u);
+#endif
+		u = (u >> sh) & 0x0101010101010101ULL;
+		w |= (u * 0x0102040810204080ULL) >> 56 << (8 * g);
+	}
+	return w;
+}
+
+/* Whether every byte of s[0..n) is 0 or 1 (8 at a time). */
+static bool all01(const uint8_t *s, size_t n)
+{
+	uint64_t any = 0;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t u;
+		memcpy(&u, s + i, 8);
+		any |= u;
+	}
+	for (; i < n; i++)
+		any |= s[i];
+	return !(any & 0xfefefefefefefefeULL);
+}
+
 /* score_add for a block of 64 predictions at once: bit t of won says
  * whether prediction t was right; only the bits in valid are predictions,
  * and they are contiguous (only the first and last blocks have others). */
@@ -49,7 +95,7 @@ static void score_word(ng_score *s, uint64_t won, uint64_t valid)
 				score_add(s, (won >> t) & 1);
 		return;
 	}
-	s->C += (uint64_t)__builtin_popcountll(won);
+	s->C += popcount64(won);
 	if (won == ~0ULL) {
 		s->run += 64;
 		if (s->run > s->longest)
@@ -83,15 +129,18 @@ static void score_word(ng_score *s, uint64_t won, uint64_t valid)
  * order, so ties resolve as there. The replay is branch-free (the hits are
  * random for good data), with the highest score kept at hand: the winner's
  * own point raises it, and any other predictor reaching it takes over.
- * sb[1..D] are the scores, D <= 128. */
-static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t stride, uint64_t valid,
-			unsigned *winner, ng_score *sc)
+ * sb[1..D] are the scores, D <= 128. hw: count bits with the popcnt
+ * instruction (score_block picks it when the CPU has one). */
+static inline __attribute__((always_inline)) void score_block_body(uint64_t *sb, unsigned D, const uint64_t *hit,
+								    size_t stride, uint64_t valid, unsigned *winner,
+								    ng_score *sc, bool hw)
 {
 	uint64_t cs[128], ch[128];
 	unsigned cand[128], nc = 0, w = *winner;
 	uint64_t top = sb[w];
 	for (unsigned d = 1; d <= D; d++) {
-		uint64_t h = hit[(size_t)(d - 1) * stride] & valid, add = (uint64_t)__builtin_popcountll(h);
+		uint64_t h = hit[(size_t)(d - 1) * stride] & valid;
+		uint64_t add = hw ? (uint64_t)__builtin_popcountll(h) : popcount64(h);
 		if (sb[d] + add >= top) {
 			cs[nc] = sb[d];
 			ch[nc] = h;
@@ -103,19 +152,48 @@ static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t st
 	while (cand[wi] != w)
 		wi++;
 	uint64_t won = 0;
-	for (unsigned t = 0; t < 64; t++) {
-		won |= ((ch[wi] >> t) & 1) << t;
-		for (unsigned c = 0; c < nc; c++) {
-			uint64_t b = (ch[c] >> t) & 1, v = cs[c] + b;
-			bool take = b & (v >= top);
-			cs[c] = v;
-			wi = take ? c : wi;
-			top = take ? v : top;
+	if (nc == 1) /* the winner alone: it stays, its hits are scored */
+		won = ch[0];
+	else
+		for (unsigned t = 0; t < 64; t++) {
+			won |= ((ch[wi] >> t) & 1) << t;
+			for (unsigned c = 0; c < nc; c++) {
+				uint64_t b = (ch[c] >> t) & 1, v = cs[c] + b;
+				bool take = b & (v >= top);
+				cs[c] = v;
+				wi = take ? c : wi;
+				top = take ? v : top;
+			}
 		}
-	}
 	*winner = cand[wi];
 	score_word(sc, won, valid);
 }
+
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+/* x86 without popcnt assumed at build time: a twin built for it, chosen
+ * when the CPU has it (Lag counts 128 words per block) */
+__attribute__((target("popcnt"))) static void score_block_popcnt(uint64_t *sb, unsigned D, const uint64_t *hit,
+								   size_t stride, uint64_t valid, unsigned *winner,
+								   ng_score *sc)
+{
+	score_block_body(sb, D, hit, stride, valid, winner, sc, true);
+}
+
+static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t stride, uint64_t valid,
+			unsigned *winner, ng_score *sc)
+{
+	if (__builtin_cpu_supports("popcnt"))
+		score_block_popcnt(sb, D, hit, stride, valid, winner, sc);
+	else
+		score_block_body(sb, D, hit, stride, valid, winner, sc, false);
+}
+#else
+static void score_block(uint64_t *sb, unsigned D, const uint64_t *hit, size_t stride, uint64_t valid,
+			unsigned *winner, ng_score *sc)
+{
+	score_block_body(sb, D, hit, stride, valid, winner, sc, true);
+}
+#endif
 
 /* ---- 6.3.7 MultiMCW ---- */
 #define MCW_N 4
@@ -134,9 +212,8 @@ typedef struct {
  * scalar loop does. Returns false (nothing done) if the data is not 0/1. */
 static bool mcw_binary(const uint8_t *s, size_t n, ng_est_result *r)
 {
-	for (size_t i = 0; i < n; i++)
-		if (s[i] > 1)
-			return false;
+	if (!all01(s, n))
+		return false;
 	uint32_t c[MCW_N] = {0};
 	uint64_t sb[MCW_N + 1] = {0}, hw[MCW_N];
 	uint8_t hb[MCW_N][64];
@@ -144,19 +221,29 @@ static bool mcw_binary(const uint8_t *s, size_t n, ng_est_result *r)
 	ng_score sc = {0, 0, 0};
 	for (size_t lo = 0; lo < n; lo += 64) {
 		size_t hi = n - lo < 64 ? n : lo + 64;
-		for (size_t i = lo; i < hi; i++) {
-			unsigned x = s[i];
+		if (lo >= mcw_w[MCW_N - 1]) /* every window full */
+			for (size_t i = lo; i < hi; i++) {
+				unsigned x = s[i];
 #pragma GCC unroll 4
-			for (unsigned j = 0; j < MCW_N; j++) {
-				if (i < mcw_w[j]) { /* filling */
-					hb[j][i % 64] = 0;
-					c[j] += x;
-					continue;
+				for (unsigned j = 0; j < MCW_N; j++) {
+					hb[j][i % 64] = (2 * c[j] > mcw_w[j]) == x;
+					c[j] += x - s[i - mcw_w[j]];
 				}
-				hb[j][i % 64] = (2 * c[j] > mcw_w[j]) == x;
-				c[j] += x - s[i - mcw_w[j]];
 			}
-		}
+		else
+			for (size_t i = lo; i < hi; i++) {
+				unsigned x = s[i];
+#pragma GCC unroll 4
+				for (unsigned j = 0; j < MCW_N; j++) {
+					if (i < mcw_w[j]) { /* filling */
+						hb[j][i % 64] = 0;
+						c[j] += x;
+						continue;
+					}
+					hb[j][i % 64] = (2 * c[j] > mcw_w[j]) == x;
+					c[j] += x - s[i - mcw_w[j]];
+				}
+			}
 		uint64_t valid = hi - lo == 64 ? ~0ULL : (1ULL << (hi - lo)) - 1;
 		if (lo < mcw_w[0]) /* predictions from the first full window on */
 			valid &= ~0ULL << mcw_w[0];
@@ -272,13 +359,14 @@ static bool lag_binary(const uint8_t *s, size_t n, ng_est_result *r)
 	uint64_t *w = calloc(nw, sizeof *w);
 	if (!w)
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] > 1) {
-			free(w);
-			return false;
-		}
-		w[i / 64] |= (uint64_t)s[i] << (i % 64);
+	if (!all01(s, n)) {
+		free(w);
+		return false;
 	}
+	for (size_t j = 0; j < n / 64; j++)
+		w[j] = pack64(s + 64 * j);
+	for (size_t i = n / 64 * 64; i < n; i++)
+		w[i / 64] |= (uint64_t)s[i] << (i % 64);
 	uint64_t sb[LAG_D + 1] = {0}, mw[LAG_D];
 	unsigned winner = 1;
 	ng_score sc = {0, 0, 0};
@@ -287,12 +375,24 @@ static bool lag_binary(const uint8_t *s, size_t n, ng_est_result *r)
 		uint64_t valid = n - b >= 64 ? ~0ULL : (1ULL << (n - b)) - 1;
 		if (b == 0)
 			valid &= ~1ULL; /* no prediction for the first sample */
-		for (unsigned d = 1; d <= LAG_D; d++) {
-			uint64_t m = ~(w[j] ^ bits_at(w, nw, (long long)b - d)) & valid;
-			if (b < d) /* s[i - d] exists only from i = d */
-				m &= d - b >= 64 ? 0 : ~0ULL << (d - b);
-			mw[d - 1] = m;
-		}
+		if (j >= 2) {
+			/* s[i - d] for the block's i: the words before it, shifted
+			 * by the lag, with no edge to mind */
+			uint64_t cur = w[j], p1 = w[j - 1], p2 = w[j - 2];
+			mw[63] = ~(cur ^ p1) & valid;
+			mw[127] = ~(cur ^ p2) & valid;
+#pragma GCC unroll 8
+			for (unsigned d = 1; d < 64; d++) {
+				mw[d - 1] = ~(cur ^ (cur << d | p1 >> (64 - d))) & valid;
+				mw[d + 63] = ~(cur ^ (p1 << d | p2 >> (64 - d))) & valid;
+			}
+		} else
+			for (unsigned d = 1; d <= LAG_D; d++) {
+				uint64_t m = ~(w[j] ^ bits_at(w, nw, (long long)b - d)) & valid;
+				if (b < d) /* s[i - d] exists only from i = d */
+					m &= d - b >= 64 ? 0 : ~0ULL << (d - b);
+				mw[d - 1] = m;
+			}
 		score_block(sb, LAG_D, mw, 1, valid, &winner, &sc);
 	}
 	free(w);
@@ -649,13 +749,14 @@ static void dir_free(dir_tab *t)
  * the caches together, and the orders' loads and stores are independent,
  * so they overlap. These orders never fill (2^(d+1) pairs), so a context's
  * state is one int32: 0 unseen, else 2 (c1 - c0) + 1, whose sign is the
- * prediction (negative: 0; ties predict 1, as e[1] >= e[0] does). Per
- * position and order it leaves whether the context was seen (nz) and the
- * sign (ng) as bytes, packed to words by the caller. first: the block
- * holds positions below MMC_D, where only the lower orders have a context;
- * positions before d leave nz[d - 1] as it is (0). */
+ * prediction (negative: 0; ties predict 1, as e[1] >= e[0] does); a seen
+ * state is odd. Per position and order it leaves one byte, the state
+ * rotated left by one: bit 0 the sign, bit 1 whether the context was seen,
+ * packed to words by the caller. first: the block holds positions below
+ * MMC_D, where only the lower orders have a context; positions before d
+ * leave st[d - 1] as it is (0: unseen). */
 static inline __attribute__((always_inline)) void mmc_low_block(int32_t *tab, const uint8_t *s, size_t lo, size_t hi,
-								 uint8_t (*nz)[64], uint8_t (*ng)[64], bool first)
+								 uint8_t (*st)[64], bool first)
 {
 	uint32_t hist = 0;
 	for (size_t i = lo >= 16 ? lo - 16 : 0; i < lo; i++)
@@ -668,8 +769,8 @@ static inline __attribute__((always_inline)) void mmc_low_block(int32_t *tab, co
 			if (first && i < d)
 				continue;
 			int32_t *e = tab + (1u << d) + (hist & ((1u << d) - 1)), v = *e;
-			nz[d - 1][t] = v != 0;
-			ng[d - 1][t] = (uint8_t)((uint32_t)v >> 31);
+			/* one rotate: bit 0 the sign, bit 1 "seen" (v odd) */
+			st[d - 1][t] = (uint8_t)((uint32_t)v << 1 | (uint32_t)v >> 31);
 			*e = v + (v == 0) + dx;
 		}
 		hist = (hist << 1) | x;
@@ -707,21 +808,20 @@ static bool mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 	alive[0] &= ~3ULL; /* predictions from i = 2 */
 	if (n % 64)
 		alive[nw - 1] &= (1ULL << (n % 64)) - 1;
-	uint8_t nz[MMC_D - 1][64], ng[MMC_D - 1][64], xb[64];
-	memset(nz, 0, sizeof nz); /* pack64 needs 0/1 in bytes never written */
-	memset(ng, 0, sizeof ng);
+	uint8_t st[MMC_D - 1][64], xb[64];
+	memset(st, 0, sizeof st); /* bytes never written: unseen */
 	for (size_t j = 0; j < nw; j++) {
 		size_t lo = j * 64, hi = n - lo < 64 ? n : lo + 64;
 		if (j == 0)
-			mmc_low_block(tab, s, lo, hi, nz, ng, true);
+			mmc_low_block(tab, s, lo, hi, st, true);
 		else
-			mmc_low_block(tab, s, lo, hi, nz, ng, false);
+			mmc_low_block(tab, s, lo, hi, st, false);
 		memset(xb, 0, sizeof xb);
 		memcpy(xb, s + lo, hi - lo);
 		uint64_t xw = pack64(xb);
 		for (unsigned d = 1; d < MMC_D; d++) {
-			alive[j] &= pack64(nz[d - 1]);
-			hit[(size_t)(d - 1) * nw + j] = alive[j] & (pack64(ng[d - 1]) ^ xw);
+			alive[j] &= pack64_bit(st[d - 1], 1);
+			hit[(size_t)(d - 1) * nw + j] = alive[j] & (pack64_bit(st[d - 1], 0) ^ xw);
 		}
 	}
 	free(tab);
@@ -759,7 +859,6 @@ static bool mmc_binary(const uint8_t *s, size_t n, ng_score *sc)
 		uint64_t valid = n - b >= 64 ? ~0ULL : (1ULL << (n - b)) - 1;
 		if (b == 0)
 			valid &= ~3ULL; /* the first prediction is for s[2] */
-		if (getenv("NG_DBG")) for (unsigned d = 0; d < MMC_D; d++) fprintf(stderr, "d%u %llx\n", d + 1, (unsigned long long)hit[d * nw + j]);
 		score_block(sb, MMC_D, hit + j, nw, valid, &winner, sc);
 	}
 	free(hit);
@@ -940,9 +1039,12 @@ void ng_est_multi_mmc_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t 
  * last LZ_B bits), then their training with x. As in mmc_binary, the
  * prefixes the prediction at i reads are the ones the training of step i+1
  * updates (with s[i]), so each is read and then trained in one visit; a
- * prefix is in the dictionary iff one of its counts is non-zero. A slot
- * holds both counts (0s low, 1s high), so one load gives the prediction
- * and one store the training. The orders are unrolled and branch-free:
+ * prefix is in the dictionary iff its slot is non-zero. A slot holds both
+ * counts, 2 c0 low and 2 c1 + 1 high (0 when absent), so one load gives
+ * the prediction and one store the training: the larger half is 2 v + the
+ * prediction (v = the larger count; c1 >= c0 predicts 1), and a shorter
+ * prefix takes over when its 2 v + p exceeds the best's 2 v + 1. The
+ * orders are unrolled and branch-free:
  * their loads and stores are independent, and which prefixes are new is
  * data-dependent. The dictionary's state picks the step: LZ_ROOM, room
  * for all LZ_B prefixes (every one is admitted, so their order does not
@@ -953,29 +1055,28 @@ enum { LZ_ROOM, LZ_FULL, LZ_EXACT };
 static inline __attribute__((always_inline)) int lz_step(uint64_t *cnt, uint32_t hist, unsigned x,
 							  size_t *dsize, int state)
 {
-	uint64_t inc = x ? 1ULL << 32 : 1;
-	uint32_t maxc = 0;
-	int pred = -1;
+	const uint64_t one = 1ULL << 32; /* a new slot: c1's half starts at 1 */
+	uint64_t inc = x ? 2ULL << 32 : 2;
+	uint32_t best = 0;
 	unsigned fresh = 0;
 #pragma GCC unroll 16
 	for (unsigned j = LZ_B; j >= 1; j--) {
 		uint64_t *p = cnt + (1u << j) + (hist & ((1u << j) - 1)), e = *p;
-		uint32_t c0 = (uint32_t)e, c1 = (uint32_t)(e >> 32), v = c1 >= c0 ? c1 : c0;
+		uint32_t lo = (uint32_t)e, hi = (uint32_t)(e >> 32), key = hi > lo ? hi : lo;
 		/* longest first: a shorter prefix takes over only with more */
-		pred = v > maxc ? c1 >= c0 : pred;
-		maxc = v > maxc ? v : maxc;
+		best = key > (best | 1) ? key : best;
 		if (state == LZ_ROOM) {
 			fresh += !e;
-			*p = e + inc;
+			*p = (e | one) + inc; /* a present slot's high half is odd */
 		} else if (state == LZ_FULL)
 			*p = e + (e ? inc : 0);
 		else if (e || *dsize < LZ_MAX) {
 			*dsize += !e;
-			*p = e + inc;
+			*p = (e | one) + inc;
 		}
 	}
 	*dsize += fresh;
-	return pred;
+	return best ? (int)(best & 1) : -1;
 }
 
 /* Binary LZ78Y (prefix of length j, value c: slot (1 << j) + c). */
@@ -1015,7 +1116,7 @@ void ng_est_lz78y_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t *pre
 	}
 	memset(r, 0, sizeof *r);
 	ng_score sc = {0, 0, 0};
-	if (k <= 2) {
+	if (k <= 2 && n < (size_t)1 << 31) { /* each count's 2 c + 1 fits 32 bits */
 		lz_binary(s, n, &sc);
 		ng_est_predict_finish(sc.C, n - LZ_B - 1, sc.longest, k, r);
 		return;

@@ -385,6 +385,39 @@ static inline void lcp_acc_feed(lcp_acc *a, uint32_t cur)
 	a->sp = sp;
 }
 
+/* lcp_acc_feed over v[0..m), the state in registers */
+static void lcp_acc_feed_n(lcp_acc *a, const uint32_t *v, size_t m)
+{
+	uint32_t hi = 0;
+	for (size_t x = 0; x < m; x++)
+		hi = v[x] > hi ? v[x] : hi;
+	if (hi + 1 >= a->cap && !lcp_acc_grow(a, 2 * ((size_t)hi + 1)))
+		return;
+	if (hi > a->vmax)
+		a->vmax = hi;
+	size_t i = a->i, sp = a->sp;
+	struct lcp_frame *st = a->st;
+	uint64_t *qlen = a->qlen, *diff = a->diff;
+	for (size_t x = 0; x < m; x++, i++) {
+		uint32_t cur = v[x], lb = (uint32_t)(i - 1), top = st[sp - 1].l;
+		while (top > cur) {
+			struct lcp_frame f = st[--sp];
+			uint64_t c = i - f.lb;
+			top = st[sp - 1].l;
+			uint32_t pl = top > cur ? top : cur;
+			qlen[f.l] = c > qlen[f.l] ? c : qlen[f.l];
+			uint64_t pairs = c * (c - 1) / 2;
+			diff[pl + 1] += pairs;
+			diff[f.l + 1] -= pairs;
+			lb = f.lb;
+		}
+		if (top < cur)
+			st[sp++] = (struct lcp_frame){cur, lb};
+	}
+	a->i = i;
+	a->sp = sp;
+}
+
 static void lcp_acc_end(lcp_acc *a)
 {
 	lcp_acc_feed(a, 0);
@@ -586,7 +619,9 @@ static int resolve_runs(const uint8_t *s, size_t n, const uint64_t *a, size_t nf
 	size_t o = 0;
 	for (size_t q = 0; q < nr && b.budget; q++) {
 		uint32_t *ps = pos + roff[q], c = roff[q + 1] - roff[q];
-		(void)bitsuf_cmp;
+		/* found in text order: into suffix order, so that neighbours
+		 * share the most (a budget run out makes cmp 0, and rc 0) */
+		qsort_r(ps, c, sizeof *ps, bitsuf_cmp, &b);
 		for (uint32_t x = 1; x < c; x++) {
 			int cmp;
 			size_t l = bitsuf_lcp(&b, ps[x - 1], ps[x], 64, &cmp);
@@ -696,6 +731,326 @@ static int lcp_binary(const uint8_t *s, size_t n, lcp_acc *acc)
 	return 1;
 }
 
+/* The same LCPs when s (n bits, 0/1) is a sequence of b-bit blocks
+ * (b <= 8, n = b * nb) whose suffix order bsa is known: the suffixes
+ * starting at a block boundary are in bsa's order, and those starting r
+ * bits into block i in the order of (the block's last b - r bits, then
+ * the suffix of block i + 1), so one counting pass over bsa sorts each
+ * phase r. Then, one top byte at a time, each phase's part (contiguous,
+ * as the phase is sorted) has its 64-bit windows loaded and the b sorted
+ * runs are merged pairwise, in cache; suffixes sharing their window are
+ * found in the runs by binary search and sorted by their further bits.
+ * Positions, not windows, are kept: half the memory of the windows'
+ * sort. Returns as lcp_binary. */
+static inline uint64_t pk_win(const uint64_t *pk, size_t p)
+{
+	return pk[p / 64] << (p % 64) | (pk[p / 64 + 1] >> 1) >> (63 - p % 64);
+}
+
+/* Stable merge of the sorted x[0..nx) and y[0..ny) (x first among equal
+ * keys) into o, cut by merge path into MERGE_K parts that are merged side
+ * by side: each step of a branch-free merge waits on the one before, so
+ * independent parts overlap. x[nx] and y[ny] must be readable. */
+#define MERGE_K 4
+static void merge2(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny, uint64_t *o)
+{
+	if (!nx || !ny || x[nx - 1] <= y[0]) { /* no overlap: one after the other */
+		memcpy(o, x, nx * sizeof *o);
+		memcpy(o + nx, y, ny * sizeof *o);
+		return;
+	}
+	if (y[ny - 1] < x[0]) {
+		memcpy(o, y, ny * sizeof *o);
+		memcpy(o + ny, x, nx * sizeof *o);
+		return;
+	}
+	size_t tot = nx + ny, i[MERGE_K + 1], j[MERGE_K + 1];
+	for (unsigned k = 0; k <= MERGE_K; k++) {
+		/* i: how many of the first d outputs come from x */
+		size_t d = tot * k / MERGE_K, lo = d > ny ? d - ny : 0, hi = d < nx ? d : nx;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (x[mid] <= y[d - mid - 1])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		i[k] = lo;
+		j[k] = d - lo;
+	}
+	size_t ci[MERGE_K], cj[MERGE_K], co[MERGE_K], len[MERGE_K], common = SIZE_MAX;
+	for (unsigned k = 0; k < MERGE_K; k++) {
+		ci[k] = i[k];
+		cj[k] = j[k];
+		co[k] = i[k] + j[k];
+		len[k] = i[k + 1] + j[k + 1] - co[k];
+		common = len[k] < common ? len[k] : common;
+	}
+#define MERGE_STEP(k)                                                            \
+	do {                                                                     \
+		uint64_t a = x[ci[k]], c = y[cj[k]];                             \
+		bool t = (cj[k] < j[k + 1]) & ((ci[k] >= i[k + 1]) | (c < a));   \
+		o[co[k]++] = t ? c : a;                                          \
+		ci[k] += !t;                                                     \
+		cj[k] += t;                                                      \
+	} while (0)
+	for (size_t s = 0; s < common; s++) {
+#pragma GCC unroll 4
+		for (unsigned k = 0; k < MERGE_K; k++)
+			MERGE_STEP(k);
+	}
+	for (unsigned k = 0; k < MERGE_K; k++)
+		for (size_t s = common; s < len[k]; s++)
+			MERGE_STEP(k);
+#undef MERGE_STEP
+}
+
+/* first index in r[0..m) whose value is >= key */
+static size_t lower(const uint64_t *r, size_t m, uint64_t key)
+{
+	size_t lo = 0;
+	while (m > 0) {
+		size_t h = m / 2;
+		if (r[lo + h] < key) {
+			lo += h + 1;
+			m -= h + 1;
+		} else
+			m = h;
+	}
+	return lo;
+}
+
+static int lcp_blocks(const uint8_t *s, size_t n, unsigned b, const uint32_t *bsa, lcp_acc *acc)
+{
+	if (n < 128 || n >= UINT32_MAX || b < 1 || b > 8 || n % b)
+		return 0;
+	size_t nb = n / b, nf = n - 63, nw = (n + 63) / 64;
+	uint64_t *pk = calloc(nw + 2, sizeof *pk), *g = NULL, *x = NULL, *y = NULL;
+	uint8_t *blk = malloc(nb);
+	uint32_t *ps = calloc(nf + 16, sizeof *ps), *grp = NULL; /* + 16: prefetch ahead */
+	size_t (*bnd)[257] = calloc(b, sizeof *bnd); /* phase r's top byte c: from bnd[r][c] */
+	size_t gcap = 0;
+	int rc = -1;
+	if (!pk || !blk || !ps || !bnd)
+		goto out;
+	/* the bits packed MSB first, 8 at a time (one multiply gathers the
+	 * low bits of 8 bytes), checking on the way that they are 0/1 */
+	uint64_t any = 0;
+	size_t i8 = 0;
+	for (; i8 + 8 <= n; i8 += 8) {
+		uint64_t u;
+		memcpy(&u, s + i8, 8);
+		any |= u;
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
+		u = __builtin_bswap64(u);
+#endif
+		pk[i8 / 64] |= (u * 0x0102040810204080ULL) >> 56 << (56 - i8 % 64);
+	}
+	for (; i8 < n; i8++) {
+		any |= s[i8];
+		pk[i8 / 64] |= (uint64_t)s[i8] << (63 - i8 % 64);
+	}
+	if (any & 0xfefefefefefefefeULL) {
+		rc = 0; /* not 0/1 */
+		goto out;
+	}
+	for (size_t i = 0; i < nb; i++)
+		blk[i] = (uint8_t)(pk_win(pk, b * i) >> (64 - b));
+	/* phase r holds the positions b * i + r <= n - 64, from off[r] */
+	size_t off[9], fill[8][256];
+	off[0] = 0;
+	for (unsigned r = 0; r < b; r++) {
+		size_t last = (n - 64 - r) / b; /* blocks 0..last */
+		off[r + 1] = off[r] + last + 1;
+		memset(fill[r], 0, sizeof fill[r]);
+		if (r == 0) {
+			fill[0][0] = off[0]; /* bsa's order as it is */
+			continue;
+		}
+		unsigned mask = (1u << (b - r)) - 1;
+		for (size_t i = 0; i <= last; i++)
+			fill[r][blk[i] & mask]++;
+		size_t sum = off[r];
+		for (unsigned v = 0; v <= mask; v++) {
+			size_t t = fill[r][v];
+			fill[r][v] = sum;
+			sum += t;
+		}
+	}
+	size_t last0 = (n - 64) / b;
+	for (size_t j = 0; j < nb; j++) {
+		size_t i = bsa[j];
+		if (i <= last0)
+			ps[fill[0][0]++] = (uint32_t)(b * i);
+		if (i == 0)
+			continue;
+		i--;
+		unsigned v = blk[i];
+		for (unsigned r = 1; r < b; r++)
+			if (b * i + r <= n - 64)
+				ps[fill[r][v & ((1u << (b - r)) - 1)]++] = (uint32_t)(b * i + r);
+	}
+	free(blk);
+	blk = NULL;
+	/* each phase's parts by top byte, by binary search in the sorted
+	 * phase */
+	size_t big = 0;
+	for (unsigned r = 0; r < b; r++) {
+		bnd[r][0] = off[r];
+		for (unsigned c = 1; c <= 256; c++) {
+			size_t lo = bnd[r][c - 1], hi = off[r + 1];
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (pk_win(pk, ps[mid]) >> 56 < c)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			bnd[r][c] = lo;
+		}
+	}
+	for (unsigned c = 0; c < 256; c++) {
+		size_t m = 0;
+		for (unsigned r = 0; r < b; r++)
+			m += bnd[r][c + 1] - bnd[r][c];
+		big = m > big ? m : big;
+	}
+	g = malloc((big + 1) * sizeof *g);
+	x = malloc((big + 1) * sizeof *x);
+	y = malloc((big + 1) * sizeof *y);
+	if (!g || !x || !y)
+		goto out;
+	/* the suffixes shorter than 64 bits, sorted by their zero-padded
+	 * windows, shorter first among equal ones */
+	win64 sh[64];
+	for (unsigned j = 0; j < 63; j++) {
+		win64 w = {pk_win(pk, nf + j), 63 - j};
+		unsigned t = j;
+		while (t > 0 && (sh[t - 1].key > w.key || (sh[t - 1].key == w.key && sh[t - 1].len > w.len))) {
+			sh[t] = sh[t - 1];
+			t--;
+		}
+		sh[t] = w;
+	}
+	bitsuf bs = {pk, n, nw, 16 * (n / 64 + 1)};
+	size_t gmem = 0, q = 0, nv = 0;
+	uint32_t vb[1024]; /* LCPs on their way to acc */
+	bool first = true;
+	win64 prev = {0, 0};
+	rc = 0;
+	for (unsigned c = 0; c <= 256; c++) {
+		/* the part of each phase with top byte c: windows, then merged */
+		size_t rs[9], m = 0;
+		const uint64_t *mg = g;
+		if (c < 256) {
+			for (unsigned r = 0; r < b; r++) {
+				rs[r] = m;
+				for (size_t j = bnd[r][c]; j < bnd[r][c + 1]; j++) {
+					__builtin_prefetch(&pk[ps[j + 16] / 64]);
+					g[m++] = pk_win(pk, ps[j]);
+				}
+			}
+			rs[b] = m;
+			size_t st[9], ns = b;
+			memcpy(st, rs, sizeof st);
+			const uint64_t *src = g;
+			uint64_t *dst = x;
+			while (ns > 1) {
+				size_t k = 0;
+				for (size_t t = 0; t + 1 < ns; t += 2) {
+					merge2(src + st[t], st[t + 1] - st[t], src + st[t + 1], st[t + 2] - st[t + 1], dst + st[t]);
+					st[k++] = st[t];
+				}
+				if (ns % 2) {
+					memcpy(dst + st[ns - 1], src + st[ns - 1], (st[ns] - st[ns - 1]) * sizeof *dst);
+					st[k++] = st[ns - 1];
+				}
+				st[k] = st[ns];
+				ns = k;
+				src = dst;
+				dst = dst == x ? y : x;
+			}
+			mg = src;
+		}
+		/* into the LCPs, with the short suffixes (after the last part) */
+		for (size_t j = 0; j < m || (c == 256 && q < 63);) {
+			win64 cur;
+			if (q < 63 && (j == m || sh[q].key <= mg[j]))
+				cur = sh[q++];
+			else
+				cur = (win64){mg[j++], 64};
+			if (first) {
+				first = false;
+				prev = cur;
+				continue;
+			}
+			uint64_t xr = prev.key ^ cur.key;
+			uint32_t l = xr ? (uint32_t)__builtin_clzll(xr) : 64;
+			if (l == 64 && prev.len == 64 && cur.len == 64) {
+				/* a run of one window (within this part): its
+				 * suffixes from the phases' runs, sorted by the bits
+				 * past 64, and their LCPs */
+				uint64_t key = cur.key;
+				while (j < m && mg[j] == key)
+					j++;
+				size_t gn = 0;
+				for (unsigned r = 0; r < b; r++) {
+					size_t a = rs[r] + lower(g + rs[r], rs[r + 1] - rs[r], key);
+					for (; a < rs[r + 1] && g[a] == key; a++) {
+						if (gn == gcap) {
+							size_t ncap = gcap ? 2 * gcap : 64;
+							uint32_t *t = realloc(grp, ncap * sizeof *t);
+							if (!t) {
+								rc = -1;
+								goto out;
+							}
+							grp = t;
+							gcap = ncap;
+						}
+						grp[gn++] = ps[bnd[r][c] + (a - rs[r])];
+					}
+				}
+				gmem += gn;
+				if (gmem > n / 64)
+					goto out;
+				qsort_r(grp, gn, sizeof *grp, bitsuf_cmp, &bs);
+				lcp_acc_feed_n(acc, vb, nv);
+				nv = 0;
+				for (size_t t = 1; t < gn; t++) {
+					int cmp;
+					size_t lr = bitsuf_lcp(&bs, grp[t - 1], grp[t], 64, &cmp);
+					lcp_acc_feed(acc, lr > UINT32_MAX ? UINT32_MAX : (uint32_t)lr);
+				}
+				if (!bs.budget)
+					goto out;
+				continue;
+			}
+			if (l > prev.len)
+				l = prev.len;
+			if (l > cur.len)
+				l = cur.len;
+			vb[nv++] = l;
+			if (nv == sizeof vb / sizeof vb[0]) {
+				lcp_acc_feed_n(acc, vb, nv);
+				nv = 0;
+			}
+			prev = cur;
+		}
+	}
+	lcp_acc_feed_n(acc, vb, nv);
+	rc = 1;
+out:
+	free(pk);
+	free(blk);
+	free(ps);
+	free(bnd);
+	free(g);
+	free(x);
+	free(y);
+	free(grp);
+	return rc;
+}
+
 static long double upper(long double p, size_t n)
 {
 	long double pu = p + NG_ASSESS_ZL * sqrtl(p * (1 - p) / ((long double)n - 1));
@@ -717,12 +1072,31 @@ static void set_result(ng_est_result *r, long double pmax, size_t n)
 void ng_est_tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
 		      ng_est_result *lr)
 {
-	ng_est_tuple_lrs_rep(s, n, k, tt, lr, 0, NULL, NULL);
+	ng_est_tuple_lrs_rep(s, n, k, tt, lr, 0, NULL, NULL, NULL);
 }
 
+static bool tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt, ng_est_result *lr,
+		      unsigned cap, uint8_t *prev, uint8_t *next, uint32_t **sa_out, unsigned b,
+		      const uint32_t *bsa);
+
 bool ng_est_tuple_lrs_rep(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt,
-			  ng_est_result *lr, unsigned cap, uint8_t *prev, uint8_t *next)
+			  ng_est_result *lr, unsigned cap, uint8_t *prev, uint8_t *next, uint32_t **sa_out)
 {
+	return tuple_lrs(s, n, k, tt, lr, cap, prev, next, sa_out, 0, NULL);
+}
+
+void ng_est_tuple_lrs_blocks(const uint8_t *s, size_t n, unsigned b, const uint32_t *bsa,
+			     ng_est_result *tt, ng_est_result *lr)
+{
+	tuple_lrs(s, n, 2, tt, lr, 0, NULL, NULL, NULL, b, bsa);
+}
+
+static bool tuple_lrs(const uint8_t *s, size_t n, unsigned k, ng_est_result *tt, ng_est_result *lr,
+		      unsigned cap, uint8_t *prev, uint8_t *next, uint32_t **sa_out, unsigned b,
+		      const uint32_t *bsa)
+{
+	if (sa_out)
+		*sa_out = NULL;
 	memset(tt, 0, sizeof *tt);
 	memset(lr, 0, sizeof *lr);
 	bool rep = false;
@@ -732,7 +1106,13 @@ bool ng_est_tuple_lrs_rep(const uint8_t *s, size_t n, unsigned k, ng_est_result 
 		return rep;
 	}
 	lcp_acc acc;
-	int fast = !lcp_acc_init(&acc) ? -1 : k == 2 ? lcp_binary(s, n, &acc) : 0;
+	int fast = !lcp_acc_init(&acc) ? -1 : k == 2 && bsa ? lcp_blocks(s, n, b, bsa, &acc) : 0;
+	if (fast == 0 && bsa) { /* given up part way: start again */
+		lcp_acc_free(&acc);
+		fast = !lcp_acc_init(&acc) ? -1 : 0;
+	}
+	if (fast == 0 && k == 2)
+		fast = lcp_binary(s, n, &acc);
 	if (fast == 0) {
 		uint32_t *sa = malloc(n * sizeof *sa), *lcp = malloc(n * sizeof *lcp);
 		fast = sa && lcp && ng_suffix_array(s, n, k, sa) && ng_lcp_array(s, n, sa, lcp) ? 1 : -1;
@@ -740,6 +1120,10 @@ bool ng_est_tuple_lrs_rep(const uint8_t *s, size_t n, unsigned k, ng_est_result 
 			lcp_acc_feed(&acc, lcp[i]);
 		if (fast == 1 && prev && next)
 			rep = repeat_from_sa(sa, lcp, n, cap, prev, next);
+		if (fast == 1 && sa_out) {
+			*sa_out = sa;
+			sa = NULL;
+		}
 		free(sa);
 		free(lcp);
 	}

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz: the non-IID track, the IID statistics and the FIPS tests on short
  * arbitrary inputs; the literal predictors' fast dictionaries against their
- * general twins (same counts, bit-identical estimate); the compression
- * statistic's size against libbz2. First byte: bits per sample (1..8); the rest: samples. */
+ * general twins (same counts, bit-identical estimate); the bitstring's
+ * t-Tuple/LRS from the samples' suffix array against the bits' own; the
+ * compression statistic's size against libbz2. First byte: bits per sample
+ * (1..8); the rest: samples. */
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
@@ -45,6 +47,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    (a.ok && memcmp(&a.h, &b.h, sizeof a.h) != 0))
 				abort();
 		}
+		/* the bitstring's t-Tuple/LRS from the samples' suffix array
+		 * against the suffix array of the bits */
+		uint32_t *bsa = malloc(n * sizeof *bsa);
+		size_t nb;
+		uint8_t *bs = ng_assess_bitstring(s, n, bits, &nb);
+		if (bsa && bs && ng_suffix_array(sym, n, k < 2 ? 2 : k, bsa)) {
+			ng_est_result ta, tl, ca, cl;
+			ng_est_tuple_lrs_blocks(bs, nb, bits, bsa, &ta, &tl);
+			ng_est_tuple_lrs(bs, nb, 3, &ca, &cl);
+			if (ta.ok != ca.ok || ta.t != ca.t || ta.lp_hat != ca.lp_hat || tl.ok != cl.ok ||
+			    tl.u != cl.u || tl.lrs_v != cl.lrs_v || tl.lp_hat != cl.lp_hat)
+				abort();
+		}
+		free(bsa);
+		free(bs);
 		free(sym);
 	}
 	if (n >= 8) {

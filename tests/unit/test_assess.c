@@ -152,6 +152,74 @@ int main(void)
 		CHECK(wdiff == 0, "binary MultiMCW: window-sum path = count-table path (C, N, r) in %u of %u cases", wcases - wdiff, wcases);
 	}
 
+	/* binary t-Tuple/LRS with repeats past the 64-bit windows: a 100-bit
+	 * pattern planted in random bits three times, the middle copy with bit
+	 * 70 flipped, so that the copies' text order is not their suffix order
+	 * (the two equal ones share 100 bits and more, not 70) */
+	{
+		size_t L = 200000;
+		uint8_t *b = malloc(L), pat[100];
+		unsigned pbad = 0;
+		for (int round = 0; round < 4; round++) {
+			for (size_t i = 0; i < L; i++)
+				b[i] = (uint8_t)(ng_test_rand(&seed) & 1);
+			for (size_t i = 0; i < sizeof pat; i++)
+				pat[i] = (uint8_t)(ng_test_rand(&seed) & 1);
+			static const size_t at[4] = {1000, 50000, 90000, 150000};
+			for (int c = 0; c < 3 + (round & 1); c++) {
+				memcpy(b + at[c], pat, sizeof pat);
+				if (c == 1 + (round >> 1))
+					b[at[c] + 70] ^= 1;
+			}
+			ng_est_result ta, tl, ca, cl;
+			ng_est_tuple_lrs(b, L, 2, &ta, &tl);
+			ng_est_tuple_lrs(b, L, 3, &ca, &cl);
+			pbad += ta.t != ca.t || ta.lp_hat != ca.lp_hat || tl.lrs_v != cl.lrs_v || tl.lp_hat != cl.lp_hat
+				|| tl.lrs_v < 100;
+		}
+		free(b);
+		CHECK(pbad == 0, "binary t-Tuple/LRS: repeats longer than 64 bits in an order other than the text's = suffix array (%u of 4 differ)", pbad);
+	}
+
+	/* the bitstring's t-Tuple/LRS from the samples' suffix array (each
+	 * phase of the b-bit blocks sorted by it, then merged) against the
+	 * suffix array of the bits: b = 1..8, random, mostly-constant,
+	 * repeating (with planted copies longer than 64 bits, one altered),
+	 * counting and two-valued samples */
+	{
+		unsigned bbad = 0, bcases = 0;
+		for (int round = 0; round < 120; round++) {
+			unsigned b = 1 + (unsigned)(ng_test_rand(&seed) % 8), kind = (unsigned)(ng_test_rand(&seed) % 5);
+			size_t L = 20 + (size_t)(ng_test_rand(&seed) % (round % 20 == 0 ? 60000 : 3000));
+			uint8_t *raw = malloc(L), *sym = malloc(L), mask = (uint8_t)((1u << b) - 1);
+			for (size_t i = 0; i < L; i++) {
+				uint8_t v = (uint8_t)ng_test_rand(&seed);
+				raw[i] = kind == 0 ? v & mask : kind == 1 ? (v % 10 ? 0 : v & mask)
+					: kind == 2 ? (i > 50 && v % 10 < 8 ? raw[i - 37] : v & mask)
+					: kind == 3 ? (uint8_t)((i / 5) & mask) : (v % 3 ? 0x5a & mask : v & mask);
+			}
+			if (kind == 2 && L > 600) {
+				memmove(raw + L / 2, raw + 10, 150);
+				memmove(raw + L / 4, raw + 10, 150);
+				memmove(raw + 3 * L / 4, raw + 10, 150);
+				raw[L / 4 + 100] ^= 1;
+			}
+			unsigned k = ng_assess_translate(raw, L, sym);
+			uint32_t *bsa = malloc(L * sizeof *bsa);
+			size_t nb;
+			uint8_t *bs = ng_assess_bitstring(raw, L, b, &nb);
+			ng_suffix_array(sym, L, k < 2 ? 2 : k, bsa);
+			ng_est_result ta, tl, ca, cl;
+			ng_est_tuple_lrs_blocks(bs, nb, b, bsa, &ta, &tl);
+			ng_est_tuple_lrs(bs, nb, 3, &ca, &cl);
+			bcases++;
+			bbad += ta.ok != ca.ok || ta.t != ca.t || ta.lp_hat != ca.lp_hat || tl.ok != cl.ok
+				|| tl.u != cl.u || tl.lrs_v != cl.lrs_v || tl.lp_hat != cl.lp_hat;
+			free(raw); free(sym); free(bsa); free(bs);
+		}
+		CHECK(bbad == 0, "bitstring t-Tuple/LRS from the samples' suffix array = suffix array of the bits (t, u, v, p-hats) in %u of %u cases", bcases - bbad, bcases);
+	}
+
 	/* longest previous/next factor against a naive scan */
 	{
 		int fbad = 0;
