@@ -1043,8 +1043,12 @@ void ng_est_multi_mmc_rep(const uint8_t *s, size_t n, unsigned k, const uint8_t 
  * counts, 2 c0 low and 2 c1 + 1 high (0 when absent), so one load gives
  * the prediction and one store the training: the larger half is 2 v + the
  * prediction (v = the larger count; c1 >= c0 predicts 1), and a shorter
- * prefix takes over when its 2 v + p exceeds the best's 2 v + 1. The
- * orders are unrolled and branch-free:
+ * prefix takes over when its 2 v + p exceeds the best's 2 v + 1. A
+ * present prefix's counts never exceed a present suffix's (the suffix was
+ * admitted no later, else the dictionary was full when it came, and it is
+ * trained whenever the prefix is), so when order 2 is present with a
+ * smaller v than order 1, order 1 predicts and the others need no look.
+ * The orders are unrolled and branch-free:
  * their loads and stores are independent, and which prefixes are new is
  * data-dependent. The dictionary's state picks the step: LZ_ROOM, room
  * for all LZ_B prefixes (every one is admitted, so their order does not
@@ -1056,15 +1060,12 @@ static inline __attribute__((always_inline)) int lz_step(uint64_t *cnt, uint32_t
 							  size_t *dsize, int state)
 {
 	const uint64_t one = 1ULL << 32; /* a new slot: c1's half starts at 1 */
-	uint64_t inc = x ? 2ULL << 32 : 2;
-	uint32_t best = 0;
+	uint64_t inc = x ? 2ULL << 32 : 2, ev[LZ_B + 1];
 	unsigned fresh = 0;
 #pragma GCC unroll 16
 	for (unsigned j = LZ_B; j >= 1; j--) {
 		uint64_t *p = cnt + (1u << j) + (hist & ((1u << j) - 1)), e = *p;
-		uint32_t lo = (uint32_t)e, hi = (uint32_t)(e >> 32), key = hi > lo ? hi : lo;
-		/* longest first: a shorter prefix takes over only with more */
-		best = key > (best | 1) ? key : best;
+		ev[j] = e;
 		if (state == LZ_ROOM) {
 			fresh += !e;
 			*p = (e | one) + inc; /* a present slot's high half is odd */
@@ -1076,6 +1077,21 @@ static inline __attribute__((always_inline)) int lz_step(uint64_t *cnt, uint32_t
 		}
 	}
 	*dsize += fresh;
+	uint32_t k1 = (uint32_t)(ev[1] >> 32) > (uint32_t)ev[1] ? (uint32_t)(ev[1] >> 32) : (uint32_t)ev[1];
+	uint32_t k2 = (uint32_t)(ev[2] >> 32) > (uint32_t)ev[2] ? (uint32_t)(ev[2] >> 32) : (uint32_t)ev[2];
+	/* a present prefix's counts are at most its present suffixes' (the
+	 * suffix was admitted no later, and is trained whenever it is): when
+	 * order 2 is present with a smaller v than order 1, every longer one
+	 * is too, and order 1 predicts */
+	if (ev[2] && (k2 >> 1) < (k1 >> 1))
+		return (int)(k1 & 1);
+	uint32_t best = 0;
+#pragma GCC unroll 16
+	for (unsigned j = LZ_B; j >= 1; j--) {
+		uint32_t lo = (uint32_t)ev[j], hi = (uint32_t)(ev[j] >> 32), key = hi > lo ? hi : lo;
+		/* longest first: a shorter prefix takes over only with more */
+		best = key > (best | 1) ? key : best;
+	}
 	return best ? (int)(best & 1) : -1;
 }
 
