@@ -32,10 +32,20 @@ uint8_t *ng_assess_bitstring(const uint8_t *raw, size_t n, unsigned bits, size_t
 	uint8_t *b = malloc(n * bits + 1);
 	if (!b)
 		return NULL;
+	/* each value's 8 bits as bytes, MSB first; a sample copies its last
+	 * bits of them */
+	uint8_t tab[256][8];
+	for (unsigned v = 0; v < 256; v++)
+		for (unsigned k = 0; k < 8; k++)
+			tab[v][k] = (uint8_t)((v >> (7 - k)) & 1);
 	size_t j = 0;
-	for (size_t i = 0; i < n; i++)
-		for (int k = (int)bits - 1; k >= 0; k--)
-			b[j++] = (raw[i] >> k) & 1;
+	if (bits <= 8)
+		for (size_t i = 0; i < n; i++, j += bits)
+			memcpy(b + j, tab[raw[i]] + (8 - bits), bits);
+	else
+		for (size_t i = 0; i < n; i++)
+			for (int k = (int)bits - 1; k >= 0; k--)
+				b[j++] = k < 8 ? (raw[i] >> k) & 1 : 0;
 	*nbits = j;
 	return b;
 }

@@ -54,12 +54,25 @@ void ng_est_mcv(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		return;
 	}
 	(void)k;
-	for (size_t i = 0; i < n; i++)
+	/* four tables in turn, so that a run of one value does not wait on
+	 * its own counter */
+	uint64_t c4[4][256];
+	memset(c4, 0, sizeof c4);
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		c4[0][s[i]]++;
+		c4[1][s[i + 1]]++;
+		c4[2][s[i + 2]]++;
+		c4[3][s[i + 3]]++;
+	}
+	for (; i < n; i++)
 		cnt[s[i]]++;
 	uint64_t mode = 0;
-	for (unsigned i = 0; i < 256; i++)
-		if (cnt[i] > mode)
-			mode = cnt[i];
+	for (unsigned v = 0; v < 256; v++) {
+		cnt[v] += c4[0][v] + c4[1][v] + c4[2][v] + c4[3][v];
+		if (cnt[v] > mode)
+			mode = cnt[v];
+	}
 	ng_est_mcv_finish(mode, n, r);
 }
 
@@ -130,11 +143,19 @@ void ng_est_markov(const uint8_t *s, size_t n, ng_est_result *r)
 		ng_est_fail(r, "needs at least 2 samples");
 		return;
 	}
-	uint64_t c0 = 0, t[2][2] = {{0, 0}, {0, 0}};
-	for (size_t i = 0; i < n; i++)
-		c0 += s[i] == 0;
-	for (size_t i = 0; i + 1 < n; i++)
-		t[s[i]][s[i + 1]]++;
+	/* from two sums over the 0/1 data: the ones, and the 1,1 pairs */
+	uint64_t ones = 0, t11 = 0, t[2][2];
+	for (size_t i = 0; i + 1 < n; i++) {
+		ones += s[i];
+		t11 += s[i] & s[i + 1];
+	}
+	uint64_t first = ones, second = ones - s[0] + s[n - 1]; /* s[0..n-2], s[1..n-1] */
+	ones += s[n - 1];
+	uint64_t c0 = n - ones;
+	t[1][1] = t11;
+	t[1][0] = first - t11;
+	t[0][1] = second - t11;
+	t[0][0] = (n - 1) - t11 - t[1][0] - t[0][1];
 	double p0 = (double)c0 / (double)n, p1 = 1.0 - p0;
 	double a = (double)(t[0][0] + t[0][1]), b = (double)(t[1][0] + t[1][1]);
 	double p00 = a > 0 ? (double)t[0][0] / a : 0, p01 = a > 0 ? (double)t[0][1] / a : 0;
