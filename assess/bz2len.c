@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
+#include "sort.h"
 
 #define GROUP 50        /* symbols per table choice */
 #define ITERS 4         /* table refinement rounds */
@@ -235,19 +236,6 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 /* ---- sorting the token rotations ---- */
 
 /* u64 entries: a sort key in the high half, an index in the low half */
-static void insertion_sort(uint64_t *a, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		uint64_t x = a[i];
-		size_t j = i;
-		while (j > 0 && a[j - 1] > x) {
-			a[j] = a[j - 1];
-			j--;
-		}
-		a[j] = x;
-	}
-}
-
 static int cmp_u64(const void *x, const void *y)
 {
 	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
@@ -257,7 +245,7 @@ static int cmp_u64(const void *x, const void *y)
 static void sort_u64(uint64_t *a, size_t n)
 {
 	if (n <= 32)
-		insertion_sort(a, n);
+		ng_insertion_sort_u64(a, n);
 	else
 		qsort(a, n, sizeof *a, cmp_u64);
 }

@@ -37,23 +37,9 @@ static inline void score_add(ng_score *s, bool hit)
 		s->run = 0;
 }
 
-/* 64 bytes of 0/1 (byte t is bit t of the result) to one word: each 8 bytes
- * by one multiply, whose partial products land on distinct bits. */
-static inline uint64_t pack64(const uint8_t *b)
-{
-	uint64_t w = 0;
-	for (unsigned g = 0; g < 8; g++) {
-		uint64_t u;
-		memcpy(&u, b + 8 * g, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		u = __builtin_bswap64(u);
-#endif
-		w |= (u * 0x0102040810204080ULL) >> 56 << (8 * g);
-	}
-	return w;
-}
-
-/* The same from bit sh of each byte (the other bits may be anything). */
+/* Bit sh of each of 64 bytes (the other bits may be anything) to one word,
+ * byte t to bit t: each 8 bytes by one multiply, whose partial products
+ * land on distinct bits. */
 static inline uint64_t pack64_bit(const uint8_t *b, unsigned sh)
 {
 	uint64_t w = 0;
@@ -67,6 +53,12 @@ static inline uint64_t pack64_bit(const uint8_t *b, unsigned sh)
 		w |= (u * 0x0102040810204080ULL) >> 56 << (8 * g);
 	}
 	return w;
+}
+
+/* 64 bytes of 0/1 to one word */
+static inline uint64_t pack64(const uint8_t *b)
+{
+	return pack64_bit(b, 0);
 }
 
 /* Whether every byte of s[0..n) is 0 or 1 (8 at a time). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
+#include "sort.h"
 
 typedef struct {
 	uint32_t key, pos;
@@ -488,15 +489,7 @@ static void msd_sort(uint64_t *a, uint64_t *tmp, size_t m, unsigned shift)
 	}
 	if (shift == 0)
 		return; /* all equal */
-	for (size_t i = 1; i < m; i++) {
-		uint64_t x = a[i];
-		size_t j = i;
-		while (j > 0 && a[j - 1] > x) {
-			a[j] = a[j - 1];
-			j--;
-		}
-		a[j] = x;
-	}
+	ng_insertion_sort_u64(a, m);
 }
 
 /* Suffix comparison past a shared prefix, on bits packed MSB first. */
