@@ -44,9 +44,9 @@ double ng_perm_excursion(const uint8_t *x, size_t n)
  *
  * The draws take the 32-bit halves of the xoshiro outputs in order, high
  * then low (ng_draw32), so both halves of one output usually serve two
- * consecutive steps. That common case runs on the generator's state held
- * in locals (y's byte stores may alias *g, which would force it through
- * memory every step); a rejection (probability bound / 2^32) goes through
+ * consecutive steps. That common case runs on a local copy of the
+ * generator (y's byte stores may alias *g, which would force its state
+ * through memory every step); a rejection (probability bound / 2^32) goes through
  * ng_draw32 with the low half pending until the halves line up again, so
  * the stream is the same either way.
  *
@@ -81,16 +81,9 @@ static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, siz
 		}                                               \
 		i--;                                            \
 	} while (0)
-	uint64_t s0 = g->s[0], s1 = g->s[1], s2 = g->s[2], s3 = g->s[3];
+	ng_xoshiro lg = *g;   /* a local no store through y can reach */
 	while (i > 1) {
-		/* one xoshiro256** step on the locals (as ng_xoshiro_step) */
-		uint64_t x5 = s1 * 5, r = ((x5 << 7) | (x5 >> 57)) * 9, sh = s1 << 17;
-		s2 ^= s0;
-		s3 ^= s1;
-		s1 ^= s2;
-		s0 ^= s3;
-		s2 ^= sh;
-		s3 = (s3 << 45) | (s3 >> 19);
+		uint64_t r = ng_xoshiro_step(&lg);
 		uint32_t b1 = (uint32_t)(i + 1), b2 = (uint32_t)i;
 		uint64_t m1 = (uint64_t)(uint32_t)(r >> 32) * b1, m2 = (uint64_t)(uint32_t)r * b2;
 		if (__builtin_expect((uint32_t)m1 >= b1 && (uint32_t)m2 >= b2, 1)) {
@@ -101,7 +94,7 @@ static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, siz
 			continue;
 		}
 		/* the general path, with the output's low half pending */
-		g->s[0] = s0, g->s[1] = s1, g->s[2] = s2, g->s[3] = s3;
+		*g = lg;
 		dr.low = (uint32_t)r;
 		dr.have = 1;
 		uint32_t l = (uint32_t)m1;
@@ -115,9 +108,9 @@ static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, siz
 		STEP(m1 >> 32);
 		while (dr.have && i > 0)
 			STEP(ng_draw32_below(&dr, (uint32_t)(i + 1)));
-		s0 = g->s[0], s1 = g->s[1], s2 = g->s[2], s3 = g->s[3];
+		lg = *g;
 	}
-	g->s[0] = s0, g->s[1] = s1, g->s[2] = s2, g->s[3] = s3;
+	*g = lg;
 	if (exc && best > stop_above)
 		return best;
 	if (i == 1)
