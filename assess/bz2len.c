@@ -35,6 +35,7 @@
  * low 8 bits; a tree deeper than 17 halves the weights and is built again).
  * tests/unit/test_bz2len.c and fuzz_assess check every size against libbz2
  * itself. */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -148,17 +149,8 @@ static void tables_init(void)
 
 ng_bz2_ws *ng_bz2_ws_new(void)
 {
-	static int once;
-	if (!__atomic_load_n(&once, __ATOMIC_ACQUIRE)) {
-		static int lock;
-		while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
-			;
-		if (!once) {
-			tables_init();
-			__atomic_store_n(&once, 1, __ATOMIC_RELEASE);
-		}
-		__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
-	}
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, tables_init);
 	return calloc(1, sizeof(ng_bz2_ws));
 }
 
