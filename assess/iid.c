@@ -617,7 +617,7 @@ static void run_setup(unsigned j, void *arg)
 	setup_job *s = arg;
 	ng_iid_report *r = s->r;
 	if (j == 0) {
-		/* the bzip2 one is the longest: first */
+		/* the unshuffled statistics (the compression one among them) */
 		bool all[NG_PERM_STATS];
 		for (int i = 0; i < NG_PERM_STATS; i++)
 			all[i] = true;
@@ -727,9 +727,9 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	else
 		c.median2 = n ? median2_of(x, n) : 0;
 	unsigned th = o->threads ? o->threads : 1;
-	/* Phase 1 batches: 4 rounds per thread; phase 2 (bzip2, ~0.25 s a
-	 * round on 1M samples): one round per thread, so at most threads-1
-	 * compressions are thrown away when it stops. */
+	/* Phase 1 batches: 4 rounds per thread; phase 2 (the compression
+	 * statistic, ~40 ms a round on 1M samples): one round per thread, so
+	 * at most threads-1 of them are thrown away when it stops. */
 	unsigned maxb = th <= 8 ? 4 * th : th;
 	double (*t)[NG_PERM_STATS] = calloc(maxb, sizeof *t);
 	uint8_t **y = calloc(maxb, sizeof *y);
