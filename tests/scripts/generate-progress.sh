@@ -72,14 +72,7 @@ drain()
 if tty:
     # read what is left until EOF (EIO once the child has gone)
     os.set_blocking(m, True)
-    try:
-        while True:
-            b = os.read(m, 4096)
-            if not b:
-                break
-            err += b
-    except OSError:
-        pass
+    drain()
 print(rc)
 print(repr(err))
 PY

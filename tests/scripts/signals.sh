@@ -91,6 +91,14 @@ ends() { # label pid signal
 	fi
 }
 
+# generate, stopped by a signal, left no output file (nor a temporary one)
+no_output() { # label
+	[ "$cmd" = generate ] || return 0
+	local left
+	left=$(ls "$tmp" | grep '^out\.bin')
+	if [ -z "$left" ]; then pass "$1: no output file"; else fail "$1: left $left"; fi
+}
+
 # The commands that read a device or a file; feed and egd need an explicit
 # credit for a device that does not identify itself (a pty), where that
 # option exists.
@@ -119,8 +127,7 @@ for cmd in generate feed egd; do
 		else
 			fail "$cmd, a silent device: it did not open it ($(tail -1 "$tmp/err"))"; kill -KILL $pid; wait $pid
 		fi
-		[ $cmd = generate ] && { [ -z "$(ls "$tmp" | grep '^out\.bin')" ] && pass "$cmd, a silent device, SIG$sig: no output file" ||
-			fail "$cmd, a silent device, SIG$sig: left $(ls "$tmp" | grep '^out\.bin')"; }
+		no_output "$cmd, a silent device, SIG$sig"
 		kill "${pids[-1]}" 2>/dev/null; wait "${pids[-1]}" 2>/dev/null
 		rm -f "$tmp/dev" "$tmp/dev.go" "$tmp/out.bin"
 
@@ -134,8 +141,7 @@ for cmd in generate feed egd; do
 		else
 			fail "$cmd, a device gone: no 'waiting for' ($(tail -2 "$tmp/err" | tr '\n' ' '))"; kill -KILL $pid; wait $pid
 		fi
-		[ $cmd = generate ] && { [ -z "$(ls "$tmp" | grep '^out\.bin')" ] && pass "$cmd, a device gone, SIG$sig: no output file" ||
-			fail "$cmd, a device gone, SIG$sig: left $(ls "$tmp" | grep '^out\.bin')"; }
+		no_output "$cmd, a device gone, SIG$sig"
 		kill "${pids[-1]}" 2>/dev/null; wait "${pids[-1]}" 2>/dev/null
 		rm -f "$tmp/dev" "$tmp/dev.go" "$tmp/out.bin" "$tmp/egd.sock"
 
@@ -150,8 +156,7 @@ for cmd in generate feed egd; do
 			fail "$cmd, a stalled FIFO: it did not open it ($(tail -1 "$tmp/err"))"; kill -KILL $pid; wait $pid
 		fi
 		exec 7>&-
-		[ $cmd = generate ] && { [ -z "$(ls "$tmp" | grep '^out\.bin')" ] && pass "$cmd, a stalled FIFO, SIG$sig: no output file" ||
-			fail "$cmd, a stalled FIFO, SIG$sig: left $(ls "$tmp" | grep '^out\.bin')"; }
+		no_output "$cmd, a stalled FIFO, SIG$sig"
 		rm -f "$tmp/egd.sock"
 	done
 done
