@@ -210,15 +210,16 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
  * Fisher-Yates from the end (index i from n-1 down to 1 swaps with a uniform
  * k in [0, i]: Lemire's multiply-and-reject on 32-bit halves of the
  * xoshiro outputs, high half first; n < 2^32); the excursion statistic
- * (5.1.1); and both fused in one pass (total = the sum of y), which returns
- * the excursion of the shuffled y, bit-identical to shuffle then excursion
- * with the same stream, or stops early with a value > stop_above within
- * two steps of the running maximum exceeding stop_above (INFINITY:
- * never). */
+ * (5.1.1); and both fused in one pass (total = the sum of y, every value
+ * in [vmin, vmax]). With bar = INFINITY the fused one returns the
+ * excursion E of the shuffled y, bit-identical to shuffle then excursion
+ * with the same stream. With a finite bar it returns a value at most E that
+ * compares with bar as E does (greater, equal or less), and stops early,
+ * the shuffle unfinished, once E > bar is certain. */
 void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g);
 double ng_perm_excursion(const uint8_t *x, size_t n);
-double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total,
-				 double stop_above);
+double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total, unsigned vmin,
+				 unsigned vmax, double bar);
 
 /* Restart tests (3.1.4) on a 1000 x 1000 matrix (n must be 1,000,000):
  * row r holds the first 1000 samples after restart r. */

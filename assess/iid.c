@@ -40,97 +40,148 @@ double ng_perm_excursion(const uint8_t *x, size_t n)
 	return best;
 }
 
-/* Fisher-Yates from the end, optionally with the excursion (exc).
+/* The excursion's walk while Fisher-Yates fixes positions from the end:
+ * s is S_hi, the sum of y[0..hi] for the highest position hi not yet
+ * checked (total minus the fixed suffix, exact in integers), d its
+ * |S_hi - (hi+1) mean|, best the largest |S_p - (p+1) mean| found so far;
+ * step bounds |mean - y| (the values lie in [vmin, vmax]). */
+typedef struct {
+	double mean, step;
+	int64_t s;
+	double d, best;
+} exc_walk;
+
+/* Positions hi down to lo, just fixed and still in the cache. Each one's
+ * |S_p - (p+1) mean| is ng_perm_excursion's double expression, so a
+ * maximum found here is bit-identical to its. The block is skipped when
+ * none of its positions can reach tau: the walk moves by mean - y[q] <=
+ * step a position, so |S_p - (p+1) mean| is within (hi - p) step of the
+ * block's top end and within (p - lo + 1) step of its bottom end
+ * (position lo - 1, the next block's top), at most half their sum plus
+ * (hi - lo + 1) step / 2; the doubles' rounding stays below 2^-11 (sums
+ * below 2^40), covered by the 2 added. */
+static inline void exc_block(exc_walk *w, const uint8_t *y, size_t lo, size_t hi, double tau)
+{
+	uint32_t sum = 0;   /* hi - lo < 2^24 */
+	for (size_t p = lo; p <= hi; p++)
+		sum += y[p];
+	int64_t s_lo = w->s - sum;   /* S_(lo-1) */
+	double d_lo = fabs((double)s_lo - (double)lo * w->mean);
+	if ((w->d + d_lo + (double)(hi - lo + 1) * w->step) / 2 + 2 >= tau) {
+		int64_t s = w->s;
+		for (size_t p = hi + 1; p-- > lo;) {
+			double d = fabs((double)s - (double)(p + 1) * w->mean);
+			w->best = d > w->best ? d : w->best;
+			s -= y[p];
+		}
+	}
+	w->s = s_lo;
+	w->d = d_lo;
+}
+
+/* Fisher-Yates steps from position i down to stop or one below it (a
+ * pair of steps a draw), stop >= 1; returns the next position to fix.
  *
  * The draws take the 32-bit halves of the xoshiro outputs in order, high
  * then low (ng_draw32), so both halves of one output usually serve two
  * consecutive steps. That common case runs on a local copy of the
  * generator (y's byte stores may alias *g, which would force its state
- * through memory every step); a rejection (probability bound / 2^32) goes through
- * ng_draw32 with the low half pending until the halves line up again, so
- * the stream is the same either way.
- *
- * Fisher-Yates from the end fixes y[n-1], y[n-2], ... in that order, so the
- * excursion's prefix sums come for free as total minus the fixed suffix:
- * S_i = total - (y[i+1] + ... + y[n-1]), exact in integers, and the same
- * double expression |S_i - (i+1) mean| as ng_perm_excursion, so the maximum
- * is bit-identical (rest and di = i + 1 are integers below 2^53, exact as
- * doubles). With stop_above finite, it stops within two steps of the
- * running maximum exceeding it and returns that maximum (the caller then
- * only needs "greater"). */
-static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, size_t n, ng_xoshiro *g,
-								 uint64_t total, double stop_above, bool exc)
+ * through memory every step); a rejection (probability bound / 2^32) goes
+ * through ng_draw32 with the low half pending until the halves line up
+ * again, so the stream is the same either way. Not inlined: the loop keeps
+ * the generator in registers only when nothing else competes for them. */
+static __attribute__((noinline)) size_t fy_steps(uint8_t *y, size_t i, size_t stop, ng_draw32 *dr)
 {
-	if (n == 0)
-		return 0;
-	double mean = exc ? (double)total / (double)n : 0, best = 0, di = (double)n;
-	int64_t rest = (int64_t)total;
-	ng_draw32 dr = {g, 0, 0};
-	size_t i = n - 1;
-#define STEP(kk)                                                \
-	do {                                                    \
-		size_t k_ = (kk);                               \
-		uint8_t v_ = y[k_];                             \
-		y[k_] = y[i];                                   \
-		y[i] = v_;                                      \
-		if (exc) {                                      \
-			double d_ = fabs((double)rest - di * mean); \
-			di -= 1.0;                              \
-			best = d_ > best ? d_ : best;           \
-			rest -= v_;                             \
-		}                                               \
-		i--;                                            \
+#define STEP(kk)                        \
+	do {                            \
+		size_t k_ = (kk);       \
+		uint8_t v_ = y[k_];     \
+		y[k_] = y[i];           \
+		y[i] = v_;              \
+		i--;                    \
 	} while (0)
-	ng_xoshiro lg = *g;   /* a local no store through y can reach */
-	while (i > 1) {
+	ng_xoshiro *g = dr->g, lg = *g;   /* a local no store through y can reach */
+	while (i > stop) {
 		uint64_t r = ng_xoshiro_step(&lg);
 		uint32_t b1 = (uint32_t)(i + 1), b2 = (uint32_t)i;
 		uint64_t m1 = (uint64_t)(uint32_t)(r >> 32) * b1, m2 = (uint64_t)(uint32_t)r * b2;
 		if (__builtin_expect((uint32_t)m1 >= b1 && (uint32_t)m2 >= b2, 1)) {
 			STEP(m1 >> 32);
 			STEP(m2 >> 32);
-			if (exc && __builtin_expect(best > stop_above, 0))
-				break;
 			continue;
 		}
 		/* the general path, with the output's low half pending */
 		*g = lg;
-		dr.low = (uint32_t)r;
-		dr.have = 1;
+		dr->low = (uint32_t)r;
+		dr->have = 1;
 		uint32_t l = (uint32_t)m1;
 		if (l < b1) {
 			uint32_t t = (uint32_t)(-b1) % b1;
 			while (l < t) {
-				m1 = (uint64_t)ng_draw32_next(&dr) * b1;
+				m1 = (uint64_t)ng_draw32_next(dr) * b1;
 				l = (uint32_t)m1;
 			}
 		}
 		STEP(m1 >> 32);
-		while (dr.have && i > 0)
-			STEP(ng_draw32_below(&dr, (uint32_t)(i + 1)));
+		while (dr->have && i > 0)
+			STEP(ng_draw32_below(dr, (uint32_t)(i + 1)));
 		lg = *g;
 	}
 	*g = lg;
-	if (exc && best > stop_above)
-		return best;
-	if (i == 1)
-		STEP(ng_draw32_below(&dr, 2));
+	if (i == 1 && stop == 1)
+		STEP(ng_draw32_below(dr, 2));
 #undef STEP
-	if (!exc)
+	return i;
+}
+
+/* Fisher-Yates from the end, optionally with the excursion (exc). The
+ * shuffle fixes y[n-1], y[n-2], ... in that order, so the excursion's
+ * prefix sums come for free as total minus the fixed suffix; they are
+ * checked a block of fixed positions at a time, while those are in the
+ * cache (exc_block). Against a bar, most blocks are far below it and the
+ * blocks are longer (fewer checks); for the maximum itself, shorter (a
+ * tighter bound, fewer positions scanned near the running maximum). */
+#define EXC_BLOCK 64
+#define EXC_BLOCK_BAR 256
+static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, size_t n, ng_xoshiro *g,
+								 uint64_t total, unsigned vmin, unsigned vmax,
+								 double bar, bool exc)
+{
+	if (n == 0)
 		return 0;
-	double d = fabs((double)rest - mean);
-	return d > best ? d : best;
+	ng_draw32 dr = {g, 0, 0};
+	if (!exc) {
+		fy_steps(y, n - 1, 1, &dr);
+		return 0;
+	}
+	double mean = (double)total / (double)n;
+	exc_walk w = {mean, vmax - mean > mean - vmin ? vmax - mean : mean - vmin, (int64_t)total,
+		      fabs((double)total - (double)n * mean), 0};
+	bool capped = bar < INFINITY;
+	size_t hi = n - 1, i = n - 1;   /* positions above hi are checked */
+	size_t blk = capped ? EXC_BLOCK_BAR : EXC_BLOCK;
+	while (i > 0) {
+		i = fy_steps(y, i, hi > blk + 1 ? hi - blk : 1, &dr);
+		if (i == 0)
+			break;
+		exc_block(&w, y, i + 1, hi, capped ? bar : w.best);
+		hi = i;
+		if (capped && w.best > bar)
+			return w.best;
+	}
+	exc_block(&w, y, 0, hi, capped ? bar : w.best);
+	return w.best;
 }
 
 void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
 {
-	(void)shuffle_core(y, n, g, 0, 0, false);
+	(void)shuffle_core(y, n, g, 0, 0, 0, INFINITY, false);
 }
 
-double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total,
-				 double stop_above)
+double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total, unsigned vmin,
+				 unsigned vmax, double bar)
 {
-	return shuffle_core(y, n, g, total, stop_above, true);
+	return shuffle_core(y, n, g, total, vmin, vmax, bar, true);
 }
 
 /* 5.1.2-5.1.4 on the directional sequence. Branch-free (the direction of
@@ -328,6 +379,7 @@ typedef struct {
 	const uint8_t *x;
 	size_t n;
 	uint64_t seed, total;  /* total: sum of x, for the fused excursion */
+	unsigned vmin, vmax;   /* the smallest and largest values in x */
 	double exc0;           /* the unpermuted excursion */
 	unsigned long first;   /* round number of job 0 */
 	const bool *active;
@@ -349,7 +401,7 @@ static void run_round(unsigned j, void *arg)
 	if (act[0]) {
 		/* when only the excursion is left, a running maximum above the
 		 * unpermuted value decides the round ("greater") */
-		r->t[j][0] = ng_perm_shuffle_excursion(y, r->n, &g, r->total,
+		r->t[j][0] = ng_perm_shuffle_excursion(y, r->n, &g, r->total, r->vmin, r->vmax,
 						       r->exc_only ? r->exc0 : INFINITY);
 		act[0] = false;
 	} else
@@ -765,8 +817,12 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	if (r->mcv_bit.run && o->bits * r->h_bitstring < r->h_assessed)
 		r->h_assessed = o->bits * r->h_bitstring;
 	uint64_t total = 0;
-	for (size_t i = 0; i < n; i++)
+	unsigned vmin = 255, vmax = 0;
+	for (size_t i = 0; i < n; i++) {
 		total += x[i];
+		vmin = x[i] < vmin ? x[i] : vmin;
+		vmax = x[i] > vmax ? x[i] : vmax;
+	}
 	/* Phase 1: the 18 cheap statistics, round after round. */
 	bool active[NG_PERM_STATS];
 	for (int i = 0; i < NG_PERM_STATS; i++)
@@ -777,7 +833,7 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 			  (unsigned)rounds);
 	while (ok && done < rounds && nact > 0) {
 		unsigned b = rounds - done < maxb ? (unsigned)(rounds - done) : maxb;
-		round_job job = {x, n, seed, total, r->perm_t[0], done, active,
+		round_job job = {x, n, seed, total, vmin, vmax, r->perm_t[0], done, active,
 				 active[0] && nact == 1, t, y, sc};
 		ng_assess_parallel(th, b, run_round, &job);
 		done += count_rounds(r, t, b, active, &nact);
@@ -807,7 +863,7 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 				  compression_left(r->perm_c[18]));
 		while (ok && done2 < rounds && active[18]) {
 			unsigned b = rounds - done2 < th ? (unsigned)(rounds - done2) : th;
-			round_job job = {x, n, seed, total, r->perm_t[0], done2, active, false, t, y, sc};
+			round_job job = {x, n, seed, total, vmin, vmax, r->perm_t[0], done2, active, false, t, y, sc};
 			ng_assess_parallel(th, b, run_compression_round, &job);
 			done2 += count_rounds(r, t, b, active, &one);
 			ng_progress_total((unsigned)(done2 + compression_left(r->perm_c[18])));

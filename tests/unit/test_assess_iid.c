@@ -22,6 +22,22 @@ static uint64_t sum_of(const uint8_t *x, size_t n)
 	return s;
 }
 
+static unsigned max_of(const uint8_t *x, size_t n)
+{
+	unsigned m = 0;
+	for (size_t i = 0; i < n; i++)
+		m = x[i] > m ? x[i] : m;
+	return m;
+}
+
+static unsigned min_of(const uint8_t *x, size_t n)
+{
+	unsigned m = 255;
+	for (size_t i = 0; i < n; i++)
+		m = x[i] < m ? x[i] : m;
+	return m;
+}
+
 static int cmp_u8(const void *a, const void *b)
 {
 	return *(const uint8_t *)a - *(const uint8_t *)b;
@@ -106,19 +122,25 @@ int main(void)
 		CHECK(diff == 0, "shuffle = textbook Fisher-Yates on the same draws, 2 to 1,000,000 samples (%d differ)", diff);
 	}
 
-	/* fused shuffle+excursion = shuffle, then excursion, same stream */
-	static const size_t sizes[] = {1, 2, 3, 7, 64, 1000, 4097, 100000};
+	/* fused shuffle+excursion = shuffle, then excursion, same stream; the
+	 * kinds: 8-bit, binary, a shifted mean (a large excursion), rare
+	 * peaks over zeros (a loose block bound), a constant, a narrow range
+	 * far from zero (biased-1M's shape) */
+	static const size_t sizes[] = {1, 2, 3, 7, 64, 65, 66, 129, 1000, 4097, 100000, 1000000};
 	int bad = 0, badarr = 0, badstop = 0, cases = 0;
 	for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
 		size_t n = sizes[si];
 		uint8_t *x = malloc(n), *a = malloc(n), *b = malloc(n);
-		for (int kind = 0; kind < 3; kind++) {
+		for (int kind = 0; kind < 6; kind++) {
 			for (size_t i = 0; i < n; i++) {
 				uint64_t v = ng_test_rand(&seed);
 				x[i] = kind == 0 ? (uint8_t)v : kind == 1 ? (uint8_t)(v & 1)
-					: (uint8_t)((v % 200) + (i < n / 2 ? 0 : 55));
+					: kind == 2 ? (uint8_t)((v % 200) + (i < n / 2 ? 0 : 55))
+					: kind == 3 ? (uint8_t)(v % 100 == 0 ? 255 : 0)
+					: kind == 4 ? 7 : (uint8_t)(48 + (v & 15));
 			}
-			uint64_t s0 = ng_test_rand(&seed);
+			uint64_t s0 = ng_test_rand(&seed), sum = sum_of(x, n);
+			unsigned vmin = min_of(x, n), vmax = max_of(x, n);
 			ng_xoshiro g1, g2;
 			ng_xoshiro_seed(&g1, s0);
 			ng_xoshiro_seed(&g2, s0);
@@ -126,21 +148,29 @@ int main(void)
 			memcpy(b, x, n);
 			ng_perm_shuffle(a, n, &g1);
 			double want = ng_perm_excursion(a, n);
-			double got = ng_perm_shuffle_excursion(b, n, &g2, sum_of(x, n), INFINITY);
+			double got = ng_perm_shuffle_excursion(b, n, &g2, sum, vmin, vmax, INFINITY);
 			bad += memcmp(&want, &got, sizeof want) != 0;
 			badarr += memcmp(a, b, n) != 0;
-			/* stopping at the true value itself never stops; just below
-			 * it stops with a value above the bar */
+			/* a bar at the value itself gives the value and the whole
+			 * shuffle; just below it, a value above the bar, at most
+			 * the value; just above it, a value below the bar */
 			ng_xoshiro_seed(&g2, s0);
 			memcpy(b, x, n);
-			got = ng_perm_shuffle_excursion(b, n, &g2, sum_of(x, n), want);
-			badstop += got != want || memcmp(a, b, n) != 0;
+			got = ng_perm_shuffle_excursion(b, n, &g2, sum, vmin, vmax, want);
+			badstop += memcmp(&want, &got, sizeof want) != 0 || memcmp(a, b, n) != 0;
 			if (want > 0) {
-				double bar = want * (1 - 1e-9);
+				double bar = want * (1 - 1e-12);
 				ng_xoshiro_seed(&g2, s0);
 				memcpy(b, x, n);
-				got = ng_perm_shuffle_excursion(b, n, &g2, sum_of(x, n), bar);
+				got = ng_perm_shuffle_excursion(b, n, &g2, sum, vmin, vmax, bar);
 				badstop += !(got > bar && got <= want);
+			}
+			for (int up = 0; up < 2; up++) {
+				double bar = up ? want * (1 + 1e-12) + 1e-300 : want * 0.9;
+				ng_xoshiro_seed(&g2, s0);
+				memcpy(b, x, n);
+				got = ng_perm_shuffle_excursion(b, n, &g2, sum, vmin / (1u + (unsigned)up), vmax + 17u * (unsigned)up, bar);
+				badstop += up ? !(got < bar) : !(got > bar || (want == 0 && got == 0)) || got > want;
 			}
 			cases++;
 		}
@@ -150,7 +180,7 @@ int main(void)
 	}
 	CHECK(bad == 0, "fused shuffle+excursion = shuffle then excursion, bit for bit (%d of %d differ)", bad, cases);
 	CHECK(badarr == 0, "fused shuffle leaves the same permutation as the plain one (%d of %d differ)", badarr, cases);
-	CHECK(badstop == 0, "fused excursion's early stop: a bar at the value never stops, just below it stops above the bar (%d bad)", badstop);
+	CHECK(badstop == 0, "fused excursion against a bar: at, just below, just above and well below the value, each compares as the value does (%d bad)", badstop);
 
 	/* the compression statistic = bzip2 with the default work factor
 	 * (binary data uses another, which must not change the size): random,
@@ -159,7 +189,7 @@ int main(void)
 		size_t n = 300000;
 		uint8_t *x = malloc(n);
 		int cbad = 0;
-		for (int kind = 0; kind < 5; kind++) {
+		for (int kind = 0; kind < 6; kind++) {
 			for (size_t i = 0; i < n; i++) {
 				uint64_t v = ng_test_rand(&seed);
 				x[i] = kind == 0 ? (uint8_t)(v & 1) : kind == 1 ? (uint8_t)(v % 10 < 3)
