@@ -138,14 +138,16 @@ static __attribute__((noinline)) size_t fy_steps(uint8_t *y, size_t i, size_t st
  * shuffle fixes y[n-1], y[n-2], ... in that order, so the excursion's
  * prefix sums come for free as total minus the fixed suffix; they are
  * checked a block of fixed positions at a time, while those are in the
- * cache (exc_block). Against a bar, most blocks are far below it and the
- * blocks are longer (fewer checks); for the maximum itself, shorter (a
- * tighter bound, fewer positions scanned near the running maximum). */
+ * cache (exc_block). Against a finite bar, most blocks are far below it
+ * and the blocks are longer (fewer checks); for the maximum itself,
+ * shorter (a tighter bound, fewer positions scanned near the running
+ * maximum). With stop, a round ends, the shuffle unfinished, once the
+ * excursion is above the bar. */
 #define EXC_BLOCK 64
 #define EXC_BLOCK_BAR 256
 static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, size_t n, ng_xoshiro *g,
 								 uint64_t total, unsigned vmin, unsigned vmax,
-								 double bar, bool exc)
+								 double bar, bool stop, bool exc)
 {
 	if (n == 0)
 		return 0;
@@ -166,7 +168,7 @@ static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, siz
 			break;
 		exc_block(&w, y, i + 1, hi, capped ? bar : w.best);
 		hi = i;
-		if (capped && w.best > bar)
+		if (stop && capped && w.best > bar)
 			return w.best;
 	}
 	exc_block(&w, y, 0, hi, capped ? bar : w.best);
@@ -175,13 +177,13 @@ static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, siz
 
 void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
 {
-	(void)shuffle_core(y, n, g, 0, 0, 0, INFINITY, false);
+	(void)shuffle_core(y, n, g, 0, 0, 0, INFINITY, false, false);
 }
 
 double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total, unsigned vmin,
 				 unsigned vmax, double bar)
 {
-	return shuffle_core(y, n, g, total, vmin, vmax, bar, true);
+	return shuffle_core(y, n, g, total, vmin, vmax, bar, true, true);
 }
 
 /* 5.1.2-5.1.4 on the directional sequence. Branch-free (the direction of
@@ -399,10 +401,11 @@ static void run_round(unsigned j, void *arg)
 	bool act[NG_PERM_STATS];
 	memcpy(act, r->active, sizeof act);
 	if (act[0]) {
-		/* when only the excursion is left, a running maximum above the
-		 * unpermuted value decides the round ("greater") */
-		r->t[j][0] = ng_perm_shuffle_excursion(y, r->n, &g, r->total, r->vmin, r->vmax,
-						       r->exc_only ? r->exc0 : INFINITY);
+		/* the excursion is only compared with the unpermuted value, so
+		 * the walk is checked against it; when no other statistic is
+		 * left, a walk above it decides the round ("greater") */
+		r->t[j][0] = shuffle_core(y, r->n, &g, r->total, r->vmin, r->vmax, r->exc0, r->exc_only,
+					  true);
 		act[0] = false;
 	} else
 		ng_perm_shuffle(y, r->n, &g);
