@@ -16,8 +16,10 @@
  * followed by its space is prefix-free, so rotations sort by (p, the rank
  * of the token rotation after it). The block is read as a cyclic sequence
  * of tokens (the block's tail and head joined into one), the ~140,000
- * token rotations of a 500 kB block are sorted (LSD radix on 64-bit keys of
- * 7 to 64 tokens, then prefix doubling for the rare equal keys), and each
+ * token rotations of a 500 kB block are sorted (64-bit keys of the tokens
+ * in an order-preserving code, short for frequent tokens; LSD radix on the
+ * keys' top bits, then the rest of the key, then prefix doubling for the
+ * rare equal keys), and each
  * token's 2 to 4 characters are dealt into the buckets of their p: that
  * replaces sorting 500,000 character rotations. The transform of a block
  * is unique (equal rotations give equal characters), so any correct sort
@@ -35,6 +37,7 @@
  * low 8 bits; a tree deeper than 17 halves the weights and is built again).
  * tests/unit/test_bz2len.c and fuzz_assess check every size against libbz2
  * itself. */
+#include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -201,7 +204,7 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		w->aux2 = malloc(m * sizeof *w->aux2);
 		w->tok = malloc((m + 64) * sizeof *w->tok);
 		w->a64 = malloc(m * sizeof *w->a64);
-		w->b64 = malloc(m * sizeof *w->b64);
+		w->b64 = malloc((m + 64) * sizeof *w->b64);
 		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->a64 || !w->b64) {
 			free_m(w);
 			return false;
@@ -242,101 +245,218 @@ static void sort_u64(uint64_t *a, size_t n)
 		qsort(a, n, sizeof *a, cmp_u64);
 }
 
-/* Suffix order of the cyclic token sequence tok[0..m) (continued to
- * tok[m + 63]) with ranks rk[]
- * (b bits each): w->sa. Rotations equal over all m tokens stay in any
- * order (their characters, and so the transform, are the same). */
-static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned b)
+/* An order-preserving prefix code for the token ranks 0..nr-1 (weights
+ * wt[], each at least 1): the ranks lo..hi-1 split in two where the weights
+ * balance best, the lower part's codes continue with a 0 bit, the upper's
+ * with a 1, and each part splits again. Codes in rank order are in order as
+ * bit strings, so strings of codes compare as the token sequences do, and
+ * frequent tokens get short codes: a 64-bit key holds more tokens. False
+ * when a code would be longer than MAXCODE bits. */
+#define MAXCODE 24
+
+
+
+static bool split_code(const uint64_t *cum, unsigned lo, unsigned hi, uint32_t c, unsigned d,
+		       uint32_t *code, uint8_t *len)
 {
-	unsigned kt = 64 / b;   /* tokens per key */
+	if (hi - lo == 1) {
+		code[lo] = c;
+		len[lo] = (uint8_t)d;
+		return true;
+	}
+	if (d == MAXCODE)
+		return false;
+	/* the split s (lower part lo..s-1) with 2 cum[s] nearest cum[lo] + cum[hi] */
+	uint64_t mid2 = cum[lo] + cum[hi];
+	unsigned s = lo + 1;
+	while (s + 1 < hi && 2 * cum[s + 1] <= mid2)
+		s++;
+	if (s + 1 < hi && 2 * cum[s] < mid2 && 2 * cum[s + 1] - mid2 < mid2 - 2 * cum[s])
+		s++;
+	return split_code(cum, lo, s, c << 1, d + 1, code, len) &&
+	       split_code(cum, s, hi, c << 1 | 1, d + 1, code, len);
+}
+
+/* LSD radix sort of a[0..n) on bits lo..hi-1, stable, at most 11 bits a
+ * pass (a digit with one value in every entry is skipped): returns a or
+ * t, whichever holds the result. */
+static uint64_t *radix_u64(uint64_t *a, uint64_t *t, size_t n, unsigned lo, unsigned hi, uint32_t *c)
+{
+	unsigned np = (hi - lo + 10) / 11, wd = (hi - lo + np - 1) / np;
+	uint32_t msk = (1u << wd) - 1;
+	memset(c, 0, np * 2048 * sizeof *c);
+	for (size_t i = 0; i < n; i++)
+		for (unsigned p = 0; p < np; p++)
+			c[p * 2048 + (a[i] >> (lo + wd * p) & msk)]++;
+	for (unsigned p = 0; p < np; p++) {
+		uint32_t *cp = c + p * 2048, sum = 0;
+		unsigned sh = lo + wd * p;
+		if (cp[a[0] >> sh & msk] == n)
+			continue;
+		for (unsigned d = 0; d <= msk; d++) {
+			uint32_t x = cp[d];
+			cp[d] = sum;
+			sum += x;
+		}
+		for (size_t i = 0; i < n; i++)
+			t[cp[a[i] >> sh & msk]++] = a[i];
+		uint64_t *x = a;
+		a = t;
+		t = x;
+	}
+	return a;
+}
+
+/* Suffix order of the cyclic token sequence tok[0..m) (continued to
+ * tok[m + 63]) with ranks rk[] (nr of them; the values with occ[v] > 0
+ * and MERGED): w->sa. Rotations equal over all m tokens stay in any order
+ * (their characters, and so the transform, are the same).
+ *
+ * Each rotation's key is the first 64 bits of its tokens' codes
+ * (split_code). The radix sort orders the keys' top bits, as many as
+ * make most keys distinct for the tokens' entropy; entries equal there are
+ * ordered by the rest of the key, and entries with equal keys by prefix
+ * doubling. */
+static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned nr, const uint32_t *occ)
+{
 	const uint16_t *tok = w->tok;
 	uint64_t *a = w->a64, *t = w->b64;
-	uint64_t k = 0;
-	unsigned low = 64 - b * kt;
-	for (unsigned i = 0; i < kt; i++)
-		k = k << b | rk[tok[i]];
-	k <<= low;
-	/* a[j]: the key of j (the kt tokens from j, first in the top bits)
+	/* the codes, from the ranks' weights; fixed-length ones when the
+	 * split would make one too long */
+	uint64_t cum[258] = {0};
+	uint32_t code[257];
+	uint8_t len[257];
+	for (unsigned v = 0; v < 256; v++)
+		if (occ[v])
+			cum[rk[v] + 1] += occ[v];
+	cum[rk[MERGED] + 1]++;
+	for (unsigned r = 0; r < nr; r++)
+		cum[r + 1] += cum[r];
+	if (nr == 1) {
+		code[0] = 0;
+		len[0] = 1;
+	} else if (!split_code(cum, 0, nr, 0, 0, code, len)) {
+		unsigned b = 1;
+		while ((1u << b) < nr)
+			b++;
+		for (unsigned r = 0; r < nr; r++) {
+			code[r] = r;
+			len[r] = (uint8_t)b;
+		}
+	}
+	/* the bits the radix sort takes: log2(m) + 5 bits of information,
+	 * at the code's bits per bit of entropy */
+	unsigned maxlen = 0;
+	double hbits = 0, lbits = 0, tot = (double)cum[nr];
+	for (unsigned r = 0; r < nr; r++) {
+		double p = (double)(cum[r + 1] - cum[r]) / tot;
+		hbits -= p * log2(p);
+		lbits += p * len[r];
+		maxlen = len[r] > maxlen ? len[r] : maxlen;
+	}
+	/* a[j]: the key of j (the codes of tok[j..], first in the top bits)
 	 * above the ib bits that hold j, then j */
 	unsigned ib = 1;
 	while (ib < 32 && ((size_t)1 << ib) < m)
 		ib++;
 	uint64_t jm = ((uint64_t)1 << ib) - 1;
-	size_t j = 0;
-	uint32_t *lowk = w->isa;   /* the key's low ib bits, until the doubling */
-	for (size_t stop = m > kt ? m - kt : 0; j < stop; j++) {
-		a[j] = (k & ~jm) | j;
-		lowk[j] = (uint32_t)(k & jm);
-		k = k << b | (uint64_t)rk[tok[j + kt]] << low;
-	}
-	for (; j < m; j++) {
-		a[j] = (k & ~jm) | j;
-		lowk[j] = (uint32_t)(k & jm);
-		k = k << b | (uint64_t)rk[tok[j + kt]] << low;
-	}
-	/* LSD radix on bits ib..63, 11 at a time (stable: equal tops stay
-	 * in index order); a digit with one value in every key is skipped */
+	unsigned lo = ib;
 	{
-		unsigned np = (64 - ib + 10) / 11, sh[6], wd[6];
-		for (unsigned p = 0; p < np; p++) {
-			sh[p] = ib + 11 * p;
-			wd[p] = 64 - sh[p] < 11 ? 64 - sh[p] : 11;
-		}
-		uint32_t *c = w->cnt;
-		memset(c, 0, np * 2048 * sizeof *c);
-		for (size_t i = 0; i < m; i++)
-			for (unsigned p = 0; p < np; p++)
-				c[p * 2048 + (a[i] >> sh[p] & ((1u << wd[p]) - 1))]++;
-		for (unsigned p = 0; p < np; p++) {
-			uint32_t *cp = c + p * 2048, sum = 0, msk = (1u << wd[p]) - 1;
-			if (cp[a[0] >> sh[p] & msk] == m)
-				continue;
-			for (unsigned d = 0; d <= msk; d++) {
-				uint32_t x = cp[d];
-				cp[d] = sum;
-				sum += x;
+		double want = (log2((double)m) + 5) * lbits / (hbits > 0.01 ? hbits : 0.01);
+		if (want < 64 - ib)
+			lo = 64 - (unsigned)want;
+	}
+	uint32_t *lowk = w->isa;   /* the key's low ib bits, until the doubling */
+	{
+		/* the codes of tok[0 .. m + 63] as one bit string in words,
+		 * first bit on top (in t, free until the sort) */
+		uint64_t *s = t, acc = 0;
+		size_t p = 0;
+		unsigned nb = 0;
+		for (size_t j = 0; j < m + 64; j++) {
+			unsigned r = rk[tok[j]], e = nb + len[r];
+			uint64_t c = code[r];
+			if (e < 64) {
+				acc |= c << (64 - e);
+				nb = e;
+			} else {
+				s[p++] = acc | c >> (e - 64);
+				acc = e > 64 ? c << (128 - e) : 0;
+				nb = e - 64;
 			}
-			for (size_t i = 0; i < m; i++)
-				t[cp[a[i] >> sh[p] & msk]++] = a[i];
-			uint64_t *x = a;
-			a = t;
-			t = x;
+		}
+		s[p] = acc;
+		s[p + 1] = 0;
+		size_t off = 0;
+		for (size_t j = 0; j < m; j++) {
+			size_t i = off >> 6;
+			unsigned sh = off & 63;
+			uint64_t k = s[i] << sh | s[i + 1] >> 1 >> (63 - sh);
+			a[j] = (k & ~jm) | j;
+			lowk[j] = (uint32_t)(k & jm);
+			off += len[rk[tok[j]]];
 		}
 	}
+	uint64_t *r = radix_u64(a, t, m, lo, 64, w->cnt);
+	t = r == a ? t : a;
+	a = r;
 	uint32_t *sa = w->sa, *isa = w->isa, *gend = w->aux;
 	uint64_t *q = t;   /* (sort key << 32 | index) from here on */
 	size_t ngr = 0;
-	/* equal tops: order by the key's low ib bits; equal keys open a
-	 * group */
 	for (size_t i = 0; i < m;) {
+		/* entries equal in the sorted bits: by the rest of the key */
 		size_t e = i + 1;
-		while (e < m && (a[e] & ~jm) == (a[i] & ~jm))
+		while (e < m && (a[e] ^ a[i]) >> lo == 0)
 			e++;
 		if (e - i == 1) {
 			sa[i] = (uint32_t)(a[i] & jm);
 			i = e;
 			continue;
 		}
-		for (size_t x = i; x < e; x++) {
-			uint32_t jj = (uint32_t)(a[x] & jm);
-			q[x] = (uint64_t)lowk[jj] << 32 | jj;
-		}
-		sort_u64(q + i, e - i);
-		for (size_t x = i; x < e;) {
-			size_t f = x + 1;
-			while (f < e && q[f] >> 32 == q[x] >> 32)
-				f++;
-			if (f - x > 1) {
-				gend[ngr++] = (uint32_t)x;
-				gend[ngr++] = (uint32_t)f;
+		if (lo > ib) {
+			if (e - i < 4096) {
+				sort_u64(a + i, e - i);
+			} else {
+				uint64_t *x = radix_u64(a + i, t + i, e - i, ib, lo, w->cnt);
+				if (x != a + i)
+					memcpy(a + i, x, (e - i) * sizeof *a);
 			}
-			x = f;
 		}
-		for (size_t x = i; x < e; x++)
-			sa[x] = (uint32_t)q[x];
+		/* equal tops: order by the key's low ib bits; equal keys open
+		 * a group */
+		for (size_t f = i; f < e;) {
+			size_t g = f + 1;
+			while (g < e && (a[g] & ~jm) == (a[f] & ~jm))
+				g++;
+			if (g - f == 1) {
+				sa[f] = (uint32_t)(a[f] & jm);
+				f = g;
+				continue;
+			}
+			for (size_t x = f; x < g; x++) {
+				uint32_t jj = (uint32_t)(a[x] & jm);
+				q[x] = (uint64_t)lowk[jj] << 32 | jj;
+			}
+			sort_u64(q + f, g - f);
+			for (size_t x = f; x < g;) {
+				size_t y = x + 1;
+				while (y < g && q[y] >> 32 == q[x] >> 32)
+					y++;
+				if (y - x > 1) {
+					gend[ngr++] = (uint32_t)x;
+					gend[ngr++] = (uint32_t)y;
+				}
+				x = y;
+			}
+			for (size_t x = f; x < g; x++)
+				sa[x] = (uint32_t)q[x];
+			f = g;
+		}
 		i = e;
 	}
-	if (ngr == 0 || kt >= m)
+	/* equal keys hold at least the first 64 / maxlen tokens alike */
+	size_t h0 = 64 / maxlen;
+	if (ngr == 0 || h0 >= m)
 		return;
 	/* prefix doubling on the groups of equal keys: rank = the group's
 	 * first position; a group is split by the rank h tokens on */
@@ -346,7 +466,7 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 		for (uint32_t x = gend[g]; x < gend[g + 1]; x++)
 			isa[sa[x]] = gend[g];
 	uint32_t *nend = w->aux2;
-	for (size_t h = kt; ngr > 0 && h < m; h *= 2) {
+	for (size_t h = h0; ngr > 0 && h < m; h *= 2) {
 		/* every open group's keys from the ranks as they stand */
 		for (size_t g = 0; g < ngr; g += 2)
 			for (uint32_t k = gend[g]; k < gend[g + 1]; k++)
@@ -886,10 +1006,7 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 	}
 	if (!placed)
 		rk[MERGED] = (uint16_t)nr++;
-	unsigned b = 1;
-	while ((1u << b) < nr)
-		b++;
-	sort_rotations(w, m, rk, b);
+	sort_rotations(w, m, rk, nr, occ);
 	/* the buckets: every suffix string of the tokens, in string order */
 	uint32_t extra[7];
 	unsigned ne = 0;

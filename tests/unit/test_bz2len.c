@@ -105,6 +105,26 @@ int main(void)
 		CHECK(bad == 0, "bz2len = libbz2 on 1,000,000 random 8-bit samples at level 5 (7 blocks)");
 		free(x);
 	}
+	/* skewed token counts: value 3 + k (k < 17) 2^k times, shuffled,
+	 * so the sort's codes run from 1 to 17 bits; and a few values in
+	 * one 900 kB block (level 9) */
+	{
+		size_t n = (1u << 17) - 1;
+		uint8_t *x = malloc(n);
+		for (size_t i = 0; i < n; i++)
+			x[i] = (uint8_t)(3 + (63 - __builtin_clzll(i + 1)));
+		for (size_t i = n - 1; i > 0; i--) {
+			size_t j = ng_test_rand(&seed) % (i + 1);
+			uint8_t c = x[i];
+			x[i] = x[j];
+			x[j] = c;
+		}
+		bad = 0;
+		one(w, x, n, 9, "geometric", &bad);
+		one(w, x, n, 1, "geometric", &bad);
+		CHECK(bad == 0, "bz2len = libbz2 on 2^17 - 1 samples with counts 1, 2, 4, ... 2^16 (levels 9 and 1)");
+		free(x);
+	}
 	/* the portable move-to-front and table choice (CPUs without SSSE3
 	 * or SSE2) on the same kinds */
 	bad = cases = 0;
