@@ -216,7 +216,7 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		size_t g = l / GROUP + 2;
 		free_l(w);
 		w->bwt = malloc(l + 1);
-		w->mtf = malloc(l + 16);
+		w->mtf = malloc(l + 64);
 		w->hist = malloc(g * sizeof *w->hist);
 		w->sel = malloc(g);
 		if (!w->bwt || !w->mtf || !w->hist || !w->sel) {
@@ -784,26 +784,32 @@ static void mtf(const uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
 	mtf_portable(b, l, nuse, out);
 }
 
-/* The zero-run code (RUNA 0, RUNB 1, position j as j + 1, end of block
- * nuse + 1) of a block's move-to-front positions, counted per group of 50
- * symbols; then the block's bits. */
-static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned ranges)
+/* A zero run's code at out: zp + 1's bits below its top bit, least
+ * significant first (0 = RUNA, 1 = RUNB); returns the new end. */
+static size_t put_run(uint8_t *out, size_t wr, uint64_t zp)
 {
-	uint8_t *js = w->bwt, *out = w->mtf;
-	mtf(w->bwt, l, nuse, js);
+	uint64_t v = zp + 1;
+	unsigned nb = 63u - (unsigned)__builtin_clzll(v);
+	for (unsigned k = 0; k < nb; k++)
+		out[wr + k] = (uint8_t)(v >> k & 1);
+	return wr + nb;
+}
+
+/* The zero-run code of the move-to-front positions js[0..l) into out
+ * (position j as j + 1), without the end of block: its length. */
+static size_t zero_runs_portable(const uint8_t *js, size_t l, uint8_t *out)
+{
 	size_t wr = 0;
 	uint64_t zp = 0;
 	/* branch-free: a position 0 extends the zero run; any other writes
-	 * the run's code first (zp + 1's bits below its top bit, least
-	 * significant first: 0 = RUNA, 1 = RUNB; eight written, as many
-	 * kept as there are), then the position + 1 */
+	 * the run's code first (eight written, as many kept as there are),
+	 * then the position + 1 */
 	for (size_t i = 0; i < l; i++) {
 		unsigned j = js[i];
 		uint64_t v = zp + 1, nz = j != 0;
 		unsigned nb = nz ? 63u - (unsigned)__builtin_clzll(v) : 0;
 		if (__builtin_expect(nb > 8, 0)) {
-			for (unsigned k = 0; k < nb; k++)
-				out[wr + k] = (uint8_t)(v >> k & 1);
+			put_run(out, wr, zp);
 		} else {
 			uint64_t bytes = spread[v & 255];
 			memcpy(out + wr, &bytes, 8);
@@ -813,18 +819,14 @@ static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned range
 		wr += nz;
 		zp = nz ? 0 : zp + 1;
 	}
-	if (zp) {
-		uint64_t v = zp + 1;
-		unsigned nb = 63u - (unsigned)__builtin_clzll(v);
-		for (unsigned k = 0; k < nb; k++)
-			out[wr++] = (uint8_t)(v >> k & 1);
-	}
-	out[wr++] = (uint8_t)(nuse + 1);
-	/* counts per group of 50: a byte per symbol in two words */
-	size_t ng = (wr + GROUP - 1) / GROUP;
-	int alpha = (int)nuse + 2;
-	uint8_t (*hist)[16] = w->hist;
-	for (size_t g = 0; g < ng; g++) {
+	return zp ? put_run(out, wr, zp) : wr;
+}
+
+/* counts per group of 50 (the last one shorter): a byte per symbol in
+ * two words */
+static void histograms_portable(const uint8_t *out, size_t wr, uint8_t (*hist)[16])
+{
+	for (size_t g = 0; g * GROUP < wr; g++) {
 		const uint8_t *o = out + g * GROUP;
 		size_t e = wr - g * GROUP < GROUP ? wr - g * GROUP : GROUP;
 		uint64_t lo = 0, hi = 0;
@@ -837,6 +839,106 @@ static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned range
 		memcpy(hist[g], &lo, 8);
 		memcpy(hist[g] + 8, &hi, 8);
 	}
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt,lzcnt,bmi,bmi2")))
+
+/* the zero-run code 64 positions at a time: the nonzero ones and the
+ * symbols of the runs inside the chunk are picked out with one compress
+ * (a run's symbols sit on its first zeros: bit k of its length + 1 on its
+ * k-th zero); a run reaching the chunk's end is carried on and written
+ * where it ends */
+AVX512 static size_t zero_runs_avx512(const uint8_t *js, size_t l, uint8_t *out)
+{
+	size_t wr = 0;
+	uint64_t zp = 0;   /* the zero run reaching the chunk's start */
+	const __m512i one = _mm512_set1_epi8(1);
+	for (size_t i = 0; i < l; i += 64) {
+		uint64_t valid = _bzhi_u64(~0ull, (unsigned)(l - i < 64 ? l - i : 64));
+		__m512i x = _mm512_maskz_loadu_epi8(valid, js + i);
+		uint64_t nz = _mm512_test_epi8_mask(x, x), z = valid & ~nz;
+		if (!nz) {
+			zp += (uint64_t)_mm_popcnt_u64(valid);
+			continue;
+		}
+		uint64_t lead = 0;
+		if (zp) {
+			unsigned t = (unsigned)_tzcnt_u64(nz);
+			wr = put_run(out, wr, zp + t);
+			lead = _bzhi_u64(~0ull, t);
+		}
+		/* zeros after the last nonzero go on into the next chunk */
+		unsigned top = 63u - (unsigned)_lzcnt_u64(nz);
+		uint64_t tail = z & ~_bzhi_u64(~0ull, top + 1);
+		zp = (uint64_t)_mm_popcnt_u64(tail);
+		uint64_t in = z & ~lead & ~tail, st = in & ~(in << 1);
+		/* runs of 1 (RUNA) and 2 (RUNB) at once, longer ones each */
+		uint64_t s1 = st & ~(in >> 1), s2 = st & (in >> 1) & ~(in >> 2);
+		uint64_t em = s1 | s2, rb = s2;
+		for (uint64_t sl = st & ~em; sl; sl &= sl - 1) {
+			unsigned s = (unsigned)_tzcnt_u64(sl);
+			uint64_t v = _tzcnt_u64(~(in >> s)) + 1, low = _bzhi_u64(~0ull, 63u - (unsigned)_lzcnt_u64(v));
+			em |= low << s;
+			rb |= (v & low) << s;
+		}
+		uint64_t keep = nz | em;
+		__m512i sym = _mm512_maskz_add_epi8(nz | rb, x, one);
+		_mm512_storeu_si512(out + wr, _mm512_maskz_compress_epi8(keep, sym));
+		wr += (size_t)_mm_popcnt_u64(keep);
+	}
+	return zp ? put_run(out, wr, zp) : wr;
+}
+
+/* the counts of a group: a compare and a popcount per symbol value */
+AVX512 static void histograms_avx512(const uint8_t *out, size_t wr, uint8_t (*hist)[16])
+{
+	for (size_t g = 0; g * GROUP < wr; g++) {
+		size_t e = wr - g * GROUP < GROUP ? wr - g * GROUP : GROUP;
+		uint64_t gm = _bzhi_u64(~0ull, (unsigned)e);
+		__m512i x = _mm512_maskz_loadu_epi8(gm, out + g * GROUP);
+		for (int v = 0; v < 16; v++)
+			hist[g][v] = (uint8_t)_mm_popcnt_u64(_mm512_mask_cmpeq_epi8_mask(gm, x, _mm512_set1_epi8((char)v)));
+	}
+}
+
+static bool use_avx512(void)
+{
+	return !ng_bz2_portable && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi2");
+}
+#else
+static bool use_avx512(void)
+{
+	return false;
+}
+#endif
+
+/* The zero-run code (RUNA 0, RUNB 1, position j as j + 1, end of block
+ * nuse + 1) of a block's move-to-front positions, counted per group of 50
+ * symbols; then the block's bits. */
+static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned ranges)
+{
+	uint8_t *js = w->bwt, *out = w->mtf;
+	mtf(w->bwt, l, nuse, js);
+	bool fast = use_avx512();
+	size_t wr;
+#if defined(__x86_64__)
+	if (fast)
+		wr = zero_runs_avx512(js, l, out);
+	else
+#endif
+		wr = zero_runs_portable(js, l, out);
+	out[wr++] = (uint8_t)(nuse + 1);
+	size_t ng = (wr + GROUP - 1) / GROUP;
+	int alpha = (int)nuse + 2;
+	uint8_t (*hist)[16] = w->hist;
+#if defined(__x86_64__)
+	if (fast)
+		histograms_avx512(out, wr, hist);
+	else
+#endif
+		histograms_portable(out, wr, hist);
 	uint32_t freq[16] = {0};
 	for (size_t g = 0; g < ng; g++)
 		for (int v = 0; v < 16; v++)
