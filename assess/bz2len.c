@@ -1133,7 +1133,7 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 	unsigned ranges, nuse = use_map(dmask, true, rank, &ranges);
 	uint16_t ids[257][7];
 	uint8_t ch[257][7];
-	uint32_t pos[256 * 4 + 9] = {0};
+	uint32_t pos[256 * 4 + 9 + 256 * 3] = {0};
 	for (unsigned v = 0; v < 256; v++) {
 		if (!occ[v])
 			continue;
@@ -1158,35 +1158,47 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 		pos[k] = s;
 		s += c2;
 	}
-	/* a value token's 2 to 4 rotations as 4 fixed steps: the missing
-	 * ones write to a sink past the block and do not advance it */
-	unsigned sink = nskey + ne;
-	pos[sink] = (uint32_t)l;
-	uint32_t step[256][4];
+	/* a value token's 1 to 3 rotations that start with a digit as K
+	 * fixed steps, K the longest token's length: a missing one writes
+	 * past the block through a counter of its own that does not advance
+	 * (a shared one would chain the steps through memory) */
+	unsigned K = 1;
+	for (unsigned v = 0; v < 256; v++)
+		K = occ[v] && vt[v].len > K ? vt[v].len : K;
+	uint32_t step[256][3];
 	for (unsigned v = 0; v < 256; v++) {
 		if (!occ[v])
 			continue;
-		for (unsigned k = 0; k < 4; k++) {
-			bool real = k <= vt[v].len;
+		for (unsigned k = 0; k < K; k++) {
+			bool real = k < vt[v].len;
+			unsigned sink = nskey + ne + 3 * v + k;
+			pos[sink] = (uint32_t)l;
 			ids[v][k] = (uint16_t)(real ? ids[v][k] : sink);
-			ch[v][k] = real ? ch[v][k] : 0;
+			ch[v][k] = k <= vt[v].len ? ch[v][k] : 0;
 			step[v][k] = real;
 		}
+		ch[v][3] = ch[v][vt[v].len];
 	}
+	/* the rotations that start with the space after a token come first
+	 * (bucket 0), in the order of the token rotation after that space:
+	 * bwt[r] is the last character of the token before sa[r] */
 	uint8_t *bwt = w->bwt;
 	const uint32_t *sa = w->sa;
 	for (size_t r = 0; r < m; r++) {
 		uint32_t st = sa[r];
 		unsigned t = tok[st ? st - 1 : m - 1];
+		const uint16_t *id = ids[t];
+		const uint8_t *c = ch[t];
 		if (t == MERGED) {
-			for (unsigned k = 0; k <= ml; k++)
-				bwt[pos[ids[t][k]]++] = ch[t][k];
+			bwt[r] = c[ml];
+			for (unsigned k = 0; k < ml; k++)
+				bwt[pos[id[k]]++] = c[k];
 			continue;
 		}
-		for (unsigned k = 0; k < 4; k++) {
-			unsigned id = ids[t][k];
-			bwt[pos[id]] = ch[t][k];
-			pos[id] += step[t][k];
+		bwt[r] = c[3];
+		for (unsigned k = 0; k < K; k++) {
+			bwt[pos[id[k]]] = c[k];
+			pos[id[k]] += step[t][k];
 		}
 	}
 	return block_bits(w, l, nuse, ranges);
