@@ -215,7 +215,7 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		l += l / 4;
 		size_t g = l / GROUP + 2;
 		free_l(w);
-		w->bwt = malloc(l + 1);
+		w->bwt = malloc(l + 64);
 		w->mtf = malloc(l + 64);
 		w->hist = malloc(g * sizeof *w->hist);
 		w->sel = malloc(g);
@@ -773,8 +773,113 @@ __attribute__((target("ssse3"))) static void mtf_ssse3(const uint8_t *b, size_t 
 }
 #endif
 
-static void mtf(const uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi,bmi2")))
+
+static bool use_avx512(void)
 {
+	return !ng_bz2_portable && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
+	       __builtin_cpu_supports("avx512vbmi2");
+}
+
+/* the same as 8 independent chains, one per eighth of the block, each a
+ * 16-byte lane of rank vectors (mtf_ssse3's step): the list at a chain's
+ * start is the symbols by their last occurrence before it, then the
+ * others in the previous chain's starting order. 8 steps of each chain
+ * at a time: their symbols come in one 64-byte load of 8 words, their
+ * positions leave in one. b and out (the same buffer or none shared) are
+ * read and written up to l rounded up to 64. */
+AVX512 static void mtf_avx512(uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
+{
+	size_t L = (l + 63) / 64 * 8;   /* steps of a chain */
+	memset(b + l, 0, 8 * L - l);
+	uint8_t init[128], list[16], nl[16];
+	for (unsigned d = 0; d < nuse; d++)
+		list[d] = (uint8_t)d;
+	for (unsigned k = 0; k < 8; k++) {
+		if (k) {
+			/* each symbol's last position in the previous chain's
+			 * part, 64 positions at a time from its end */
+			size_t last[16], lo = (k - 1) * L;
+			unsigned found = 0, all = (1u << nuse) - 1, n = 0;
+			for (size_t e = k * L; e > lo && found != all;) {
+				size_t s0 = e - lo > 64 ? e - 64 : lo;
+				uint64_t valid = _bzhi_u64(~0ull, (unsigned)(e - s0));
+				__m512i x = _mm512_maskz_loadu_epi8(valid, b + s0);
+				for (unsigned d = 0; d < nuse; d++) {
+					uint64_t hit = _mm512_mask_cmpeq_epi8_mask(valid, x, _mm512_set1_epi8((char)d));
+					if (!(found >> d & 1) && hit) {
+						last[d] = s0 + 63 - (size_t)_lzcnt_u64(hit);
+						found |= 1u << d;
+						/* in order of last position, latest first */
+						unsigned j = n++;
+						for (; j > 0 && last[nl[j - 1]] < last[d]; j--)
+							nl[j] = nl[j - 1];
+						nl[j] = (uint8_t)d;
+					}
+				}
+				e = s0;
+			}
+			for (unsigned j = 0; j < nuse; j++)
+				if (!(found >> list[j] & 1))
+					nl[n++] = list[j];
+			memcpy(list, nl, nuse);
+		}
+		memset(init + 16 * k, 0x70, 16);
+		for (unsigned j = 0; j < nuse; j++)
+			init[16 * k + list[j]] = (uint8_t)j;
+	}
+	__m512i ra = _mm512_loadu_si512(init), rb = _mm512_loadu_si512(init + 64);
+	const __m512i one = _mm512_set1_epi8(1), zero = _mm512_setzero_si512();
+	uint8_t ia0[64], ib0[64], pick[64], o[64];
+	for (unsigned k = 0; k < 4; k++)
+		for (unsigned j = 0; j < 16; j++) {
+			ia0[16 * k + j] = (uint8_t)(8 * k);          /* chain k's byte in the tile */
+			ib0[16 * k + j] = (uint8_t)(8 * k + 32);     /* chain k + 4's */
+		}
+	for (unsigned k = 0; k < 8; k++)
+		for (unsigned s = 0; s < 8; s++)
+			pick[8 * k + s] = (uint8_t)(k < 4 ? 16 * k + s : 64 + 16 * (k - 4) + s);
+	const __m512i lane = _mm512_set4_epi32(0x0f0e0d0c, 0x0b0a0908, 0x07060504, 0x03020100);
+	const __m512i ia = _mm512_loadu_si512(ia0), ib = _mm512_loadu_si512(ib0), pk = _mm512_loadu_si512(pick);
+	for (size_t i = 0; i < L; i += 8) {
+		uint64_t wd[8];
+		for (unsigned k = 0; k < 8; k++)
+			memcpy(wd + k, b + k * L + i, 8);
+		__m512i tile = _mm512_loadu_si512(wd), xa = ia, xb = ib, acca = zero, accb = zero;
+		for (unsigned s = 0; s < 8; s++) {
+			__m512i ca = _mm512_permutexvar_epi8(xa, tile), cb = _mm512_permutexvar_epi8(xb, tile);
+			__m512i ja = _mm512_shuffle_epi8(ra, ca), jb = _mm512_shuffle_epi8(rb, cb);
+			ra = _mm512_mask_add_epi8(ra, _mm512_cmpgt_epi8_mask(ja, ra), ra, one);
+			rb = _mm512_mask_add_epi8(rb, _mm512_cmpgt_epi8_mask(jb, rb), rb, one);
+			ra = _mm512_mask_mov_epi8(ra, _mm512_cmpeq_epi8_mask(ca, lane), zero);
+			rb = _mm512_mask_mov_epi8(rb, _mm512_cmpeq_epi8_mask(cb, lane), zero);
+			acca = _mm512_mask_mov_epi8(acca, 0x0001000100010001ull << s, ja);
+			accb = _mm512_mask_mov_epi8(accb, 0x0001000100010001ull << s, jb);
+			xa = _mm512_add_epi8(xa, one);
+			xb = _mm512_add_epi8(xb, one);
+		}
+		_mm512_storeu_si512(o, _mm512_permutex2var_epi8(acca, pk, accb));
+		for (unsigned k = 0; k < 8; k++)
+			memcpy(out + k * L + i, o + 8 * k, 8);
+	}
+}
+#else
+static bool use_avx512(void)
+{
+	return false;
+}
+#endif
+
+static void mtf(uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
+{
+#if defined(__x86_64__)
+	if (l >= 512 && use_avx512()) {
+		mtf_avx512(b, l, nuse, out);
+		return;
+	}
+#endif
 #if defined(__x86_64__) || defined(__i386__)
 	if (!ng_bz2_portable && __builtin_cpu_supports("ssse3")) {
 		mtf_ssse3(b, l, nuse, out);
@@ -842,9 +947,6 @@ static void histograms_portable(const uint8_t *out, size_t wr, uint8_t (*hist)[1
 }
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt,lzcnt,bmi,bmi2")))
-
 /* the zero-run code 64 positions at a time: the nonzero ones and the
  * symbols of the runs inside the chunk are picked out with one compress
  * (a run's symbols sit on its first zeros: bit k of its length + 1 on its
@@ -901,16 +1003,6 @@ AVX512 static void histograms_avx512(const uint8_t *out, size_t wr, uint8_t (*hi
 		for (int v = 0; v < 16; v++)
 			hist[g][v] = (uint8_t)_mm_popcnt_u64(_mm512_mask_cmpeq_epi8_mask(gm, x, _mm512_set1_epi8((char)v)));
 	}
-}
-
-static bool use_avx512(void)
-{
-	return !ng_bz2_portable && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi2");
-}
-#else
-static bool use_avx512(void)
-{
-	return false;
 }
 #endif
 
