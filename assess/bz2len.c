@@ -51,6 +51,8 @@
 #define MAXLEN 17       /* longest code libbz2 accepts from its builder */
 #define MERGED 256      /* the token type of a block's wrapped token */
 #define NKEYS 11        /* 0 = end of string, 1..10 = '0'..'9' */
+#define RADIX 11        /* most bits a radix pass sorts */
+#define MARGIN 5        /* bits of key information past log2(count) */
 
 /* a thread's buffers, grown as needed: per token (m) and per character (l) */
 struct ng_bz2_ws {
@@ -61,7 +63,7 @@ struct ng_bz2_ws {
 	uint8_t *bwt, *mtf;
 	uint8_t (*hist)[16];
 	uint8_t *sel;
-	uint32_t cnt[6 * 2048];
+	uint32_t cnt[6 << RADIX];
 };
 
 /* the decimal text of each value: length, digits, digit mask, and the
@@ -282,14 +284,14 @@ static bool split_code(const uint64_t *cum, unsigned lo, unsigned hi, uint32_t c
  * t, whichever holds the result. */
 static uint64_t *radix_u64(uint64_t *a, uint64_t *t, size_t n, unsigned lo, unsigned hi, uint32_t *c)
 {
-	unsigned np = (hi - lo + 10) / 11, wd = (hi - lo + np - 1) / np;
+	unsigned np = (hi - lo + RADIX - 1) / RADIX, wd = (hi - lo + np - 1) / np;
 	uint32_t msk = (1u << wd) - 1;
-	memset(c, 0, np * 2048 * sizeof *c);
+	memset(c, 0, (np << RADIX) * sizeof *c);
 	for (size_t i = 0; i < n; i++)
 		for (unsigned p = 0; p < np; p++)
-			c[p * 2048 + (a[i] >> (lo + wd * p) & msk)]++;
+			c[(p << RADIX) + (a[i] >> (lo + wd * p) & msk)]++;
 	for (unsigned p = 0; p < np; p++) {
-		uint32_t *cp = c + p * 2048, sum = 0;
+		uint32_t *cp = c + (p << RADIX), sum = 0;
 		unsigned sh = lo + wd * p;
 		if (cp[a[0] >> sh & msk] == n)
 			continue;
@@ -362,7 +364,7 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 	uint64_t jm = ((uint64_t)1 << ib) - 1;
 	unsigned lo = ib;
 	{
-		double want = (log2((double)m) + 5) * lbits / (hbits > 0.01 ? hbits : 0.01);
+		double want = (log2((double)m) + MARGIN) * lbits / (hbits > 0.01 ? hbits : 0.01);
 		if (want < 64 - ib)
 			lo = 64 - (unsigned)want;
 	}
@@ -1161,13 +1163,17 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 	ml = eo;
 	memcpy(md + ml, vt[x[a]].d + oa, vt[x[a]].len - oa);
 	ml += vt[x[a]].len - oa;
-	uint32_t occ[256] = {0};
+	/* the counts in 4 parts, so a run of equal values does not chain
+	 * the increments through memory */
+	uint32_t occ[256] = {0}, occ4[4][256] = {{0}};
 	uint16_t *tok = w->tok;
 	for (size_t j = 0; j + 1 < m; j++) {
 		uint8_t v = x[a + 1 + j];
 		tok[j] = v;
-		occ[v]++;
+		occ4[j & 3][v]++;
 	}
+	for (unsigned v = 0; v < 256; v++)
+		occ[v] = occ4[0][v] + occ4[1][v] + occ4[2][v] + occ4[3][v];
 	tok[m - 1] = MERGED;
 	/* and cyclically on, so a key reads tok[j .. j + 63] directly */
 	for (size_t i = 0; i < 64; i++)
