@@ -16,8 +16,10 @@
  * followed by its space is prefix-free, so rotations sort by (p, the rank
  * of the token rotation after it). The block is read as a cyclic sequence
  * of tokens (the block's tail and head joined into one), the ~140,000
- * token rotations of a 500 kB block are sorted (LSD radix on 64-bit keys of
- * 7 to 64 tokens, then prefix doubling for the rare equal keys), and each
+ * token rotations of a 500 kB block are sorted (64-bit keys of the tokens
+ * in an order-preserving code, short for frequent tokens; LSD radix on the
+ * keys' top bits, then the rest of the key, then prefix doubling for the
+ * rare equal keys), and each
  * token's 2 to 4 characters are dealt into the buckets of their p: that
  * replaces sorting 500,000 character rotations. The transform of a block
  * is unique (equal rotations give equal characters), so any correct sort
@@ -35,6 +37,7 @@
  * low 8 bits; a tree deeper than 17 halves the weights and is built again).
  * tests/unit/test_bz2len.c and fuzz_assess check every size against libbz2
  * itself. */
+#include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -48,6 +51,8 @@
 #define MAXLEN 17       /* longest code libbz2 accepts from its builder */
 #define MERGED 256      /* the token type of a block's wrapped token */
 #define NKEYS 11        /* 0 = end of string, 1..10 = '0'..'9' */
+#define RADIX 11        /* most bits a radix pass sorts */
+#define MARGIN 5        /* bits of key information past log2(count) */
 
 /* a thread's buffers, grown as needed: per token (m) and per character (l) */
 struct ng_bz2_ws {
@@ -58,7 +63,7 @@ struct ng_bz2_ws {
 	uint8_t *bwt, *mtf;
 	uint8_t (*hist)[16];
 	uint8_t *sel;
-	uint32_t cnt[6 * 2048];
+	uint32_t cnt[6 << RADIX];
 };
 
 /* the decimal text of each value: length, digits, digit mask, and the
@@ -201,7 +206,7 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		w->aux2 = malloc(m * sizeof *w->aux2);
 		w->tok = malloc((m + 64) * sizeof *w->tok);
 		w->a64 = malloc(m * sizeof *w->a64);
-		w->b64 = malloc(m * sizeof *w->b64);
+		w->b64 = malloc((m + 64) * sizeof *w->b64);
 		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->a64 || !w->b64) {
 			free_m(w);
 			return false;
@@ -212,8 +217,8 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		l += l / 4;
 		size_t g = l / GROUP + 2;
 		free_l(w);
-		w->bwt = malloc(l + 1);
-		w->mtf = malloc(l + 16);
+		w->bwt = malloc(l + 64);
+		w->mtf = malloc(l + 64);
 		w->hist = malloc(g * sizeof *w->hist);
 		w->sel = malloc(g);
 		if (!w->bwt || !w->mtf || !w->hist || !w->sel) {
@@ -242,101 +247,218 @@ static void sort_u64(uint64_t *a, size_t n)
 		qsort(a, n, sizeof *a, cmp_u64);
 }
 
-/* Suffix order of the cyclic token sequence tok[0..m) (continued to
- * tok[m + 63]) with ranks rk[]
- * (b bits each): w->sa. Rotations equal over all m tokens stay in any
- * order (their characters, and so the transform, are the same). */
-static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned b)
+/* An order-preserving prefix code for the token ranks 0..nr-1 (weights
+ * wt[], each at least 1): the ranks lo..hi-1 split in two where the weights
+ * balance best, the lower part's codes continue with a 0 bit, the upper's
+ * with a 1, and each part splits again. Codes in rank order are in order as
+ * bit strings, so strings of codes compare as the token sequences do, and
+ * frequent tokens get short codes: a 64-bit key holds more tokens. False
+ * when a code would be longer than MAXCODE bits. */
+#define MAXCODE 24
+
+
+
+static bool split_code(const uint64_t *cum, unsigned lo, unsigned hi, uint32_t c, unsigned d,
+		       uint32_t *code, uint8_t *len)
 {
-	unsigned kt = 64 / b;   /* tokens per key */
+	if (hi - lo == 1) {
+		code[lo] = c;
+		len[lo] = (uint8_t)d;
+		return true;
+	}
+	if (d == MAXCODE)
+		return false;
+	/* the split s (lower part lo..s-1) with 2 cum[s] nearest cum[lo] + cum[hi] */
+	uint64_t mid2 = cum[lo] + cum[hi];
+	unsigned s = lo + 1;
+	while (s + 1 < hi && 2 * cum[s + 1] <= mid2)
+		s++;
+	if (s + 1 < hi && 2 * cum[s] < mid2 && 2 * cum[s + 1] - mid2 < mid2 - 2 * cum[s])
+		s++;
+	return split_code(cum, lo, s, c << 1, d + 1, code, len) &&
+	       split_code(cum, s, hi, c << 1 | 1, d + 1, code, len);
+}
+
+/* LSD radix sort of a[0..n) on bits lo..hi-1, stable, at most 11 bits a
+ * pass (a digit with one value in every entry is skipped): returns a or
+ * t, whichever holds the result. */
+static uint64_t *radix_u64(uint64_t *a, uint64_t *t, size_t n, unsigned lo, unsigned hi, uint32_t *c)
+{
+	unsigned np = (hi - lo + RADIX - 1) / RADIX, wd = (hi - lo + np - 1) / np;
+	uint32_t msk = (1u << wd) - 1;
+	memset(c, 0, (np << RADIX) * sizeof *c);
+	for (size_t i = 0; i < n; i++)
+		for (unsigned p = 0; p < np; p++)
+			c[(p << RADIX) + (a[i] >> (lo + wd * p) & msk)]++;
+	for (unsigned p = 0; p < np; p++) {
+		uint32_t *cp = c + (p << RADIX), sum = 0;
+		unsigned sh = lo + wd * p;
+		if (cp[a[0] >> sh & msk] == n)
+			continue;
+		for (unsigned d = 0; d <= msk; d++) {
+			uint32_t x = cp[d];
+			cp[d] = sum;
+			sum += x;
+		}
+		for (size_t i = 0; i < n; i++)
+			t[cp[a[i] >> sh & msk]++] = a[i];
+		uint64_t *x = a;
+		a = t;
+		t = x;
+	}
+	return a;
+}
+
+/* Suffix order of the cyclic token sequence tok[0..m) (continued to
+ * tok[m + 63]) with ranks rk[] (nr of them; the values with occ[v] > 0
+ * and MERGED): w->sa. Rotations equal over all m tokens stay in any order
+ * (their characters, and so the transform, are the same).
+ *
+ * Each rotation's key is the first 64 bits of its tokens' codes
+ * (split_code). The radix sort orders the keys' top bits, as many as
+ * make most keys distinct for the tokens' entropy; entries equal there are
+ * ordered by the rest of the key, and entries with equal keys by prefix
+ * doubling. */
+static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned nr, const uint32_t *occ)
+{
 	const uint16_t *tok = w->tok;
 	uint64_t *a = w->a64, *t = w->b64;
-	uint64_t k = 0;
-	unsigned low = 64 - b * kt;
-	for (unsigned i = 0; i < kt; i++)
-		k = k << b | rk[tok[i]];
-	k <<= low;
-	/* a[j]: the key of j (the kt tokens from j, first in the top bits)
+	/* the codes, from the ranks' weights; fixed-length ones when the
+	 * split would make one too long */
+	uint64_t cum[258] = {0};
+	uint32_t code[257];
+	uint8_t len[257];
+	for (unsigned v = 0; v < 256; v++)
+		if (occ[v])
+			cum[rk[v] + 1] += occ[v];
+	cum[rk[MERGED] + 1]++;
+	for (unsigned r = 0; r < nr; r++)
+		cum[r + 1] += cum[r];
+	if (nr == 1) {
+		code[0] = 0;
+		len[0] = 1;
+	} else if (!split_code(cum, 0, nr, 0, 0, code, len)) {
+		unsigned b = 1;
+		while ((1u << b) < nr)
+			b++;
+		for (unsigned r = 0; r < nr; r++) {
+			code[r] = r;
+			len[r] = (uint8_t)b;
+		}
+	}
+	/* the bits the radix sort takes: log2(m) + 5 bits of information,
+	 * at the code's bits per bit of entropy */
+	unsigned maxlen = 0;
+	double hbits = 0, lbits = 0, tot = (double)cum[nr];
+	for (unsigned r = 0; r < nr; r++) {
+		double p = (double)(cum[r + 1] - cum[r]) / tot;
+		hbits -= p * log2(p);
+		lbits += p * len[r];
+		maxlen = len[r] > maxlen ? len[r] : maxlen;
+	}
+	/* a[j]: the key of j (the codes of tok[j..], first in the top bits)
 	 * above the ib bits that hold j, then j */
 	unsigned ib = 1;
 	while (ib < 32 && ((size_t)1 << ib) < m)
 		ib++;
 	uint64_t jm = ((uint64_t)1 << ib) - 1;
-	size_t j = 0;
-	uint32_t *lowk = w->isa;   /* the key's low ib bits, until the doubling */
-	for (size_t stop = m > kt ? m - kt : 0; j < stop; j++) {
-		a[j] = (k & ~jm) | j;
-		lowk[j] = (uint32_t)(k & jm);
-		k = k << b | (uint64_t)rk[tok[j + kt]] << low;
-	}
-	for (; j < m; j++) {
-		a[j] = (k & ~jm) | j;
-		lowk[j] = (uint32_t)(k & jm);
-		k = k << b | (uint64_t)rk[tok[j + kt]] << low;
-	}
-	/* LSD radix on bits ib..63, 11 at a time (stable: equal tops stay
-	 * in index order); a digit with one value in every key is skipped */
+	unsigned lo = ib;
 	{
-		unsigned np = (64 - ib + 10) / 11, sh[6], wd[6];
-		for (unsigned p = 0; p < np; p++) {
-			sh[p] = ib + 11 * p;
-			wd[p] = 64 - sh[p] < 11 ? 64 - sh[p] : 11;
-		}
-		uint32_t *c = w->cnt;
-		memset(c, 0, np * 2048 * sizeof *c);
-		for (size_t i = 0; i < m; i++)
-			for (unsigned p = 0; p < np; p++)
-				c[p * 2048 + (a[i] >> sh[p] & ((1u << wd[p]) - 1))]++;
-		for (unsigned p = 0; p < np; p++) {
-			uint32_t *cp = c + p * 2048, sum = 0, msk = (1u << wd[p]) - 1;
-			if (cp[a[0] >> sh[p] & msk] == m)
-				continue;
-			for (unsigned d = 0; d <= msk; d++) {
-				uint32_t x = cp[d];
-				cp[d] = sum;
-				sum += x;
+		double want = (log2((double)m) + MARGIN) * lbits / (hbits > 0.01 ? hbits : 0.01);
+		if (want < 64 - ib)
+			lo = 64 - (unsigned)want;
+	}
+	uint32_t *lowk = w->isa;   /* the key's low ib bits, until the doubling */
+	{
+		/* the codes of tok[0 .. m + 63] as one bit string in words,
+		 * first bit on top (in t, free until the sort) */
+		uint64_t *s = t, acc = 0;
+		size_t p = 0;
+		unsigned nb = 0;
+		for (size_t j = 0; j < m + 64; j++) {
+			unsigned r = rk[tok[j]], e = nb + len[r];
+			uint64_t c = code[r];
+			if (e < 64) {
+				acc |= c << (64 - e);
+				nb = e;
+			} else {
+				s[p++] = acc | c >> (e - 64);
+				acc = e > 64 ? c << (128 - e) : 0;
+				nb = e - 64;
 			}
-			for (size_t i = 0; i < m; i++)
-				t[cp[a[i] >> sh[p] & msk]++] = a[i];
-			uint64_t *x = a;
-			a = t;
-			t = x;
+		}
+		s[p] = acc;
+		s[p + 1] = 0;
+		size_t off = 0;
+		for (size_t j = 0; j < m; j++) {
+			size_t i = off >> 6;
+			unsigned sh = off & 63;
+			uint64_t k = s[i] << sh | s[i + 1] >> 1 >> (63 - sh);
+			a[j] = (k & ~jm) | j;
+			lowk[j] = (uint32_t)(k & jm);
+			off += len[rk[tok[j]]];
 		}
 	}
+	uint64_t *r = radix_u64(a, t, m, lo, 64, w->cnt);
+	t = r == a ? t : a;
+	a = r;
 	uint32_t *sa = w->sa, *isa = w->isa, *gend = w->aux;
 	uint64_t *q = t;   /* (sort key << 32 | index) from here on */
 	size_t ngr = 0;
-	/* equal tops: order by the key's low ib bits; equal keys open a
-	 * group */
 	for (size_t i = 0; i < m;) {
+		/* entries equal in the sorted bits: by the rest of the key */
 		size_t e = i + 1;
-		while (e < m && (a[e] & ~jm) == (a[i] & ~jm))
+		while (e < m && (a[e] ^ a[i]) >> lo == 0)
 			e++;
 		if (e - i == 1) {
 			sa[i] = (uint32_t)(a[i] & jm);
 			i = e;
 			continue;
 		}
-		for (size_t x = i; x < e; x++) {
-			uint32_t jj = (uint32_t)(a[x] & jm);
-			q[x] = (uint64_t)lowk[jj] << 32 | jj;
-		}
-		sort_u64(q + i, e - i);
-		for (size_t x = i; x < e;) {
-			size_t f = x + 1;
-			while (f < e && q[f] >> 32 == q[x] >> 32)
-				f++;
-			if (f - x > 1) {
-				gend[ngr++] = (uint32_t)x;
-				gend[ngr++] = (uint32_t)f;
+		if (lo > ib) {
+			if (e - i < 4096) {
+				sort_u64(a + i, e - i);
+			} else {
+				uint64_t *x = radix_u64(a + i, t + i, e - i, ib, lo, w->cnt);
+				if (x != a + i)
+					memcpy(a + i, x, (e - i) * sizeof *a);
 			}
-			x = f;
 		}
-		for (size_t x = i; x < e; x++)
-			sa[x] = (uint32_t)q[x];
+		/* equal tops: order by the key's low ib bits; equal keys open
+		 * a group */
+		for (size_t f = i; f < e;) {
+			size_t g = f + 1;
+			while (g < e && (a[g] & ~jm) == (a[f] & ~jm))
+				g++;
+			if (g - f == 1) {
+				sa[f] = (uint32_t)(a[f] & jm);
+				f = g;
+				continue;
+			}
+			for (size_t x = f; x < g; x++) {
+				uint32_t jj = (uint32_t)(a[x] & jm);
+				q[x] = (uint64_t)lowk[jj] << 32 | jj;
+			}
+			sort_u64(q + f, g - f);
+			for (size_t x = f; x < g;) {
+				size_t y = x + 1;
+				while (y < g && q[y] >> 32 == q[x] >> 32)
+					y++;
+				if (y - x > 1) {
+					gend[ngr++] = (uint32_t)x;
+					gend[ngr++] = (uint32_t)y;
+				}
+				x = y;
+			}
+			for (size_t x = f; x < g; x++)
+				sa[x] = (uint32_t)q[x];
+			f = g;
+		}
 		i = e;
 	}
-	if (ngr == 0 || kt >= m)
+	/* equal keys hold at least the first 64 / maxlen tokens alike */
+	size_t h0 = 64 / maxlen;
+	if (ngr == 0 || h0 >= m)
 		return;
 	/* prefix doubling on the groups of equal keys: rank = the group's
 	 * first position; a group is split by the rank h tokens on */
@@ -346,7 +468,7 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 		for (uint32_t x = gend[g]; x < gend[g + 1]; x++)
 			isa[sa[x]] = gend[g];
 	uint32_t *nend = w->aux2;
-	for (size_t h = kt; ngr > 0 && h < m; h *= 2) {
+	for (size_t h = h0; ngr > 0 && h < m; h *= 2) {
 		/* every open group's keys from the ranks as they stand */
 		for (size_t g = 0; g < ngr; g += 2)
 			for (uint32_t k = gend[g]; k < gend[g + 1]; k++)
@@ -653,8 +775,113 @@ __attribute__((target("ssse3"))) static void mtf_ssse3(const uint8_t *b, size_t 
 }
 #endif
 
-static void mtf(const uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi,bmi2")))
+
+static bool use_avx512(void)
 {
+	return !ng_bz2_portable && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
+	       __builtin_cpu_supports("avx512vbmi2");
+}
+
+/* the same as 8 independent chains, one per eighth of the block, each a
+ * 16-byte lane of rank vectors (mtf_ssse3's step): the list at a chain's
+ * start is the symbols by their last occurrence before it, then the
+ * others in the previous chain's starting order. 8 steps of each chain
+ * at a time: their symbols come in one 64-byte load of 8 words, their
+ * positions leave in one. b and out (the same buffer or none shared) are
+ * read and written up to l rounded up to 64. */
+AVX512 static void mtf_avx512(uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
+{
+	size_t L = (l + 63) / 64 * 8;   /* steps of a chain */
+	memset(b + l, 0, 8 * L - l);
+	uint8_t init[128], list[16], nl[16];
+	for (unsigned d = 0; d < nuse; d++)
+		list[d] = (uint8_t)d;
+	for (unsigned k = 0; k < 8; k++) {
+		if (k) {
+			/* each symbol's last position in the previous chain's
+			 * part, 64 positions at a time from its end */
+			size_t last[16], lo = (k - 1) * L;
+			unsigned found = 0, all = (1u << nuse) - 1, n = 0;
+			for (size_t e = k * L; e > lo && found != all;) {
+				size_t s0 = e - lo > 64 ? e - 64 : lo;
+				uint64_t valid = _bzhi_u64(~0ull, (unsigned)(e - s0));
+				__m512i x = _mm512_maskz_loadu_epi8(valid, b + s0);
+				for (unsigned d = 0; d < nuse; d++) {
+					uint64_t hit = _mm512_mask_cmpeq_epi8_mask(valid, x, _mm512_set1_epi8((char)d));
+					if (!(found >> d & 1) && hit) {
+						last[d] = s0 + 63 - (size_t)_lzcnt_u64(hit);
+						found |= 1u << d;
+						/* in order of last position, latest first */
+						unsigned j = n++;
+						for (; j > 0 && last[nl[j - 1]] < last[d]; j--)
+							nl[j] = nl[j - 1];
+						nl[j] = (uint8_t)d;
+					}
+				}
+				e = s0;
+			}
+			for (unsigned j = 0; j < nuse; j++)
+				if (!(found >> list[j] & 1))
+					nl[n++] = list[j];
+			memcpy(list, nl, nuse);
+		}
+		memset(init + 16 * k, 0x70, 16);
+		for (unsigned j = 0; j < nuse; j++)
+			init[16 * k + list[j]] = (uint8_t)j;
+	}
+	__m512i ra = _mm512_loadu_si512(init), rb = _mm512_loadu_si512(init + 64);
+	const __m512i one = _mm512_set1_epi8(1), zero = _mm512_setzero_si512();
+	uint8_t ia0[64], ib0[64], pick[64], o[64];
+	for (unsigned k = 0; k < 4; k++)
+		for (unsigned j = 0; j < 16; j++) {
+			ia0[16 * k + j] = (uint8_t)(8 * k);          /* chain k's byte in the tile */
+			ib0[16 * k + j] = (uint8_t)(8 * k + 32);     /* chain k + 4's */
+		}
+	for (unsigned k = 0; k < 8; k++)
+		for (unsigned s = 0; s < 8; s++)
+			pick[8 * k + s] = (uint8_t)(k < 4 ? 16 * k + s : 64 + 16 * (k - 4) + s);
+	const __m512i lane = _mm512_set4_epi32(0x0f0e0d0c, 0x0b0a0908, 0x07060504, 0x03020100);
+	const __m512i ia = _mm512_loadu_si512(ia0), ib = _mm512_loadu_si512(ib0), pk = _mm512_loadu_si512(pick);
+	for (size_t i = 0; i < L; i += 8) {
+		uint64_t wd[8];
+		for (unsigned k = 0; k < 8; k++)
+			memcpy(wd + k, b + k * L + i, 8);
+		__m512i tile = _mm512_loadu_si512(wd), xa = ia, xb = ib, acca = zero, accb = zero;
+		for (unsigned s = 0; s < 8; s++) {
+			__m512i ca = _mm512_permutexvar_epi8(xa, tile), cb = _mm512_permutexvar_epi8(xb, tile);
+			__m512i ja = _mm512_shuffle_epi8(ra, ca), jb = _mm512_shuffle_epi8(rb, cb);
+			ra = _mm512_mask_add_epi8(ra, _mm512_cmpgt_epi8_mask(ja, ra), ra, one);
+			rb = _mm512_mask_add_epi8(rb, _mm512_cmpgt_epi8_mask(jb, rb), rb, one);
+			ra = _mm512_mask_mov_epi8(ra, _mm512_cmpeq_epi8_mask(ca, lane), zero);
+			rb = _mm512_mask_mov_epi8(rb, _mm512_cmpeq_epi8_mask(cb, lane), zero);
+			acca = _mm512_mask_mov_epi8(acca, 0x0001000100010001ull << s, ja);
+			accb = _mm512_mask_mov_epi8(accb, 0x0001000100010001ull << s, jb);
+			xa = _mm512_add_epi8(xa, one);
+			xb = _mm512_add_epi8(xb, one);
+		}
+		_mm512_storeu_si512(o, _mm512_permutex2var_epi8(acca, pk, accb));
+		for (unsigned k = 0; k < 8; k++)
+			memcpy(out + k * L + i, o + 8 * k, 8);
+	}
+}
+#else
+static bool use_avx512(void)
+{
+	return false;
+}
+#endif
+
+static void mtf(uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
+{
+#if defined(__x86_64__)
+	if (l >= 512 && use_avx512()) {
+		mtf_avx512(b, l, nuse, out);
+		return;
+	}
+#endif
 #if defined(__x86_64__) || defined(__i386__)
 	if (!ng_bz2_portable && __builtin_cpu_supports("ssse3")) {
 		mtf_ssse3(b, l, nuse, out);
@@ -664,26 +891,32 @@ static void mtf(const uint8_t *b, size_t l, unsigned nuse, uint8_t *out)
 	mtf_portable(b, l, nuse, out);
 }
 
-/* The zero-run code (RUNA 0, RUNB 1, position j as j + 1, end of block
- * nuse + 1) of a block's move-to-front positions, counted per group of 50
- * symbols; then the block's bits. */
-static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned ranges)
+/* A zero run's code at out: zp + 1's bits below its top bit, least
+ * significant first (0 = RUNA, 1 = RUNB); returns the new end. */
+static size_t put_run(uint8_t *out, size_t wr, uint64_t zp)
 {
-	uint8_t *js = w->bwt, *out = w->mtf;
-	mtf(w->bwt, l, nuse, js);
+	uint64_t v = zp + 1;
+	unsigned nb = 63u - (unsigned)__builtin_clzll(v);
+	for (unsigned k = 0; k < nb; k++)
+		out[wr + k] = (uint8_t)(v >> k & 1);
+	return wr + nb;
+}
+
+/* The zero-run code of the move-to-front positions js[0..l) into out
+ * (position j as j + 1), without the end of block: its length. */
+static size_t zero_runs_portable(const uint8_t *js, size_t l, uint8_t *out)
+{
 	size_t wr = 0;
 	uint64_t zp = 0;
 	/* branch-free: a position 0 extends the zero run; any other writes
-	 * the run's code first (zp + 1's bits below its top bit, least
-	 * significant first: 0 = RUNA, 1 = RUNB; eight written, as many
-	 * kept as there are), then the position + 1 */
+	 * the run's code first (eight written, as many kept as there are),
+	 * then the position + 1 */
 	for (size_t i = 0; i < l; i++) {
 		unsigned j = js[i];
 		uint64_t v = zp + 1, nz = j != 0;
 		unsigned nb = nz ? 63u - (unsigned)__builtin_clzll(v) : 0;
 		if (__builtin_expect(nb > 8, 0)) {
-			for (unsigned k = 0; k < nb; k++)
-				out[wr + k] = (uint8_t)(v >> k & 1);
+			put_run(out, wr, zp);
 		} else {
 			uint64_t bytes = spread[v & 255];
 			memcpy(out + wr, &bytes, 8);
@@ -693,18 +926,14 @@ static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned range
 		wr += nz;
 		zp = nz ? 0 : zp + 1;
 	}
-	if (zp) {
-		uint64_t v = zp + 1;
-		unsigned nb = 63u - (unsigned)__builtin_clzll(v);
-		for (unsigned k = 0; k < nb; k++)
-			out[wr++] = (uint8_t)(v >> k & 1);
-	}
-	out[wr++] = (uint8_t)(nuse + 1);
-	/* counts per group of 50: a byte per symbol in two words */
-	size_t ng = (wr + GROUP - 1) / GROUP;
-	int alpha = (int)nuse + 2;
-	uint8_t (*hist)[16] = w->hist;
-	for (size_t g = 0; g < ng; g++) {
+	return zp ? put_run(out, wr, zp) : wr;
+}
+
+/* counts per group of 50 (the last one shorter): a byte per symbol in
+ * two words */
+static void histograms_portable(const uint8_t *out, size_t wr, uint8_t (*hist)[16])
+{
+	for (size_t g = 0; g * GROUP < wr; g++) {
 		const uint8_t *o = out + g * GROUP;
 		size_t e = wr - g * GROUP < GROUP ? wr - g * GROUP : GROUP;
 		uint64_t lo = 0, hi = 0;
@@ -717,6 +946,93 @@ static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned range
 		memcpy(hist[g], &lo, 8);
 		memcpy(hist[g] + 8, &hi, 8);
 	}
+}
+
+#if defined(__x86_64__)
+/* the zero-run code 64 positions at a time: the nonzero ones and the
+ * symbols of the runs inside the chunk are picked out with one compress
+ * (a run's symbols sit on its first zeros: bit k of its length + 1 on its
+ * k-th zero); a run reaching the chunk's end is carried on and written
+ * where it ends */
+AVX512 static size_t zero_runs_avx512(const uint8_t *js, size_t l, uint8_t *out)
+{
+	size_t wr = 0;
+	uint64_t zp = 0;   /* the zero run reaching the chunk's start */
+	const __m512i one = _mm512_set1_epi8(1);
+	for (size_t i = 0; i < l; i += 64) {
+		uint64_t valid = _bzhi_u64(~0ull, (unsigned)(l - i < 64 ? l - i : 64));
+		__m512i x = _mm512_maskz_loadu_epi8(valid, js + i);
+		uint64_t nz = _mm512_test_epi8_mask(x, x), z = valid & ~nz;
+		if (!nz) {
+			zp += (uint64_t)_mm_popcnt_u64(valid);
+			continue;
+		}
+		uint64_t lead = 0;
+		if (zp) {
+			unsigned t = (unsigned)_tzcnt_u64(nz);
+			wr = put_run(out, wr, zp + t);
+			lead = _bzhi_u64(~0ull, t);
+		}
+		/* zeros after the last nonzero go on into the next chunk */
+		unsigned top = 63u - (unsigned)_lzcnt_u64(nz);
+		uint64_t tail = z & ~_bzhi_u64(~0ull, top + 1);
+		zp = (uint64_t)_mm_popcnt_u64(tail);
+		uint64_t in = z & ~lead & ~tail, st = in & ~(in << 1);
+		/* runs of 1 (RUNA) and 2 (RUNB) at once, longer ones each */
+		uint64_t s1 = st & ~(in >> 1), s2 = st & (in >> 1) & ~(in >> 2);
+		uint64_t em = s1 | s2, rb = s2;
+		for (uint64_t sl = st & ~em; sl; sl &= sl - 1) {
+			unsigned s = (unsigned)_tzcnt_u64(sl);
+			uint64_t v = _tzcnt_u64(~(in >> s)) + 1, low = _bzhi_u64(~0ull, 63u - (unsigned)_lzcnt_u64(v));
+			em |= low << s;
+			rb |= (v & low) << s;
+		}
+		uint64_t keep = nz | em;
+		__m512i sym = _mm512_maskz_add_epi8(nz | rb, x, one);
+		_mm512_storeu_si512(out + wr, _mm512_maskz_compress_epi8(keep, sym));
+		wr += (size_t)_mm_popcnt_u64(keep);
+	}
+	return zp ? put_run(out, wr, zp) : wr;
+}
+
+/* the counts of a group: a compare and a popcount per symbol value */
+AVX512 static void histograms_avx512(const uint8_t *out, size_t wr, uint8_t (*hist)[16])
+{
+	for (size_t g = 0; g * GROUP < wr; g++) {
+		size_t e = wr - g * GROUP < GROUP ? wr - g * GROUP : GROUP;
+		uint64_t gm = _bzhi_u64(~0ull, (unsigned)e);
+		__m512i x = _mm512_maskz_loadu_epi8(gm, out + g * GROUP);
+		for (int v = 0; v < 16; v++)
+			hist[g][v] = (uint8_t)_mm_popcnt_u64(_mm512_mask_cmpeq_epi8_mask(gm, x, _mm512_set1_epi8((char)v)));
+	}
+}
+#endif
+
+/* The zero-run code (RUNA 0, RUNB 1, position j as j + 1, end of block
+ * nuse + 1) of a block's move-to-front positions, counted per group of 50
+ * symbols; then the block's bits. */
+static uint64_t block_bits(ng_bz2_ws *w, size_t l, unsigned nuse, unsigned ranges)
+{
+	uint8_t *js = w->bwt, *out = w->mtf;
+	mtf(w->bwt, l, nuse, js);
+	bool fast = use_avx512();
+	size_t wr;
+#if defined(__x86_64__)
+	if (fast)
+		wr = zero_runs_avx512(js, l, out);
+	else
+#endif
+		wr = zero_runs_portable(js, l, out);
+	out[wr++] = (uint8_t)(nuse + 1);
+	size_t ng = (wr + GROUP - 1) / GROUP;
+	int alpha = (int)nuse + 2;
+	uint8_t (*hist)[16] = w->hist;
+#if defined(__x86_64__)
+	if (fast)
+		histograms_avx512(out, wr, hist);
+	else
+#endif
+		histograms_portable(out, wr, hist);
 	uint32_t freq[16] = {0};
 	for (size_t g = 0; g < ng; g++)
 		for (int v = 0; v < 16; v++)
@@ -847,13 +1163,17 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 	ml = eo;
 	memcpy(md + ml, vt[x[a]].d + oa, vt[x[a]].len - oa);
 	ml += vt[x[a]].len - oa;
-	uint32_t occ[256] = {0};
+	/* the counts in 4 parts, so a run of equal values does not chain
+	 * the increments through memory */
+	uint32_t occ[256] = {0}, occ4[4][256] = {{0}};
 	uint16_t *tok = w->tok;
 	for (size_t j = 0; j + 1 < m; j++) {
 		uint8_t v = x[a + 1 + j];
 		tok[j] = v;
-		occ[v]++;
+		occ4[j & 3][v]++;
 	}
+	for (unsigned v = 0; v < 256; v++)
+		occ[v] = occ4[0][v] + occ4[1][v] + occ4[2][v] + occ4[3][v];
 	tok[m - 1] = MERGED;
 	/* and cyclically on, so a key reads tok[j .. j + 63] directly */
 	for (size_t i = 0; i < 64; i++)
@@ -886,10 +1206,7 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 	}
 	if (!placed)
 		rk[MERGED] = (uint16_t)nr++;
-	unsigned b = 1;
-	while ((1u << b) < nr)
-		b++;
-	sort_rotations(w, m, rk, b);
+	sort_rotations(w, m, rk, nr, occ);
 	/* the buckets: every suffix string of the tokens, in string order */
 	uint32_t extra[7];
 	unsigned ne = 0;
@@ -914,7 +1231,7 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 	unsigned ranges, nuse = use_map(dmask, true, rank, &ranges);
 	uint16_t ids[257][7];
 	uint8_t ch[257][7];
-	uint32_t pos[256 * 4 + 9] = {0};
+	uint32_t pos[256 * 4 + 9 + 256 * 3] = {0};
 	for (unsigned v = 0; v < 256; v++) {
 		if (!occ[v])
 			continue;
@@ -939,35 +1256,47 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 		pos[k] = s;
 		s += c2;
 	}
-	/* a value token's 2 to 4 rotations as 4 fixed steps: the missing
-	 * ones write to a sink past the block and do not advance it */
-	unsigned sink = nskey + ne;
-	pos[sink] = (uint32_t)l;
-	uint32_t step[256][4];
+	/* a value token's 1 to 3 rotations that start with a digit as K
+	 * fixed steps, K the longest token's length: a missing one writes
+	 * past the block through a counter of its own that does not advance
+	 * (a shared one would chain the steps through memory) */
+	unsigned K = 1;
+	for (unsigned v = 0; v < 256; v++)
+		K = occ[v] && vt[v].len > K ? vt[v].len : K;
+	uint32_t step[256][3];
 	for (unsigned v = 0; v < 256; v++) {
 		if (!occ[v])
 			continue;
-		for (unsigned k = 0; k < 4; k++) {
-			bool real = k <= vt[v].len;
+		for (unsigned k = 0; k < K; k++) {
+			bool real = k < vt[v].len;
+			unsigned sink = nskey + ne + 3 * v + k;
+			pos[sink] = (uint32_t)l;
 			ids[v][k] = (uint16_t)(real ? ids[v][k] : sink);
-			ch[v][k] = real ? ch[v][k] : 0;
+			ch[v][k] = k <= vt[v].len ? ch[v][k] : 0;
 			step[v][k] = real;
 		}
+		ch[v][3] = ch[v][vt[v].len];
 	}
+	/* the rotations that start with the space after a token come first
+	 * (bucket 0), in the order of the token rotation after that space:
+	 * bwt[r] is the last character of the token before sa[r] */
 	uint8_t *bwt = w->bwt;
 	const uint32_t *sa = w->sa;
 	for (size_t r = 0; r < m; r++) {
 		uint32_t st = sa[r];
 		unsigned t = tok[st ? st - 1 : m - 1];
+		const uint16_t *id = ids[t];
+		const uint8_t *c = ch[t];
 		if (t == MERGED) {
-			for (unsigned k = 0; k <= ml; k++)
-				bwt[pos[ids[t][k]]++] = ch[t][k];
+			bwt[r] = c[ml];
+			for (unsigned k = 0; k < ml; k++)
+				bwt[pos[id[k]]++] = c[k];
 			continue;
 		}
-		for (unsigned k = 0; k < 4; k++) {
-			unsigned id = ids[t][k];
-			bwt[pos[id]] = ch[t][k];
-			pos[id] += step[t][k];
+		bwt[r] = c[3];
+		for (unsigned k = 0; k < K; k++) {
+			bwt[pos[id[k]]] = c[k];
+			pos[id[k]] += step[t][k];
 		}
 	}
 	return block_bits(w, l, nuse, ranges);

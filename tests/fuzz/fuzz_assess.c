@@ -4,7 +4,8 @@
  * general twins (same counts, bit-identical estimate); the bitstring's
  * t-Tuple/LRS from the samples' suffix array against the bits' own; the
  * compression statistic's size against libbz2. First byte: bits per sample
- * (1..8); the rest: samples. */
+ * (1..8, bits 0-2), bz2len's portable paths (bit 6), level 1 or 5 (bit 7);
+ * the rest: samples. */
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
@@ -71,12 +72,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(ir);
 	}
 	/* the compression statistic's size against libbz2 itself (level 1
-	 * and 5: one block at these lengths) */
+	 * and 5: one block at these lengths), by the SIMD or the portable
+	 * paths (bit 6 of the first byte) */
 	{
 		ng_bz2_ws *w = ng_bz2_ws_new();
 		int level = 1 + 4 * (data[0] >> 7);
+		ng_bz2_portable = data[0] >> 6 & 1;
 		if (ng_bz2_text_size(s, n, (unsigned)level, w) != ng_bz2_oracle(s, n, level))
 			abort();
+		ng_bz2_portable = false;
 		ng_bz2_ws_free(w);
 	}
 	ng_fips_ctx f;

@@ -2,7 +2,7 @@
 /* assess/bz2len.c against libbz2 itself: the size ng_bz2_text_size computes
  * must be the length BZ2_bzBuffToBuffCompress writes, for every level,
  * every kind of data (8-bit, binary, few values, one value, periodic, long
- * repeats), and blocks that end at every kind of place: after a space,
+ * repeats, one value with another now and then: long zero runs), and blocks that end at every kind of place: after a space,
  * inside a run of equal digits ("111"), at the text's end, and a last
  * block too short to hold a space. */
 #include <stdio.h>
@@ -23,6 +23,7 @@ static void one(ng_bz2_ws *w, const uint8_t *x, size_t n, int level, const char 
 	}
 }
 
+#define KINDS 9
 static uint8_t gen(int kind, size_t i, uint64_t *seed, unsigned p);
 
 /* n samples of the given kind, compared at the given level */
@@ -47,7 +48,8 @@ static uint8_t gen(int kind, size_t i, uint64_t *seed, unsigned p)
 	case 4: return (uint8_t)(i / (p % 50 + 1) % 3 * 111);        /* runs of 0, 111, 222 */
 	case 5: return (uint8_t)(v % 4 * 37);                        /* four values */
 	case 6: return (uint8_t)(i % 7 * (i % 3));                   /* periodic */
-	default: return (uint8_t)(v % 3 ? 111 : v % 2 ? 11 : 1);     /* many 1 digits */
+	case 7: return (uint8_t)(v % 3 ? 111 : v % 2 ? 11 : 1);      /* many 1 digits */
+	default: return (uint8_t)(v % (p % 300 + 2) ? 5 : v);        /* one value, another now and then */
 	}
 }
 
@@ -59,14 +61,14 @@ int main(void)
 	int bad = 0, cases = 0;
 	/* one block: short inputs of every kind, level 1 */
 	for (int it = 0; it < 1600; it++, cases++)
-		one_kind(w, 1 + ng_test_rand(&seed) % 3000, it % 8, 1, &seed, "short", &bad);
-	CHECK(bad == 0, "bz2len = libbz2 on %d single-block inputs of 8 kinds (%d differ)", cases, bad);
+		one_kind(w, 1 + ng_test_rand(&seed) % 3000, it % KINDS, 1, &seed, "short", &bad);
+	CHECK(bad == 0, "bz2len = libbz2 on %d single-block inputs of %d kinds (%d differ)", cases, KINDS, bad);
 	/* several blocks, levels 1 to 9 */
 	bad = cases = 0;
 	for (int it = 0; it < 64; it++, cases++) {
 		int level = 1 + it % 9;
 		size_t n = 20000 + ng_test_rand(&seed) % (60000u * (unsigned)(level < 3 ? level : 3));
-		one_kind(w, n, it % 8, level, &seed, "blocks", &bad);
+		one_kind(w, n, it % KINDS, level, &seed, "blocks", &bad);
 	}
 	CHECK(bad == 0, "bz2len = libbz2 on %d multi-block inputs, levels 1-9 (%d differ)", cases, bad);
 	/* block ends at each place: a constant token of 1, 2 or 3 digits
@@ -105,14 +107,35 @@ int main(void)
 		CHECK(bad == 0, "bz2len = libbz2 on 1,000,000 random 8-bit samples at level 5 (7 blocks)");
 		free(x);
 	}
-	/* the portable move-to-front and table choice (CPUs without SSSE3
-	 * or SSE2) on the same kinds */
+	/* skewed token counts: value 3 + k (k < 17) 2^k times, shuffled,
+	 * so the sort's codes run from 1 to 17 bits; and a few values in
+	 * one 900 kB block (level 9) */
+	{
+		size_t n = (1u << 17) - 1;
+		uint8_t *x = malloc(n);
+		for (size_t i = 0; i < n; i++)
+			x[i] = (uint8_t)(3 + (63 - __builtin_clzll(i + 1)));
+		for (size_t i = n - 1; i > 0; i--) {
+			size_t j = ng_test_rand(&seed) % (i + 1);
+			uint8_t c = x[i];
+			x[i] = x[j];
+			x[j] = c;
+		}
+		bad = 0;
+		one(w, x, n, 9, "geometric", &bad);
+		one(w, x, n, 1, "geometric", &bad);
+		CHECK(bad == 0, "bz2len = libbz2 on 2^17 - 1 samples with counts 1, 2, 4, ... 2^16 (levels 9 and 1)");
+		free(x);
+	}
+	/* the portable paths (CPUs without SSSE3, SSE2 or AVX-512: the
+	 * move-to-front, zero runs, group counts and table choice) on the
+	 * same kinds */
 	bad = cases = 0;
 	ng_bz2_portable = true;
 	for (int it = 0; it < 200; it++, cases++)
-		one_kind(w, 1 + ng_test_rand(&seed) % 40000, it % 8, 1, &seed, "portable", &bad);
+		one_kind(w, 1 + ng_test_rand(&seed) % 40000, it % KINDS, 1, &seed, "portable", &bad);
 	ng_bz2_portable = false;
-	CHECK(bad == 0, "bz2len with the portable move-to-front and table choice = libbz2 on %d inputs (%d differ)", cases, bad);
+	CHECK(bad == 0, "bz2len with the portable paths = libbz2 on %d inputs (%d differ)", cases, bad);
 	CHECK(ng_bz2_text_size(NULL, 0, 5, w) == ng_bz2_oracle(NULL, 0, 5), "empty input: the stream's header and end only (%ld bytes)",
 	      ng_bz2_oracle(NULL, 0, 5));
 	CHECK(ng_bz2_text_size((const uint8_t *)"\1", 1, 0, w) == -1 && ng_bz2_text_size((const uint8_t *)"\1", 1, 10, w) == -1,
