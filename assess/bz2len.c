@@ -779,10 +779,14 @@ __attribute__((target("ssse3"))) static void mtf_ssse3(const uint8_t *b, size_t 
 #include <immintrin.h>
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi,bmi2")))
 
+/* every CPU with AVX-512 VBMI2 has LZCNT too (which GCC cannot ask for
+ * here); the rest of the target list is asked for */
 static bool use_avx512(void)
 {
-	return !ng_bz2_portable && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
-	       __builtin_cpu_supports("avx512vbmi2");
+	return !ng_bz2_portable && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+	       __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
+	       __builtin_cpu_supports("bmi2");
 }
 
 /* the same as 8 independent chains, one per eighth of the block, each a
