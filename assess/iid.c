@@ -134,8 +134,7 @@ static __attribute__((noinline)) size_t fy_steps(uint8_t *y, size_t i, size_t st
 	return i;
 }
 
-/* Fisher-Yates from the end, optionally with the excursion (exc). The
- * shuffle fixes y[n-1], y[n-2], ... in that order, so the excursion's
+/* Fisher-Yates from the end with the excursion. The shuffle fixes y[n-1], y[n-2], ... in that order, so the excursion's
  * prefix sums come for free as total minus the fixed suffix; they are
  * checked a block of fixed positions at a time, while those are in the
  * cache (exc_block). Against a finite bar, most blocks are far below it
@@ -145,17 +144,12 @@ static __attribute__((noinline)) size_t fy_steps(uint8_t *y, size_t i, size_t st
  * excursion is above the bar. */
 #define EXC_BLOCK 64
 #define EXC_BLOCK_BAR 256
-static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, size_t n, ng_xoshiro *g,
-								 uint64_t total, unsigned vmin, unsigned vmax,
-								 double bar, bool stop, bool exc)
+static double shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total, unsigned vmin,
+				unsigned vmax, double bar, bool stop)
 {
 	if (n == 0)
 		return 0;
 	ng_draw32 dr = {g, 0, 0};
-	if (!exc) {
-		fy_steps(y, n - 1, 1, &dr);
-		return 0;
-	}
 	double mean = (double)total / (double)n;
 	exc_walk w = {mean, vmax - mean > mean - vmin ? vmax - mean : mean - vmin, (int64_t)total,
 		      fabs((double)total - (double)n * mean), 0};
@@ -177,13 +171,15 @@ static inline __attribute__((always_inline)) double shuffle_core(uint8_t *y, siz
 
 void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
 {
-	(void)shuffle_core(y, n, g, 0, 0, 0, INFINITY, false, false);
+	ng_draw32 dr = {g, 0, 0};
+	if (n > 0)
+		fy_steps(y, n - 1, 1, &dr);
 }
 
 double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total, unsigned vmin,
 				 unsigned vmax, double bar)
 {
-	return shuffle_core(y, n, g, total, vmin, vmax, bar, true, true);
+	return shuffle_excursion(y, n, g, total, vmin, vmax, bar, true);
 }
 
 /* 5.1.2-5.1.4 on the directional sequence. Branch-free (the direction of
@@ -404,8 +400,8 @@ static void run_round(unsigned j, void *arg)
 		/* the excursion is only compared with the unpermuted value, so
 		 * the walk is checked against it; when no other statistic is
 		 * left, a walk above it decides the round ("greater") */
-		r->t[j][0] = shuffle_core(y, r->n, &g, r->total, r->vmin, r->vmax, r->exc0, r->exc_only,
-					  true);
+		r->t[j][0] = shuffle_excursion(y, r->n, &g, r->total, r->vmin, r->vmax, r->exc0,
+					       r->exc_only);
 		act[0] = false;
 	} else
 		ng_perm_shuffle(y, r->n, &g);
