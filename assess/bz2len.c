@@ -256,8 +256,6 @@ static void sort_u64(uint64_t *a, size_t n)
  * when a code would be longer than MAXCODE bits. */
 #define MAXCODE 24
 
-
-
 static bool split_code(const uint64_t *cum, unsigned lo, unsigned hi, uint32_t c, unsigned d,
 		       uint32_t *code, uint8_t *len)
 {
