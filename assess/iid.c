@@ -2,6 +2,7 @@
 /* The IID track: permutation tests (SP 800-90B 5.1), chi-square and LRS
  * tests (5.2), and the IID estimate (MCV, 6.3.1). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,46 +369,114 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
 /* ---- permutation rounds, in parallel ----
  * Round r (0-based) shuffles a copy of the sequence with its own xoshiro256**
  * stream seeded from seed ^ (golden * (r + 1)), so the results depend only
- * on the seed, not on the threads or the batch sizes. Rounds run in batches
- * on the worker pool; the caller consumes them in round order and applies
- * the early stop (5.1: a statistic stops counting once C0 + C1 > 5 and
- * C1 + C2 > 5), so rounds past the stopping point are computed and thrown
- * away, never counted. */
+ * on the seed, not on the threads or on which thread ran which round.
+ *
+ * The rounds run as a stream: each worker takes the next round number,
+ * runs it with the statistics still counting when it starts, and leaves
+ * the results in a ring; whoever finishes a round counts every finished
+ * round in round order and applies the early stop (5.1: a statistic stops
+ * counting once C0 + C1 > 5 and C1 + C2 > 5). The set of statistics only
+ * shrinks as rounds are counted, so a round started earlier computes a
+ * superset of what its count needs; a round past the stopping point is
+ * computed and thrown away, never counted. No worker waits for another's
+ * round except when the ring is full (a round far slower than the rounds
+ * after it). */
 typedef struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 	const uint8_t *x;
 	size_t n;
 	uint64_t seed, total;  /* total: sum of x, for the fused excursion */
 	unsigned vmin, vmax;   /* the smallest and largest values in x */
-	double exc0;           /* the unpermuted excursion */
-	unsigned long first;   /* round number of job 0 */
-	const bool *active;
-	bool exc_only;         /* the excursion is the only statistic left */
+	bool compression;      /* phase 2: the compression statistic alone */
+	ng_iid_report *r;
+	unsigned long rounds, next, counted;
+	bool active[NG_PERM_STATS];
+	unsigned nact;
+	unsigned ring;         /* slots: rounds started and not yet counted */
 	double (*t)[NG_PERM_STATS];
-	uint8_t **y;           /* one shuffle buffer per job of a batch */
-	stat_ctx *c;           /* one per job (conversion buffers) */
-} round_job;
+	bool *ready;
+	uint8_t **y;           /* one shuffle buffer per worker */
+	stat_ctx *c;           /* one per worker (conversion buffers, bz2len) */
+} round_stream;
 
-static void run_round(unsigned j, void *arg)
+static unsigned count_rounds(ng_iid_report *r, double (*t)[NG_PERM_STATS], unsigned b, bool *active,
+			     unsigned *nact);
+static unsigned compression_left(const unsigned c[3]);
+
+/* Round rn into row t with worker j's buffers; act: the statistics
+ * counting when it started (phase 1). */
+static void run_round(round_stream *s, unsigned j, unsigned long rn, bool *act, double *t)
 {
-	round_job *r = arg;
-	uint8_t *y = r->y[j];
-	memcpy(y, r->x, r->n);
+	uint8_t *y = s->y[j];
+	memcpy(y, s->x, s->n);
 	ng_xoshiro g;
-	ng_xoshiro_seed(&g, r->seed ^ (0x9e3779b97f4a7c15ULL * (r->first + j + 1)));
-	bool act[NG_PERM_STATS];
-	memcpy(act, r->active, sizeof act);
+	ng_xoshiro_seed(&g, s->seed ^ (0x9e3779b97f4a7c15ULL * (rn + 1)));
+	if (s->compression) {
+		/* the shuffle is the one phase 1 made for this round (the same
+		 * stream), so the counters are those of one loop computing all
+		 * 19 statistics a round */
+		ng_perm_shuffle(y, s->n, &g);
+		t[18] = st_compression(y, s->n, &s->c[j].bz);
+		return;
+	}
+	bool exc_only = true;
+	for (int i = 1; i < NG_PERM_STATS; i++)
+		exc_only &= !act[i];
 	if (act[0]) {
 		/* the excursion is only compared with the unpermuted value, so
 		 * the walk is checked against it; when no other statistic is
 		 * left, a walk above it decides the round ("greater") */
-		r->t[j][0] = shuffle_excursion(y, r->n, &g, r->total, r->vmin, r->vmax, r->exc0,
-					       r->exc_only);
+		t[0] = shuffle_excursion(y, s->n, &g, s->total, s->vmin, s->vmax, s->r->perm_t[0],
+					 exc_only);
 		act[0] = false;
 	} else
-		ng_perm_shuffle(y, r->n, &g);
-	if (!r->exc_only)
-		perm_stats(&r->c[j], y, r->n, act, r->t[j]);
-	ng_progress_step();
+		ng_perm_shuffle(y, s->n, &g);
+	if (!exc_only)
+		perm_stats(&s->c[j], y, s->n, act, t);
+}
+
+static void run_stream(unsigned j, void *arg)
+{
+	round_stream *s = arg;
+	pthread_mutex_lock(&s->mu);
+	while (s->nact > 0 && s->next < s->rounds) {
+		if (s->next - s->counted >= s->ring) {
+			pthread_cond_wait(&s->cv, &s->mu);
+			continue;
+		}
+		unsigned long rn = s->next++;
+		bool act[NG_PERM_STATS];
+		memcpy(act, s->active, sizeof act);
+		double *t = s->t[rn % s->ring];
+		pthread_mutex_unlock(&s->mu);
+		run_round(s, j, rn, act, t);
+		ng_progress_step();
+		pthread_mutex_lock(&s->mu);
+		s->ready[rn % s->ring] = true;
+		while (s->nact > 0 && s->ready[s->counted % s->ring]) {
+			unsigned slot = (unsigned)(s->counted % s->ring);
+			s->ready[slot] = false;
+			s->counted += count_rounds(s->r, &s->t[slot], 1, s->active, &s->nact);
+			if (s->compression)
+				ng_progress_total((unsigned)(s->counted + compression_left(s->r->perm_c[18])));
+		}
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* Runs rounds 0 .. rounds-1 (fewer once every statistic in active has
+ * stopped) on th workers; returns the rounds counted. */
+static unsigned long run_rounds(round_stream *s, unsigned th)
+{
+	s->next = s->counted = 0;
+	s->nact = 0;
+	for (int i = 0; i < NG_PERM_STATS; i++)
+		s->nact += s->active[i];
+	memset(s->ready, 0, s->ring * sizeof *s->ready);
+	ng_assess_parallel(th, th, run_stream, s);
+	return s->counted;
 }
 
 /* ---- chi-square ---- */
@@ -694,21 +763,6 @@ static void run_setup(unsigned j, void *arg)
 	}
 }
 
-/* Phase 2's job: round first + j of the compression statistic alone. The
- * shuffle is the one phase 1 made for that round (the same stream), so the
- * counters are those of one loop computing all 19 statistics a round. */
-static void run_compression_round(unsigned j, void *arg)
-{
-	round_job *r = arg;
-	uint8_t *y = r->y[j];
-	memcpy(y, r->x, r->n);
-	ng_xoshiro g;
-	ng_xoshiro_seed(&g, r->seed ^ (0x9e3779b97f4a7c15ULL * (r->first + j + 1)));
-	ng_perm_shuffle(y, r->n, &g);
-	r->t[j][18] = st_compression(y, r->n, &r->c[j].bz);
-	ng_progress_step();
-}
-
 /* Counts batch results t[0..b) for the active statistics in round order
  * (5.1: a statistic stops once C0 + C1 > 5 and C1 + C2 > 5). Returns the
  * rounds consumed (fewer than b once nothing is left). */
@@ -778,34 +832,34 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	else
 		c.median2 = n ? median2_of(x, n) : 0;
 	unsigned th = o->threads ? o->threads : 1;
-	/* Phase 1 batches: 4 rounds per thread; phase 2 (the compression
-	 * statistic, ~40 ms a round on 1M samples): one round per thread, so
-	 * at most threads-1 of them are thrown away when it stops. */
-	unsigned maxb = th <= 8 ? 4 * th : th;
-	double (*t)[NG_PERM_STATS] = calloc(maxb, sizeof *t);
-	uint8_t **y = calloc(maxb, sizeof *y);
-	stat_ctx *sc = calloc(maxb + 1, sizeof *sc);
-	bool ok = t && y && sc;
-	for (unsigned j = 0; ok && j <= maxb; j++) {
+	/* one shuffle buffer and statistics context per worker, one more
+	 * context for the unpermuted statistics; a ring of 4 rounds a worker */
+	unsigned ring = th <= 8 ? 4 * th : 2 * th;
+	double (*t)[NG_PERM_STATS] = calloc(ring, sizeof *t);
+	bool *ready = calloc(ring, sizeof *ready);
+	uint8_t **y = calloc(th, sizeof *y);
+	stat_ctx *sc = calloc(th + 1, sizeof *sc);
+	bool ok = t && ready && y && sc;
+	for (unsigned j = 0; ok && j <= th; j++) {
 		sc[j] = (stat_ctx){r->binary, c.median2, NULL, NULL, NULL};
 		if (r->binary) {
 			sc[j].c1 = malloc(n / 8 + 1);
 			sc[j].c2 = malloc(n / 8 + 1);
 			ok = sc[j].c1 && sc[j].c2;
 		}
-		if (ok && j < maxb)
+		if (ok && j < th)
 			ok = (y[j] = malloc(n ? n : 1)) != NULL;
 	}
 	/* the IID estimate (MCV), the chi-square and LRS tests and the
 	 * unpermuted statistics are independent: in parallel */
-	setup_job sj = {r, sym, raw, x, n, k, o, ok ? &sc[maxb] : NULL, !ok};
+	setup_job sj = {r, sym, raw, x, n, k, o, ok ? &sc[th] : NULL, !ok};
 	if (ok) {
 		ng_progress_start(o->progress, "IID setup: MCV, chi-square, LRS, unpermuted statistics", 4);
 		ng_assess_parallel(th, 4, run_setup, &sj);
 		ng_progress_end();
 		/* the unpermuted compression's workspace is not needed again */
-		ng_bz2_ws_free(sc[maxb].bz);
-		sc[maxb].bz = NULL;
+		ng_bz2_ws_free(sc[th].bz);
+		sc[th].bz = NULL;
 	}
 	ok = !sj.failed;
 	r->mcv_lit.h = ng_plus_zero(r->mcv_lit.h);
@@ -822,21 +876,18 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 		vmin = x[i] < vmin ? x[i] : vmin;
 		vmax = x[i] > vmax ? x[i] : vmax;
 	}
+	round_stream rs = {.x = x, .n = n, .seed = seed, .total = total, .vmin = vmin, .vmax = vmax,
+			   .r = r, .rounds = rounds, .ring = ring, .t = t, .ready = ready, .y = y, .c = sc};
+	pthread_mutex_init(&rs.mu, NULL);
+	pthread_cond_init(&rs.cv, NULL);
 	/* Phase 1: the 18 cheap statistics, round after round. */
-	bool active[NG_PERM_STATS];
 	for (int i = 0; i < NG_PERM_STATS; i++)
-		active[i] = i != 18;
-	unsigned nact = NG_PERM_STATS - 1;
+		rs.active[i] = i != 18;
 	unsigned long done = 0;
 	ng_progress_start(o->progress && ok && rounds > 0, "permutation rounds, 18 statistics",
 			  (unsigned)rounds);
-	while (ok && done < rounds && nact > 0) {
-		unsigned b = rounds - done < maxb ? (unsigned)(rounds - done) : maxb;
-		round_job job = {x, n, seed, total, vmin, vmax, r->perm_t[0], done, active,
-				 active[0] && nact == 1, t, y, sc};
-		ng_assess_parallel(th, b, run_round, &job);
-		done += count_rounds(r, t, b, active, &nact);
-	}
+	if (ok && rounds > 0)
+		done = run_rounds(&rs, th);
 	ng_progress_end();
 	/* A statistic still counting after every round has failed, and so has
 	 * the IID verdict; so has it if the chi-square or LRS test failed. */
@@ -854,30 +905,27 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	if (ok && r->decided_by >= 0 && !o->all_rounds)
 		r->perm_stopped[18] = true;
 	else {
-		/* the statistics that failed in phase 1 are still marked active */
 		for (int i = 0; i < NG_PERM_STATS; i++)
-			active[i] = i == 18;
-		unsigned one = 1;
+			rs.active[i] = i == 18;
+		rs.compression = true;
 		ng_progress_start(o->progress && ok && rounds > 0, "permutation rounds, compression (bzip2)",
 				  compression_left(r->perm_c[18]));
-		while (ok && done2 < rounds && active[18]) {
-			unsigned b = rounds - done2 < th ? (unsigned)(rounds - done2) : th;
-			round_job job = {x, n, seed, total, vmin, vmax, r->perm_t[0], done2, active, false, t, y, sc};
-			ng_assess_parallel(th, b, run_compression_round, &job);
-			done2 += count_rounds(r, t, b, active, &one);
-			ng_progress_total((unsigned)(done2 + compression_left(r->perm_c[18])));
-		}
+		if (ok && rounds > 0)
+			done2 = run_rounds(&rs, th);
 		ng_progress_end();
 	}
-	for (unsigned j = 0; sc && j <= maxb; j++) {
+	pthread_cond_destroy(&rs.cv);
+	pthread_mutex_destroy(&rs.mu);
+	for (unsigned j = 0; sc && j <= th; j++) {
 		free(sc[j].c1);
 		free(sc[j].c2);
 		ng_bz2_ws_free(sc[j].bz);
 	}
-	for (unsigned j = 0; y && j < maxb; j++)
+	for (unsigned j = 0; y && j < th; j++)
 		free(y[j]);
 	free(sc);
 	free(y);
+	free(ready);
 	free(t);
 	if (!ok) {
 		free(sym);
