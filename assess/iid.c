@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
+#include "sort.h"
 #include "xoshiro.h"
 
 const char *const ng_perm_name[NG_PERM_STATS] = {
@@ -666,35 +667,122 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 		r->chi_pass = false;
 }
 
-/* 5.2.5 length of the longest repeated substring */
+/* The length of the longest repeated substring of s[0..n) (symbols below
+ * k), when it is shorter than a window of q symbols (b bits each, first
+ * symbol on top, 64 / b of them). The suffixes with a whole window are
+ * sorted by it: the longest common prefix of two of them, capped at q, is
+ * their windows' common leading symbols, and its largest value over all
+ * pairs is the largest over neighbours in sorted order. Each of the last
+ * q - 1 suffixes (shorter than a window) meets its longest match among
+ * those at the windows either side of where its own (zero-padded) would
+ * sort, and is compared with the other short ones directly. Returns 1
+ * with *w, 0 when two windows are equal (the repeat may be longer: the
+ * suffix array decides) or n is too short, -1 out of memory. */
+static int lrs_windows(const uint8_t *s, size_t n, unsigned k, uint32_t *w)
+{
+	unsigned b = 1;
+	while ((1u << b) < k)
+		b++;
+	unsigned q = 64 / b;
+	if (n <= q)
+		return 0;
+	size_t m = n - q + 1;   /* suffixes 0 .. m-1 have whole windows */
+	uint64_t *a = malloc(m * sizeof *a), *tmp = malloc(m * sizeof *tmp);
+	if (!a || !tmp) {
+		free(a);
+		free(tmp);
+		return -1;
+	}
+	uint64_t win = 0;
+	for (size_t i = 0; i + 1 < q; i++)
+		win = win << b | s[i];
+	for (size_t i = 0; i < m; i++) {
+		win = win << b | s[i + q - 1];
+		a[i] = win << (64 - b * q);
+	}
+	ng_msd_sort_u64(a, tmp, m, 64);
+	int res = 1;
+	unsigned best = 0;
+	for (size_t i = 1; i < m; i++) {
+		uint64_t d = a[i] ^ a[i - 1];
+		if (!d) {
+			res = 0;
+			break;
+		}
+		unsigned l = (unsigned)__builtin_clzll(d) / b;
+		best = l > best ? l : best;
+	}
+	for (size_t j = m; res == 1 && j < n; j++) {
+		unsigned len = (unsigned)(n - j);
+		if (len <= best)
+			break;   /* the later ones are shorter still */
+		uint64_t p = 0;
+		for (size_t i = j; i < n; i++)
+			p = p << b | s[i];
+		p <<= 64 - b * len;
+		size_t lo = 0, hi = m;   /* the first window >= p */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (a[mid] < p)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t x = lo ? lo - 1 : 0; x <= lo && x < m; x++) {
+			uint64_t d = a[x] ^ p;
+			unsigned l = d ? (unsigned)__builtin_clzll(d) / b : len;
+			l = l < len ? l : len;
+			best = l > best ? l : best;
+		}
+		for (size_t j2 = j + 1; j2 < n; j2++) {
+			unsigned l = 0;
+			while (j2 + l < n && s[j + l] == s[j2 + l])
+				l++;
+			best = l > best ? l : best;
+		}
+	}
+	free(a);
+	free(tmp);
+	*w = best;
+	return res;
+}
+
+/* 5.2.5 length of the longest repeated substring: from the windows when
+ * it is shorter than one, else from the suffix and LCP arrays */
 static void lrs_test(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 {
 	r->lrs_ok = false;
 	r->lrs_pass = true;
-	uint32_t *sa = malloc(n * sizeof *sa), *lcp = malloc(n * sizeof *lcp);
-	if (sa && lcp && ng_suffix_array(s, n, k, sa) && ng_lcp_array(s, n, sa, lcp)) {
-		uint32_t w = 0;
-		for (size_t i = 1; i < n; i++)
-			if (lcp[i] > w)
-				w = lcp[i];
-		uint64_t cnt[256] = {0};
-		for (size_t i = 0; i < n; i++)
-			cnt[s[i]]++;
-		long double pcol = 0;
-		for (unsigned i = 0; i < 256; i++) {
-			long double p = (long double)cnt[i] / (long double)n;
-			pcol += p * p;
+	uint32_t w = 0;
+	int got = lrs_windows(s, n, k, &w);
+	if (got == 0) {
+		uint32_t *sa = malloc(n * sizeof *sa), *lcp = malloc(n * sizeof *lcp);
+		if (sa && lcp && ng_suffix_array(s, n, k, sa) && ng_lcp_array(s, n, sa, lcp)) {
+			for (size_t i = 1; i < n; i++)
+				if (lcp[i] > w)
+					w = lcp[i];
+			got = 1;
 		}
-		long double m = (long double)(n - w + 1), N = m * (m - 1) / 2;
-		long double pr = 1 - expl(N * log1pl(-powl(pcol, w)));
-		r->lrs_w = w;
-		r->lrs_pcol = pcol;
-		r->lrs_prx = pr;
-		r->lrs_ok = true;
-		r->lrs_pass = pr >= 0.001L;
+		free(sa);
+		free(lcp);
 	}
-	free(sa);
-	free(lcp);
+	if (got != 1)
+		return;
+	uint64_t cnt[256] = {0};
+	for (size_t i = 0; i < n; i++)
+		cnt[s[i]]++;
+	long double pcol = 0;
+	for (unsigned i = 0; i < 256; i++) {
+		long double p = (long double)cnt[i] / (long double)n;
+		pcol += p * p;
+	}
+	long double m = (long double)(n - w + 1), N = m * (m - 1) / 2;
+	long double pr = 1 - expl(N * log1pl(-powl(pcol, w)));
+	r->lrs_w = w;
+	r->lrs_pcol = pcol;
+	r->lrs_prx = pr;
+	r->lrs_ok = true;
+	r->lrs_pass = pr >= 0.001L;
 }
 
 /* Twice the median of x[0..n) (n >= 1), from a histogram: the middle

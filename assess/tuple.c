@@ -454,7 +454,7 @@ typedef struct {
  * equal), tmp as scratch: 8-bit digits (256 write streams keep the
  * scatter within the TLB), digits every key shares skipped, insertion
  * sort below 33. */
-static void msd_sort(uint64_t *a, uint64_t *tmp, size_t m, unsigned shift)
+void ng_msd_sort_u64(uint64_t *a, uint64_t *tmp, size_t m, unsigned shift)
 {
 	uint32_t cnt[257];
 	while (m > 32 && shift > 0) {
@@ -482,7 +482,7 @@ static void msd_sort(uint64_t *a, uint64_t *tmp, size_t m, unsigned shift)
 		for (uint32_t c = 0; c < nb; c++) {
 			size_t e = cnt[c];
 			if (e - st > 1)
-				msd_sort(a + st, tmp + st, e - st, sh);
+				ng_msd_sort_u64(a + st, tmp + st, e - st, sh);
 			st = e;
 		}
 		return;
@@ -684,7 +684,7 @@ static int lcp_binary(const uint8_t *s, size_t n, lcp_acc *acc)
 		w = (w << 1) | (i + 64 < n ? s[i + 64] : 0);
 	}
 	for (unsigned c = 0; c < 256; c++)
-		msd_sort(a + cnt[c], b, cnt[c + 1] - cnt[c], 56);
+		ng_msd_sort_u64(a + cnt[c], b, cnt[c + 1] - cnt[c], 56);
 	free(b);
 	win64 sh[63];
 	for (unsigned j = 0; j < 63; j++) {

@@ -3,6 +3,7 @@
  * arbitrary inputs; the literal predictors' fast dictionaries against their
  * general twins (same counts, bit-identical estimate); the bitstring's
  * t-Tuple/LRS from the samples' suffix array against the bits' own; the
+ * IID LRS test's longest repeat against the suffix array's; the
  * compression statistic's size against libbz2. First byte: bits per sample
  * (1..8, bits 0-2), bz2len's portable paths (bit 6), level 1 or 5 (bit 7);
  * the rest: samples. */
@@ -69,6 +70,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ng_iid_report *ir = malloc(sizeof *ir);
 		if (ng_assess_iid(s, n, &o, 20, 1, ir) == 0 && !(ir->h_assessed >= 0 && ir->h_assessed <= bits))
 			abort();
+		/* the LRS test's longest repeat (windows of symbols) against
+		 * the suffix array's largest LCP */
+		uint8_t *sym = malloc(n);
+		uint32_t *sa = malloc(n * sizeof *sa), *lcp = malloc(n * sizeof *lcp), w = 0;
+		unsigned k = ng_assess_translate(s, n, sym);
+		if (sym && sa && lcp && ir->lrs_ok && ng_suffix_array(sym, n, k, sa) && ng_lcp_array(sym, n, sa, lcp)) {
+			for (size_t i = 1; i < n; i++)
+				w = lcp[i] > w ? lcp[i] : w;
+			if (w != ir->lrs_w)
+				abort();
+		}
+		free(sym);
+		free(sa);
+		free(lcp);
 		free(ir);
 	}
 	/* the compression statistic's size against libbz2 itself (level 1

@@ -310,6 +310,57 @@ int main(void)
 		free(z);
 	}
 
+	/* 5.2.5's longest repeated substring (the windows of symbols, and the
+	 * suffix array past them) = the largest LCP of the suffix array, on
+	 * 2 to 256 symbols, lengths around a window's (7 symbols of 256, 32
+	 * of 2), periodic data, a long repeat planted in random data, and a
+	 * repeat at the very end (where a window runs past it) */
+	{
+		static const size_t ns[] = {1, 2, 3, 9, 100, 4099, 300000};
+		static const unsigned ks[] = {1, 2, 3, 5, 16, 255, 256};
+		int bad = 0, cases = 0;
+		for (size_t si = 0; si < sizeof ns / sizeof *ns; si++) {
+			size_t n = ns[si];
+			uint8_t *x = malloc(n), *sym = malloc(n);
+			uint32_t *sa = malloc(n * sizeof *sa), *lcp = malloc(n * sizeof *lcp);
+			for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ki++) {
+				for (int shape = 0; shape < 6; shape++) {
+					for (size_t i = 0; i < n; i++)
+						x[i] = (uint8_t)(ng_test_rand(&seed) % ks[ki]);
+					size_t len = shape == 1 ? 6 : shape == 2 ? 7 : shape == 3 ? 31 : shape == 4 ? 33 : 40;
+					if (shape >= 1 && shape <= 4 && n > 2 * len + 10) {
+						/* a planted repeat of len symbols */
+						size_t from = ng_test_rand(&seed) % (n / 2 - len), to = n / 2 + ng_test_rand(&seed) % (n / 2 - len);
+						memcpy(x + to, x + from, len);
+					} else if (shape == 5 && n > 50) {
+						/* the last 20 symbols repeat the first 20; then periodic */
+						memcpy(x + n - 20, x, 20);
+						if (ki % 2)
+							for (size_t i = 37; i < n; i++)
+								x[i] = x[i - 37];
+					}
+					unsigned k = ng_assess_translate(x, n, sym);
+					uint32_t want = 0;
+					if (ng_suffix_array(sym, n, k, sa) && ng_lcp_array(sym, n, sa, lcp))
+						for (size_t i = 1; i < n; i++)
+							want = lcp[i] > want ? lcp[i] : want;
+					ng_iid_report *r = calloc(1, sizeof *r);
+					ng_assess_opts o = {.bits = 8, .threads = 1};
+					ng_status st = ng_assess_iid(x, n, &o, 0, 1, r);
+					bad += st != NG_OK || !r->lrs_ok || r->lrs_w != want;
+					cases++;
+					free(r);
+				}
+			}
+			free(x);
+			free(sym);
+			free(sa);
+			free(lcp);
+		}
+		CHECK(bad == 0, "LRS: the longest repeat equals the suffix array's largest LCP (%d of %d differ)", bad,
+		      cases);
+	}
+
 	/* restart sanity check (3.1.4.3): X_cutoff from the exact maximum-count
 	 * distribution under the reference's worst case; the reference's
 	 * simulated figures are 20 (H_I 7.876, 256 values), 31 (6.638) and
