@@ -184,49 +184,113 @@ double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t t
 	return shuffle_excursion(y, n, g, total, vmin, vmax, bar, true);
 }
 
-/* 5.1.2-5.1.4 on the directional sequence. Branch-free (the direction of
- * shuffled data is a coin toss, which a branch would mispredict half the
- * time): a run continues while the direction repeats. */
+/* Runs of equal bits in a bit sequence d_0, d_1, ..., fed 64 at a time
+ * (bit j of a word is d_(64w + j)). s_i = [d_i = d_(i-1)], s_0 = 0: each
+ * run starts at a 0 of s, so the runs are the 0s, and the longest run is
+ * 1 + the longest stretch of 1s, carried across words. */
+typedef struct {
+	uint64_t zeros, ones, best, cur;  /* cur: the 1s at the top of the last word */
+	uint64_t last;                     /* d's last bit, or ~d_0 at the start */
+	bool started;
+} bit_runs;
+
+static void runs_word(bit_runs *r, uint64_t d, unsigned cnt)
+{
+	uint64_t valid = cnt == 64 ? ~(uint64_t)0 : ((uint64_t)1 << cnt) - 1;
+	d &= valid;
+	if (!r->started) {
+		r->last = ~d & 1;
+		r->started = true;
+	}
+	uint64_t s = ~(d ^ (d << 1 | r->last)) & valid;
+	r->zeros += cnt - (unsigned)__builtin_popcountll(s);
+	r->ones += (unsigned)__builtin_popcountll(d);
+	r->last = d >> 63;
+	if (s == ~(uint64_t)0) {
+		r->cur += 64;
+		return;
+	}
+	unsigned lead = (unsigned)__builtin_ctzll(~s);
+	r->best = r->cur + lead > r->best ? r->cur + lead : r->best;
+	/* the longest stretch inside: x &= x >> 1 removes one 1 from each */
+	uint64_t x = s >> lead;
+	if ((uint64_t)__builtin_popcountll(x) > r->best) {
+		uint64_t k = 0;
+		while (x) {
+			x &= x >> 1;
+			k++;
+		}
+		r->best = k > r->best ? k : r->best;
+	}
+	r->cur = cnt == 64 ? (unsigned)__builtin_clzll(~s) : 0;
+}
+
+/* The bits of eight bytes that are each 0 or 1, the first byte lowest. */
+static inline uint64_t pack8(const uint8_t *b)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+	memcpy(&v, b, 8);
+	return v * 0x0102040810204080ULL >> 56;
+#else
+	uint64_t v = 0;
+	for (int j = 0; j < 8; j++)
+		v |= (uint64_t)b[j] << j;
+	return v;
+#endif
+}
+
+/* 5.1.2-5.1.4 on the directional sequence d_i = [x_i <= x_(i+1)], and
+ * 5.1.5-5.1.6 on d_i = [2 x_i < median2] (median2 = twice the median, so
+ * it stays integral): the sequences are made 64 at a time as 0/1 bytes
+ * (a loop the compiler vectorises) and counted as bits. */
+static void runs_of(const uint8_t *x, size_t m, bool dir, unsigned median2, bit_runs *r)
+{
+	*r = (bit_runs){0};
+	unsigned t = (median2 + 1) / 2;   /* 2 x < median2 <=> x < t */
+	uint8_t c[64];
+	for (size_t i = 0; i < m; i += 64) {
+		unsigned cnt = m - i < 64 ? (unsigned)(m - i) : 64;
+		if (cnt == 64) {
+			if (dir)
+				for (unsigned j = 0; j < 64; j++)
+					c[j] = x[i + j] <= x[i + j + 1];
+			else
+				for (unsigned j = 0; j < 64; j++)
+					c[j] = x[i + j] < t;
+		} else {
+			memset(c, 0, sizeof c);
+			for (unsigned j = 0; j < cnt; j++)
+				c[j] = dir ? x[i + j] <= x[i + j + 1] : x[i + j] < t;
+		}
+		uint64_t d = 0;
+		for (unsigned j = 0; j < 64; j += 8)
+			d |= pack8(c + j) << j;
+		runs_word(r, d, cnt);
+	}
+	r->best = r->cur > r->best ? r->cur : r->best;
+}
+
 static void st_directional(const uint8_t *x, size_t n, double *num, double *len, double *incdec)
 {
 	if (n < 2) {
 		*num = *len = *incdec = 0;
 		return;
 	}
-	uint64_t changes = 0, cur = 1, longest = 1, up = 0;
-	unsigned prev = x[0] <= x[1];
-	up += prev;
-	for (size_t i = 1; i + 1 < n; i++) {
-		unsigned d = x[i] <= x[i + 1];
-		uint64_t same = d == prev;
-		up += d;
-		changes += !same;
-		cur = same * cur + 1;
-		longest = cur > longest ? cur : longest;
-		prev = d;
-	}
-	uint64_t down = (n - 1) - up;
-	*num = (double)(changes + 1);
-	*len = (double)longest;
-	*incdec = (double)(up > down ? up : down);
+	bit_runs r;
+	runs_of(x, n - 1, true, 0, &r);
+	uint64_t down = (n - 1) - r.ones;
+	*num = (double)r.zeros;
+	*len = (double)(r.best + 1);
+	*incdec = (double)(r.ones > down ? r.ones : down);
 }
 
-/* 5.1.5-5.1.6; median2 = twice the median (so it stays integral); branch-free
- * as above */
 static void st_median_runs(const uint8_t *x, size_t n, unsigned median2, double *num, double *len)
 {
-	uint64_t changes = 0, cur = 1, longest = 1;
-	unsigned prev = 2u * x[0] < median2;
-	for (size_t i = 1; i < n; i++) {
-		unsigned d = 2u * x[i] < median2;
-		uint64_t same = d == prev;
-		changes += !same;
-		cur = same * cur + 1;
-		longest = cur > longest ? cur : longest;
-		prev = d;
-	}
-	*num = (double)(changes + 1);
-	*len = (double)longest;
+	bit_runs r;
+	runs_of(x, n, false, median2, &r);
+	*num = (double)r.zeros;
+	*len = (double)(r.best + 1);
 }
 
 /* 5.1.7-5.1.8 */

@@ -43,6 +43,24 @@ static int cmp_u8(const void *a, const void *b)
 	return *(const uint8_t *)a - *(const uint8_t *)b;
 }
 
+/* The plain runs counts of 5.1.2-5.1.6 on a 0/1 sequence: the number of
+ * runs and the longest. */
+static void plain_runs(const uint8_t *d, size_t m, double *num, double *len)
+{
+	size_t runs = m > 0, cur = 1, longest = m > 0;
+	for (size_t i = 1; i < m; i++) {
+		if (d[i] == d[i - 1])
+			cur++;
+		else {
+			runs++;
+			cur = 1;
+		}
+		longest = cur > longest ? cur : longest;
+	}
+	*num = (double)runs;
+	*len = (double)longest;
+}
+
 /* The naive permutation test: the counters ng_assess_iid must produce. */
 static unsigned long naive_perm(const uint8_t *raw, size_t n, unsigned long rounds, uint64_t seed,
 				unsigned c[NG_PERM_STATS][3], double t0[NG_PERM_STATS])
@@ -308,6 +326,69 @@ int main(void)
 		      "--all-rounds: every counter equals the naive loop's (%lu rounds)", nr);
 		free(r);
 		free(z);
+	}
+
+	/* the directional and median runs statistics (5.1.2-5.1.6, counted 64
+	 * bits at a time) = plain loops, on every length to 300 and a few
+	 * long ones: random, binary (the directional runs then see conversion
+	 * I), constant, ramps and plateaus longer than a word, a zigzag */
+	{
+		static const size_t big[] = {1000, 4097, 65539, 100000};
+		int bad = 0, cases = 0;
+		for (size_t si = 0; si < 300 + sizeof big / sizeof *big; si++) {
+			size_t n = si < 300 ? si + 2 : big[si - 300];
+			uint8_t *x = malloc(n), *sym = malloc(n), *d = malloc(n), *a = malloc(n);
+			for (int kind = 0; kind < 6; kind++) {
+				for (size_t i = 0; i < n; i++) {
+					uint64_t v = ng_test_rand(&seed);
+					x[i] = kind == 0 ? (uint8_t)v : kind == 1 ? (uint8_t)(v & 1)
+						: kind == 2 ? 9 : kind == 3 ? (uint8_t)((i / 150) % 2 ? 255 - i % 150 : i % 150)
+						: kind == 4 ? (uint8_t)(i / 70 % 3 + (v % 23 == 0))
+						: (uint8_t)(i % 2 ? 200 : 10 + i % 7);
+				}
+				unsigned k = ng_assess_translate(x, n, sym);
+				bool binary = k == 2;
+				const uint8_t *y = binary ? sym : x;
+				size_t na = n;
+				if (binary) {
+					/* conversion I: the ones in each 8-bit block */
+					na = (n + 7) / 8;
+					for (size_t j = 0; j < na; j++) {
+						a[j] = 0;
+						for (size_t b = 8 * j; b < 8 * j + 8 && b < n; b++)
+							a[j] = (uint8_t)(a[j] + y[b]);
+					}
+				} else
+					memcpy(a, y, n);
+				memcpy(d, y, n);
+				qsort(d, n, 1, cmp_u8);
+				double median = binary ? 0.5 : n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0;
+				double want[6], got[NG_PERM_STATS];
+				size_t up = 0;
+				for (size_t i = 0; i + 1 < na; i++) {
+					d[i] = a[i] <= a[i + 1];
+					up += d[i];
+				}
+				if (na >= 2) {
+					plain_runs(d, na - 1, &want[1], &want[2]);
+					want[3] = (double)(up > na - 1 - up ? up : na - 1 - up);
+				} else
+					want[1] = want[2] = want[3] = 0;
+				for (size_t i = 0; i < n; i++)
+					d[i] = y[i] < median;
+				plain_runs(d, n, &want[4], &want[5]);
+				ng_perm_stats(sym, x, n, binary, median, got);
+				for (int i = 1; i <= 5; i++)
+					bad += got[i] != want[i];
+				cases++;
+			}
+			free(x);
+			free(sym);
+			free(d);
+			free(a);
+		}
+		CHECK(bad == 0, "directional and median runs = plain loops, 2 to 301 and up to 100,000 samples (%d of %d differ)",
+		      bad, cases * 5);
 	}
 
 	/* 5.2.5's longest repeated substring (the windows of symbols, and the
