@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The IID track's fast paths against the plain ones: the fused
  * shuffle+excursion pass against Fisher-Yates then the excursion (same RNG
- * stream), its early stop, and whole permutation tests (batched rounds on
+ * stream), its early stop, whole permutation tests (rounds streamed on
  * several threads, excursion-only rounds that stop early, skipped
  * statistics) against a naive loop that shuffles, computes all 19
- * statistics and applies the 5.1 early stop round by round. */
+ * statistics and applies the 5.1 early stop round by round, the runs
+ * statistics against plain loops and the LRS test's longest repeat against
+ * the suffix array's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
