@@ -20,8 +20,9 @@
  * in an order-preserving code, short for frequent tokens; LSD radix on the
  * keys' top bits, then the rest of the key, then prefix doubling for the
  * rare equal keys), and each
- * token's 2 to 4 characters are dealt into the buckets of their p: that
- * replaces sorting 500,000 character rotations. The transform of a block
+ * token's 2 to 4 characters are dealt into the buckets of their p (a
+ * bucket whose characters are all the same needs no order and is filled
+ * at once): that replaces sorting 500,000 character rotations. The transform of a block
  * is unique (equal rotations give equal characters), so any correct sort
  * gives libbz2's. The text never has four equal characters in
  * a row (at most three digits, then a space), so bzip2's initial run-length
@@ -1233,68 +1234,110 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 	unsigned ranges, nuse = use_map(dmask, true, rank, &ranges);
 	uint16_t ids[257][7];
 	uint8_t ch[257][7];
+	unsigned nb = nskey + ne;
 	uint32_t pos[256 * 4 + 9 + 256 * 3] = {0};
+	/* a bucket's character while all its rotations give the same one;
+	 * NONE before the first, MIXED once two differ */
+	enum { NONE = 0xfe, MIXED = 0xff };
+	uint8_t only[256 * 4 + 9];
+	memset(only, NONE, nb);
 	for (unsigned v = 0; v < 256; v++) {
 		if (!occ[v])
 			continue;
 		const tok_info *t = &vt[v];
 		for (unsigned k = 0; k <= t->len; k++) {
-			ids[v][k] = sid[sidx[v][k]];
+			unsigned b = ids[v][k] = sid[sidx[v][k]];
 			ch[v][k] = k ? rank[t->d[k - 1] - '0'] : rank[10];
-			pos[ids[v][k]] += occ[v];
+			pos[b] += occ[v];
+			if (k < t->len)
+				only[b] = only[b] == NONE || only[b] == ch[v][k] ? ch[v][k] : MIXED;
 		}
 	}
 	for (unsigned k = 0; k <= ml; k++) {
 		unsigned e = 0;
 		while (e < ne && extra[e] < mk[k])
 			e++;
-		ids[MERGED][k] = (uint16_t)(lower_bound(skey_sorted, nskey, mk[k]) + e);
+		unsigned b = ids[MERGED][k] = (uint16_t)(lower_bound(skey_sorted, nskey, mk[k]) + e);
 		ch[MERGED][k] = k ? rank[md[k - 1] - '0'] : rank[10];
-		pos[ids[MERGED][k]]++;
+		pos[b]++;
+		if (k < ml)
+			only[b] = only[b] == NONE || only[b] == ch[MERGED][k] ? ch[MERGED][k] : MIXED;
 	}
+	/* the buckets of one character are filled now: they need no order
+	 * (a 3-digit token's own bucket, all spaces; every bucket when no
+	 * two tokens share a suffix, as with 0s and 1s) */
+	uint8_t *bwt = w->bwt;
 	uint32_t s = 0;
-	for (unsigned k = 0; k < nskey + ne; k++) {
+	for (unsigned k = 0; k < nb; k++) {
 		uint32_t c2 = pos[k];
 		pos[k] = s;
+		if (k && only[k] < NONE)
+			memset(bwt + s, only[k], c2);
 		s += c2;
 	}
-	/* a value token's 1 to 3 rotations that start with a digit as K
-	 * fixed steps, K the longest token's length: a missing one writes
-	 * past the block through a counter of its own that does not advance
-	 * (a shared one would chain the steps through memory) */
-	unsigned K = 1;
-	for (unsigned v = 0; v < 256; v++)
-		K = occ[v] && vt[v].len > K ? vt[v].len : K;
+	/* a value token's rotations that start with a digit in a bucket of
+	 * mixed characters as K fixed steps, K the most a token has: a
+	 * missing one writes past the block through a counter of its own
+	 * that does not advance (a shared one would chain the steps through
+	 * memory) */
+	unsigned K = 0;
+	uint16_t did[256][3];
+	uint8_t dch[256][4], nd[256];
 	uint32_t step[256][3];
 	for (unsigned v = 0; v < 256; v++) {
 		if (!occ[v])
 			continue;
+		unsigned n = 0;
+		for (unsigned k = 0; k < vt[v].len; k++)
+			if (only[ids[v][k]] == MIXED) {
+				did[v][n] = ids[v][k];
+				dch[v][n++] = ch[v][k];
+			}
+		dch[v][3] = ch[v][vt[v].len];
+		nd[v] = (uint8_t)n;
+		K = n > K ? n : K;
+	}
+	for (unsigned v = 0; v < 256; v++) {
+		if (!occ[v])
+			continue;
 		for (unsigned k = 0; k < K; k++) {
-			bool real = k < vt[v].len;
-			unsigned sink = nskey + ne + 3 * v + k;
+			step[v][k] = k < nd[v];
+			if (k < nd[v])
+				continue;
+			unsigned sink = nb + 3 * v + k;
 			pos[sink] = (uint32_t)l;
-			ids[v][k] = (uint16_t)(real ? ids[v][k] : sink);
-			ch[v][k] = k <= vt[v].len ? ch[v][k] : 0;
-			step[v][k] = real;
+			did[v][k] = (uint16_t)sink;
+			dch[v][k] = 0;
 		}
-		ch[v][3] = ch[v][vt[v].len];
 	}
 	/* the rotations that start with the space after a token come first
 	 * (bucket 0), in the order of the token rotation after that space:
-	 * bwt[r] is the last character of the token before sa[r] */
-	uint8_t *bwt = w->bwt;
+	 * bwt[r] is the last character of the token before sa[r]. Those
+	 * tokens are gathered first (the samples: tok[j] is x[a + 1 + j]),
+	 * the wrapped one's place rm apart, so the dealing reads them in
+	 * order (w->mtf is free until block_bits) */
 	const uint32_t *sa = w->sa;
+	uint8_t *pv = w->mtf;
+	size_t rm = 0;
 	for (size_t r = 0; r < m; r++) {
 		uint32_t st = sa[r];
-		unsigned t = tok[st ? st - 1 : m - 1];
-		const uint16_t *id = ids[t];
-		const uint8_t *c = ch[t];
-		if (t == MERGED) {
+		pv[r] = x[a + st];
+		rm = st ? rm : r;
+	}
+	for (size_t r = 0; r < m; r++) {
+		if (r == rm) {
+			/* its digits' buckets of one character take its
+			 * character at their start again: no harm */
+			const uint16_t *id = ids[MERGED];
+			const uint8_t *c = ch[MERGED];
 			bwt[r] = c[ml];
 			for (unsigned k = 0; k < ml; k++)
 				bwt[pos[id[k]]++] = c[k];
 			continue;
 		}
+		unsigned t = pv[r];
+		const uint16_t *id = did[t];
+		const uint8_t *c = dch[t];
 		bwt[r] = c[3];
 		for (unsigned k = 0; k < K; k++) {
 			bwt[pos[id[k]]] = c[k];
