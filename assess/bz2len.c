@@ -60,7 +60,7 @@ struct ng_bz2_ws {
 	size_t cap_m, cap_l;
 	uint32_t *sa, *isa, *aux, *aux2;
 	uint16_t *tok;
-	uint64_t *a64, *b64;
+	uint64_t *a64, *b64, *c64;
 	uint8_t *bwt, *mtf;
 	uint8_t (*hist)[16];
 	uint8_t *sel;
@@ -170,9 +170,10 @@ static void free_m(ng_bz2_ws *w)
 	free(w->tok);
 	free(w->a64);
 	free(w->b64);
+	free(w->c64);
 	w->sa = w->isa = w->aux = w->aux2 = NULL;
 	w->tok = NULL;
-	w->a64 = w->b64 = NULL;
+	w->a64 = w->b64 = w->c64 = NULL;
 	w->cap_m = 0;
 }
 
@@ -208,7 +209,8 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		w->tok = malloc((m + 64) * sizeof *w->tok);
 		w->a64 = malloc(m * sizeof *w->a64);
 		w->b64 = malloc((m + 64) * sizeof *w->b64);
-		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->a64 || !w->b64) {
+		w->c64 = malloc(m * sizeof *w->c64);
+		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->a64 || !w->b64 || !w->c64) {
 			free_m(w);
 			return false;
 		}
@@ -308,6 +310,93 @@ static uint64_t *radix_u64(uint64_t *a, uint64_t *t, size_t n, unsigned lo, unsi
 	return a;
 }
 
+/* The same on bits lo..63 (at least 2 of them) in two passes, with 32-bit
+ * entries (half the traffic): the low digit's pass carries the high digit
+ * and j (the key's low ib bits), the high digit's pass reads the low
+ * digit's buckets in order and writes (low digit << ib | j). out[] is in
+ * order of the bits, bend[d] the end of high digit d's entries. */
+static void radix_top32(const uint64_t *a, uint32_t *t, uint32_t *out, size_t n, unsigned lo, unsigned ib,
+			uint32_t *c, uint32_t *bend)
+{
+	unsigned w1 = (64 - lo) / 2, sh2 = lo + w1, n2 = 1u << (64 - sh2);
+	uint32_t m1 = (1u << w1) - 1, jm = (1u << ib) - 1, *c1 = c, *c2 = c + (1 << RADIX);
+	memset(c, 0, (2 << RADIX) * sizeof *c);
+	for (size_t i = 0; i < n; i++) {
+		c1[a[i] >> lo & m1]++;
+		c2[a[i] >> sh2]++;
+	}
+	for (uint32_t d = 0, s1 = 0, s2 = 0; d < n2; d++) {
+		uint32_t x = c1[d];
+		c1[d] = s1;
+		s1 += d <= m1 ? x : 0;
+		x = c2[d];
+		c2[d] = s2;
+		s2 += x;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = a[i];
+		t[c1[k >> lo & m1]++] = (uint32_t)(k >> sh2) << ib | (uint32_t)(k & jm);
+	}
+	size_t i = 0;
+	for (uint32_t d = 0; d <= m1; d++)
+		for (uint32_t e = c1[d], dd = d << ib; i < e; i++) {
+			uint32_t x = t[i];
+			out[c2[x >> ib]++] = dd | (x & jm);
+		}
+	memcpy(bend, c2, n2 * sizeof *c2);
+}
+
+/* Entries e[0..n) (key | j) equal in the radix-sorted bits, at sorted
+ * positions base..: ordered by the rest of the key (bits ib..lo), then
+ * by the key's low ib bits (lowk[j]); sets sa[] there and appends the
+ * ranges of equal keys to gend (ngr entries so far): the new ngr. tmp
+ * holds n entries. */
+static size_t settle(uint64_t *e, uint64_t *tmp, size_t n, size_t base, unsigned lo, unsigned ib,
+		     const uint32_t *lowk, uint32_t *sa, uint32_t *gend, size_t ngr, uint32_t *cnt)
+{
+	uint64_t jm = ((uint64_t)1 << ib) - 1;
+	if (lo > ib) {
+		if (n < 4096) {
+			sort_u64(e, n);
+		} else {
+			uint64_t *x = radix_u64(e, tmp, n, ib, lo, cnt);
+			if (x != e)
+				memcpy(e, x, n * sizeof *e);
+		}
+	}
+	/* equal tops: order by the key's low ib bits; equal keys open
+	 * a group */
+	for (size_t f = 0; f < n;) {
+		size_t g = f + 1;
+		while (g < n && (e[g] & ~jm) == (e[f] & ~jm))
+			g++;
+		if (g - f == 1) {
+			sa[base + f] = (uint32_t)(e[f] & jm);
+			f = g;
+			continue;
+		}
+		for (size_t x = f; x < g; x++) {
+			uint32_t jj = (uint32_t)(e[x] & jm);
+			e[x] = (uint64_t)lowk[jj] << 32 | jj;
+		}
+		sort_u64(e + f, g - f);
+		for (size_t x = f; x < g;) {
+			size_t y = x + 1;
+			while (y < g && e[y] >> 32 == e[x] >> 32)
+				y++;
+			if (y - x > 1) {
+				gend[ngr++] = (uint32_t)(base + x);
+				gend[ngr++] = (uint32_t)(base + y);
+			}
+			x = y;
+		}
+		for (size_t x = f; x < g; x++)
+			sa[base + x] = (uint32_t)e[x];
+		f = g;
+	}
+	return ngr;
+}
+
 /* Suffix order of the cyclic token sequence tok[0..m) (continued to
  * tok[m + 63]) with ranks rk[] (nr of them; the values with occ[v] > 0
  * and MERGED): w->sa. Rotations equal over all m tokens stay in any order
@@ -315,9 +404,9 @@ static uint64_t *radix_u64(uint64_t *a, uint64_t *t, size_t n, unsigned lo, unsi
  *
  * Each rotation's key is the first 64 bits of its tokens' codes
  * (split_code). The radix sort orders the keys' top bits, as many as
- * make most keys distinct for the tokens' entropy; entries equal there are
- * ordered by the rest of the key, and entries with equal keys by prefix
- * doubling. */
+ * make most keys distinct for the tokens' entropy (when two passes do,
+ * on 32-bit entries: radix_top32); entries equal there are ordered by the
+ * rest of the key, and entries with equal keys by prefix doubling. */
 static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned nr, const uint32_t *occ)
 {
 	const uint16_t *tok = w->tok;
@@ -398,63 +487,56 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 			off += len[rk[tok[j]]];
 		}
 	}
-	uint64_t *r = radix_u64(a, t, m, lo, 64, w->cnt);
-	t = r == a ? t : a;
-	a = r;
 	uint32_t *sa = w->sa, *isa = w->isa, *gend = w->aux;
-	uint64_t *q = t;   /* (sort key << 32 | index) from here on */
 	size_t ngr = 0;
-	for (size_t i = 0; i < m;) {
-		/* entries equal in the sorted bits: by the rest of the key */
-		size_t e = i + 1;
-		while (e < m && (a[e] ^ a[i]) >> lo == 0)
-			e++;
-		if (e - i == 1) {
-			sa[i] = (uint32_t)(a[i] & jm);
-			i = e;
-			continue;
-		}
-		if (lo > ib) {
-			if (e - i < 4096) {
-				sort_u64(a + i, e - i);
-			} else {
-				uint64_t *x = radix_u64(a + i, t + i, e - i, ib, lo, w->cnt);
-				if (x != a + i)
-					memcpy(a + i, x, (e - i) * sizeof *a);
+	if (lo <= 62 && 64 - lo <= 2 * RADIX && ib + (64 - lo + 1) / 2 <= 32) {
+		/* sa[] holds (low digit << ib | j) until a run of equal
+		 * digits is settled; the runs' entries are read back from
+		 * the keys */
+		uint32_t bend[1 << RADIX], *run = w->aux2;
+		radix_top32(a, w->aux2, sa, m, lo, ib, w->cnt, bend);
+		/* the runs' keys first, all their loads in flight at once,
+		 * then their order */
+		size_t i = 0, nrun = 0;
+		for (uint32_t d = 0; i < m; d++) {
+			for (size_t e = bend[d]; i < e;) {
+				size_t g = i + 1;
+				uint32_t top = sa[i] >> ib;
+				while (g < e && sa[g] >> ib == top)
+					g++;
+				if (g - i == 1) {
+					sa[i++] &= (uint32_t)jm;
+					continue;
+				}
+				for (size_t x = i; x < g; x++)
+					t[x] = a[sa[x] & jm];
+				run[nrun++] = (uint32_t)i;
+				run[nrun++] = (uint32_t)g;
+				i = g;
 			}
 		}
-		/* equal tops: order by the key's low ib bits; equal keys open
-		 * a group */
-		for (size_t f = i; f < e;) {
-			size_t g = f + 1;
-			while (g < e && (a[g] & ~jm) == (a[f] & ~jm))
-				g++;
-			if (g - f == 1) {
-				sa[f] = (uint32_t)(a[f] & jm);
-				f = g;
+		for (size_t k = 0; k < nrun; k += 2)
+			ngr = settle(t + run[k], w->c64, run[k + 1] - run[k], run[k], lo, ib, lowk, sa, gend, ngr,
+				     w->cnt);
+	} else {
+		uint64_t *r = radix_u64(a, t, m, lo, 64, w->cnt);
+		t = r == a ? t : a;
+		a = r;
+		for (size_t i = 0; i < m;) {
+			/* entries equal in the sorted bits: by the rest of the key */
+			size_t e = i + 1;
+			while (e < m && (a[e] ^ a[i]) >> lo == 0)
+				e++;
+			if (e - i == 1) {
+				sa[i] = (uint32_t)(a[i] & jm);
+				i = e;
 				continue;
 			}
-			for (size_t x = f; x < g; x++) {
-				uint32_t jj = (uint32_t)(a[x] & jm);
-				q[x] = (uint64_t)lowk[jj] << 32 | jj;
-			}
-			sort_u64(q + f, g - f);
-			for (size_t x = f; x < g;) {
-				size_t y = x + 1;
-				while (y < g && q[y] >> 32 == q[x] >> 32)
-					y++;
-				if (y - x > 1) {
-					gend[ngr++] = (uint32_t)x;
-					gend[ngr++] = (uint32_t)y;
-				}
-				x = y;
-			}
-			for (size_t x = f; x < g; x++)
-				sa[x] = (uint32_t)q[x];
-			f = g;
+			ngr = settle(a + i, t + i, e - i, i, lo, ib, lowk, sa, gend, ngr, w->cnt);
+			i = e;
 		}
-		i = e;
 	}
+	uint64_t *q = t;   /* (sort key << 32 | index) from here on */
 	/* equal keys hold at least the first 64 / maxlen tokens alike */
 	size_t h0 = 64 / maxlen;
 	if (ngr == 0 || h0 >= m)
