@@ -458,33 +458,22 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 	}
 	uint32_t *lowk = w->isa;   /* the key's low ib bits, until the doubling */
 	{
-		/* the codes of tok[0 .. m + 63] as one bit string in words,
-		 * first bit on top (in t, free until the sort) */
-		uint64_t *s = t, acc = 0;
-		size_t p = 0;
-		unsigned nb = 0;
-		for (size_t j = 0; j < m + 64; j++) {
-			unsigned r = rk[tok[j]], e = nb + len[r];
-			uint64_t c = code[r];
-			if (e < 64) {
-				acc |= c << (64 - e);
-				nb = e;
-			} else {
-				s[p++] = acc | c >> (e - 64);
-				acc = e > 64 ? c << (128 - e) : 0;
-				nb = e - 64;
+		/* from the end back: the key of j is the code of tok[j] (tc,
+		 * on top; tl bits) followed by the key of j + 1; 64 tokens
+		 * on from m - 1 (past the start again) fill every bit */
+		uint64_t tc[257] = {0}, k = 0;
+		uint8_t tl[257] = {0};
+		for (unsigned v = 0; v <= MERGED; v++)
+			if (v == MERGED || occ[v]) {
+				tl[v] = len[rk[v]];
+				tc[v] = (uint64_t)code[rk[v]] << (64 - tl[v]);
 			}
-		}
-		s[p] = acc;
-		s[p + 1] = 0;
-		size_t off = 0;
-		for (size_t j = 0; j < m; j++) {
-			size_t i = off >> 6;
-			unsigned sh = off & 63;
-			uint64_t k = s[i] << sh | s[i + 1] >> 1 >> (63 - sh);
+		for (size_t j = m + 64; j-- > m;)
+			k = tc[tok[j]] | k >> tl[tok[j]];
+		for (size_t j = m; j-- > 0;) {
+			k = tc[tok[j]] | k >> tl[tok[j]];
 			a[j] = (k & ~jm) | j;
 			lowk[j] = (uint32_t)(k & jm);
-			off += len[rk[tok[j]]];
 		}
 	}
 	uint32_t *sa = w->sa, *isa = w->isa, *gend = w->aux;
