@@ -314,9 +314,9 @@ static uint64_t *radix_u64(uint64_t *a, uint64_t *t, size_t n, unsigned lo, unsi
  * entries (half the traffic): the low digit's pass carries the high digit
  * and j (the key's low ib bits), the high digit's pass reads the low
  * digit's buckets in order and writes (low digit << ib | j). out[] is in
- * order of the bits, bend[d] the end of high digit d's entries. */
+ * order of the bits. */
 static void radix_top32(const uint64_t *a, uint32_t *t, uint32_t *out, size_t n, unsigned lo, unsigned ib,
-			uint32_t *c, uint32_t *bend)
+			uint32_t *c)
 {
 	unsigned w1 = (64 - lo) / 2, sh2 = lo + w1, n2 = 1u << (64 - sh2);
 	uint32_t m1 = (1u << w1) - 1, jm = (1u << ib) - 1, *c1 = c, *c2 = c + (1 << RADIX);
@@ -343,7 +343,52 @@ static void radix_top32(const uint64_t *a, uint32_t *t, uint32_t *out, size_t n,
 			uint32_t x = t[i];
 			out[c2[x >> ib]++] = dd | (x & jm);
 		}
-	memcpy(bend, c2, n2 * sizeof *c2);
+}
+
+/* Bit i of eqb[i / 64]: sa[i] and sa[i + 1] (i + 1 < m) alike above their
+ * low ib bits; the bits from m - 1 on are clear. */
+static void eq_bits_portable(const uint32_t *sa, size_t m, unsigned ib, uint64_t *eqb)
+{
+	for (size_t wi = 0; wi < (m + 63) / 64; wi++) {
+		size_t b = wi * 64, e = m - 1 - b < 64 ? m - 1 - b : 64;
+		uint64_t bits = 0;
+		for (size_t k = 0; k < e; k++)
+			bits |= (uint64_t)((sa[b + k] ^ sa[b + k + 1]) >> ib == 0) << k;
+		eqb[wi] = bits;
+	}
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* the same four entries at a time, the last word as above */
+static void eq_bits_sse2(const uint32_t *sa, size_t m, unsigned ib, uint64_t *eqb)
+{
+	__m128i sh = _mm_cvtsi32_si128((int)ib);
+	size_t wi = 0;
+	for (; wi * 64 + 64 < m; wi++) {
+		const uint32_t *x = sa + wi * 64;
+		uint64_t bits = 0;
+		for (unsigned q = 0; q < 16; q++) {
+			__m128i u = _mm_srl_epi32(_mm_loadu_si128((const __m128i *)(x + 4 * q)), sh);
+			__m128i v = _mm_srl_epi32(_mm_loadu_si128((const __m128i *)(x + 4 * q + 1)), sh);
+			bits |= (uint64_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(u, v))) << (4 * q);
+		}
+		eqb[wi] = bits;
+	}
+	if (wi * 64 < m)
+		eq_bits_portable(sa + wi * 64, m - wi * 64, ib, eqb + wi);
+}
+#endif
+
+static void eq_bits(const uint32_t *sa, size_t m, unsigned ib, uint64_t *eqb)
+{
+#if defined(__SSE2__)
+	if (!ng_bz2_portable) {
+		eq_bits_sse2(sa, m, ib, eqb);
+		return;
+	}
+#endif
+	eq_bits_portable(sa, m, ib, eqb);
 }
 
 /* Entries e[0..n) (key | j) equal in the radix-sorted bits, at sorted
@@ -482,27 +527,37 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 		/* sa[] holds (low digit << ib | j) until a run of equal
 		 * digits is settled; the runs' entries are read back from
 		 * the keys */
-		uint32_t bend[1 << RADIX], *run = w->aux2;
-		radix_top32(a, w->aux2, sa, m, lo, ib, w->cnt, bend);
-		/* the runs' keys first, all their loads in flight at once,
-		 * then their order */
-		size_t i = 0, nrun = 0;
-		for (uint32_t d = 0; i < m; d++) {
-			for (size_t e = bend[d]; i < e;) {
-				size_t g = i + 1;
-				uint32_t top = sa[i] >> ib;
-				while (g < e && sa[g] >> ib == top)
-					g++;
-				if (g - i == 1) {
-					sa[i++] &= (uint32_t)jm;
-					continue;
-				}
-				for (size_t x = i; x < g; x++)
-					t[x] = a[sa[x] & jm];
-				run[nrun++] = (uint32_t)i;
-				run[nrun++] = (uint32_t)g;
-				i = g;
-			}
+		uint32_t *run = w->aux2;
+		radix_top32(a, w->aux2, sa, m, lo, ib, w->cnt);
+		/* the runs of equal top bits from a bitmap (eqb bit i: sa[i]
+		 * and sa[i + 1] alike), so the scan does not branch per entry;
+		 * a run may straddle two high digits' buckets, which does no
+		 * harm (settle orders it by whole keys). The runs' keys are
+		 * read first, all their loads in flight at once, then their
+		 * order */
+		uint64_t *eqb = w->c64;
+		size_t nw = (m + 63) / 64, nrun = 0;
+		eq_bits(sa, m, ib, eqb);
+		for (size_t i = 0; i < m;) {
+			size_t wi = i / 64;
+			uint64_t bits = eqb[wi] & ~0ull << (i % 64);
+			while (!bits && ++wi < nw)
+				bits = eqb[wi];
+			size_t st = bits ? wi * 64 + (size_t)__builtin_ctzll(bits) : m;
+			for (; i < st; i++)
+				sa[i] &= (uint32_t)jm;
+			if (st == m)
+				break;
+			/* the run ends at the first clear bit (bit m - 1 is) */
+			uint64_t z = ~eqb[wi] & ~0ull << (st % 64);
+			while (!z)
+				z = ~eqb[++wi];
+			size_t g = wi * 64 + (size_t)__builtin_ctzll(z) + 1;
+			for (size_t x = st; x < g; x++)
+				t[x] = a[sa[x] & jm];
+			run[nrun++] = (uint32_t)st;
+			run[nrun++] = (uint32_t)g;
+			i = g;
 		}
 		for (size_t k = 0; k < nrun; k += 2)
 			ngr = settle(t + run[k], w->c64, run[k + 1] - run[k], run[k], lo, ib, lowk, sa, gend, ngr,
