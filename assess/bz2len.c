@@ -818,24 +818,24 @@ static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_
 			rem -= a;
 		}
 	}
+	uint32_t rf[6][16];
 	for (int it = 0; it < ITERS; it++) {
-		uint32_t rf[6][16];
 		choose_tables(hist, ng, (const uint8_t (*)[16])len, ngr, alpha, sel, rf);
 		for (int t = 0; t < ngr; t++)
 			code_lengths(len[t], rf[t], alpha, MAXLEN);
 	}
 	uint64_t bits = 16 + 16ull * ranges + 3 + 15;
-	/* selectors, move-to-front coded in unary */
-	uint8_t order[6];
-	for (int t = 0; t < ngr; t++)
-		order[t] = (uint8_t)t;
+	/* selectors, move-to-front coded in unary; the list as 4-bit
+	 * fields, front in the low bits (as in mtf_portable) */
+	uint32_t list = 0;
+	for (int t = ngr; t-- > 0;)
+		list = list << 4 | (uint32_t)t;
 	for (size_t g = 0; g < ng; g++) {
-		int j = 0;
-		while (order[j] != sel[g])
-			j++;
+		uint32_t c = sel[g], x = list ^ (0x11111111u * c);
+		uint32_t z = (x - 0x11111111u) & ~x & 0x88888888u;
+		unsigned j = (unsigned)__builtin_ctz(z) / 4;
 		bits += (uint64_t)j + 1;
-		memmove(order + 1, order, (size_t)j);
-		order[0] = sel[g];
+		list = (list & ~((1u << (4 * j + 4)) - 1)) | (list & ((1u << (4 * j)) - 1)) << 4 | c;
 	}
 	/* the tables: 5 bits, then per symbol 2 bits a step and a stop bit */
 	for (int t = 0; t < ngr; t++) {
@@ -847,12 +847,11 @@ static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_
 			cur = len[t][v];
 		}
 	}
-	/* the symbols */
-	for (size_t g = 0; g < ng; g++) {
-		const uint8_t *h = hist[g], *l = len[sel[g]];
+	/* the symbols: the last round's choices stand, and its sums per
+	 * table count each table's symbols */
+	for (int t = 0; t < ngr; t++)
 		for (int v = 0; v < alpha; v++)
-			bits += (uint64_t)h[v] * l[v];
-	}
+			bits += (uint64_t)rf[t][v] * len[t][v];
 	return bits;
 }
 
