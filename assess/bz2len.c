@@ -20,8 +20,9 @@
  * in an order-preserving code, short for frequent tokens; LSD radix on the
  * keys' top bits, then the rest of the key, then prefix doubling for the
  * rare equal keys), and each
- * token's 2 to 4 characters are dealt into the buckets of their p: that
- * replaces sorting 500,000 character rotations. The transform of a block
+ * token's 2 to 4 characters are dealt into the buckets of their p (a
+ * bucket whose characters are all the same needs no order and is filled
+ * at once): that replaces sorting 500,000 character rotations. The transform of a block
  * is unique (equal rotations give equal characters), so any correct sort
  * gives libbz2's. The text never has four equal characters in
  * a row (at most three digits, then a space), so bzip2's initial run-length
@@ -59,7 +60,7 @@ struct ng_bz2_ws {
 	size_t cap_m, cap_l;
 	uint32_t *sa, *isa, *aux, *aux2;
 	uint16_t *tok;
-	uint64_t *a64, *b64;
+	uint64_t *a64, *b64, *c64;
 	uint8_t *bwt, *mtf;
 	uint8_t (*hist)[16];
 	uint8_t *sel;
@@ -169,9 +170,10 @@ static void free_m(ng_bz2_ws *w)
 	free(w->tok);
 	free(w->a64);
 	free(w->b64);
+	free(w->c64);
 	w->sa = w->isa = w->aux = w->aux2 = NULL;
 	w->tok = NULL;
-	w->a64 = w->b64 = NULL;
+	w->a64 = w->b64 = w->c64 = NULL;
 	w->cap_m = 0;
 }
 
@@ -207,7 +209,8 @@ static bool ws_reserve(ng_bz2_ws *w, size_t m, size_t l)
 		w->tok = malloc((m + 64) * sizeof *w->tok);
 		w->a64 = malloc(m * sizeof *w->a64);
 		w->b64 = malloc((m + 64) * sizeof *w->b64);
-		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->a64 || !w->b64) {
+		w->c64 = malloc(m * sizeof *w->c64);
+		if (!w->sa || !w->isa || !w->aux || !w->aux2 || !w->tok || !w->a64 || !w->b64 || !w->c64) {
 			free_m(w);
 			return false;
 		}
@@ -307,6 +310,138 @@ static uint64_t *radix_u64(uint64_t *a, uint64_t *t, size_t n, unsigned lo, unsi
 	return a;
 }
 
+/* The same on bits lo..63 (at least 2 of them) in two passes, with 32-bit
+ * entries (half the traffic): the low digit's pass carries the high digit
+ * and j (the key's low ib bits), the high digit's pass reads the low
+ * digit's buckets in order and writes (low digit << ib | j). out[] is in
+ * order of the bits. */
+static void radix_top32(const uint64_t *a, uint32_t *t, uint32_t *out, size_t n, unsigned lo, unsigned ib,
+			uint32_t *c)
+{
+	unsigned w1 = (64 - lo) / 2, sh2 = lo + w1, n2 = 1u << (64 - sh2);
+	uint32_t m1 = (1u << w1) - 1, jm = (1u << ib) - 1, *c1 = c, *c2 = c + (1 << RADIX);
+	memset(c, 0, (2 << RADIX) * sizeof *c);
+	for (size_t i = 0; i < n; i++) {
+		c1[a[i] >> lo & m1]++;
+		c2[a[i] >> sh2]++;
+	}
+	for (uint32_t d = 0, s1 = 0, s2 = 0; d < n2; d++) {
+		uint32_t x = c1[d];
+		c1[d] = s1;
+		s1 += d <= m1 ? x : 0;
+		x = c2[d];
+		c2[d] = s2;
+		s2 += x;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = a[i];
+		t[c1[k >> lo & m1]++] = (uint32_t)(k >> sh2) << ib | (uint32_t)(k & jm);
+	}
+	size_t i = 0;
+	for (uint32_t d = 0; d <= m1; d++)
+		for (uint32_t e = c1[d], dd = d << ib; i < e; i++) {
+			uint32_t x = t[i];
+			out[c2[x >> ib]++] = dd | (x & jm);
+		}
+}
+
+/* Bit i of eqb[i / 64]: sa[i] and sa[i + 1] (i + 1 < m) alike above their
+ * low ib bits; the bits from m - 1 on are clear. */
+static void eq_bits_portable(const uint32_t *sa, size_t m, unsigned ib, uint64_t *eqb)
+{
+	for (size_t wi = 0; wi < (m + 63) / 64; wi++) {
+		size_t b = wi * 64, e = m - 1 - b < 64 ? m - 1 - b : 64;
+		uint64_t bits = 0;
+		for (size_t k = 0; k < e; k++)
+			bits |= (uint64_t)((sa[b + k] ^ sa[b + k + 1]) >> ib == 0) << k;
+		eqb[wi] = bits;
+	}
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* the same four entries at a time, the last word as above */
+static void eq_bits_sse2(const uint32_t *sa, size_t m, unsigned ib, uint64_t *eqb)
+{
+	__m128i sh = _mm_cvtsi32_si128((int)ib);
+	size_t wi = 0;
+	for (; wi * 64 + 64 < m; wi++) {
+		const uint32_t *x = sa + wi * 64;
+		uint64_t bits = 0;
+		for (unsigned q = 0; q < 16; q++) {
+			__m128i u = _mm_srl_epi32(_mm_loadu_si128((const __m128i *)(x + 4 * q)), sh);
+			__m128i v = _mm_srl_epi32(_mm_loadu_si128((const __m128i *)(x + 4 * q + 1)), sh);
+			bits |= (uint64_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(u, v))) << (4 * q);
+		}
+		eqb[wi] = bits;
+	}
+	if (wi * 64 < m)
+		eq_bits_portable(sa + wi * 64, m - wi * 64, ib, eqb + wi);
+}
+#endif
+
+static void eq_bits(const uint32_t *sa, size_t m, unsigned ib, uint64_t *eqb)
+{
+#if defined(__SSE2__)
+	if (!ng_bz2_portable) {
+		eq_bits_sse2(sa, m, ib, eqb);
+		return;
+	}
+#endif
+	eq_bits_portable(sa, m, ib, eqb);
+}
+
+/* Entries e[0..n) (key | j) equal in the radix-sorted bits, at sorted
+ * positions base..: ordered by the rest of the key (bits ib..lo), then
+ * by the key's low ib bits (lowk[j]); sets sa[] there and appends the
+ * ranges of equal keys to gend (ngr entries so far): the new ngr. tmp
+ * holds n entries. */
+static size_t settle(uint64_t *e, uint64_t *tmp, size_t n, size_t base, unsigned lo, unsigned ib,
+		     const uint32_t *lowk, uint32_t *sa, uint32_t *gend, size_t ngr, uint32_t *cnt)
+{
+	uint64_t jm = ((uint64_t)1 << ib) - 1;
+	if (lo > ib) {
+		if (n < 4096) {
+			sort_u64(e, n);
+		} else {
+			uint64_t *x = radix_u64(e, tmp, n, ib, lo, cnt);
+			if (x != e)
+				memcpy(e, x, n * sizeof *e);
+		}
+	}
+	/* equal tops: order by the key's low ib bits; equal keys open
+	 * a group */
+	for (size_t f = 0; f < n;) {
+		size_t g = f + 1;
+		while (g < n && (e[g] & ~jm) == (e[f] & ~jm))
+			g++;
+		if (g - f == 1) {
+			sa[base + f] = (uint32_t)(e[f] & jm);
+			f = g;
+			continue;
+		}
+		for (size_t x = f; x < g; x++) {
+			uint32_t jj = (uint32_t)(e[x] & jm);
+			e[x] = (uint64_t)lowk[jj] << 32 | jj;
+		}
+		sort_u64(e + f, g - f);
+		for (size_t x = f; x < g;) {
+			size_t y = x + 1;
+			while (y < g && e[y] >> 32 == e[x] >> 32)
+				y++;
+			if (y - x > 1) {
+				gend[ngr++] = (uint32_t)(base + x);
+				gend[ngr++] = (uint32_t)(base + y);
+			}
+			x = y;
+		}
+		for (size_t x = f; x < g; x++)
+			sa[base + x] = (uint32_t)e[x];
+		f = g;
+	}
+	return ngr;
+}
+
 /* Suffix order of the cyclic token sequence tok[0..m) (continued to
  * tok[m + 63]) with ranks rk[] (nr of them; the values with occ[v] > 0
  * and MERGED): w->sa. Rotations equal over all m tokens stay in any order
@@ -314,9 +449,9 @@ static uint64_t *radix_u64(uint64_t *a, uint64_t *t, size_t n, unsigned lo, unsi
  *
  * Each rotation's key is the first 64 bits of its tokens' codes
  * (split_code). The radix sort orders the keys' top bits, as many as
- * make most keys distinct for the tokens' entropy; entries equal there are
- * ordered by the rest of the key, and entries with equal keys by prefix
- * doubling. */
+ * make most keys distinct for the tokens' entropy (when two passes do,
+ * on 32-bit entries: radix_top32); entries equal there are ordered by the
+ * rest of the key, and entries with equal keys by prefix doubling. */
 static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned nr, const uint32_t *occ)
 {
 	const uint16_t *tok = w->tok;
@@ -368,92 +503,84 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 	}
 	uint32_t *lowk = w->isa;   /* the key's low ib bits, until the doubling */
 	{
-		/* the codes of tok[0 .. m + 63] as one bit string in words,
-		 * first bit on top (in t, free until the sort) */
-		uint64_t *s = t, acc = 0;
-		size_t p = 0;
-		unsigned nb = 0;
-		for (size_t j = 0; j < m + 64; j++) {
-			unsigned r = rk[tok[j]], e = nb + len[r];
-			uint64_t c = code[r];
-			if (e < 64) {
-				acc |= c << (64 - e);
-				nb = e;
-			} else {
-				s[p++] = acc | c >> (e - 64);
-				acc = e > 64 ? c << (128 - e) : 0;
-				nb = e - 64;
+		/* from the end back: the key of j is the code of tok[j] (tc,
+		 * on top; tl bits) followed by the key of j + 1; 64 tokens
+		 * on from m - 1 (past the start again) fill every bit */
+		uint64_t tc[257] = {0}, k = 0;
+		uint8_t tl[257] = {0};
+		for (unsigned v = 0; v <= MERGED; v++)
+			if (v == MERGED || occ[v]) {
+				tl[v] = len[rk[v]];
+				tc[v] = (uint64_t)code[rk[v]] << (64 - tl[v]);
 			}
-		}
-		s[p] = acc;
-		s[p + 1] = 0;
-		size_t off = 0;
-		for (size_t j = 0; j < m; j++) {
-			size_t i = off >> 6;
-			unsigned sh = off & 63;
-			uint64_t k = s[i] << sh | s[i + 1] >> 1 >> (63 - sh);
+		for (size_t j = m + 64; j-- > m;)
+			k = tc[tok[j]] | k >> tl[tok[j]];
+		for (size_t j = m; j-- > 0;) {
+			k = tc[tok[j]] | k >> tl[tok[j]];
 			a[j] = (k & ~jm) | j;
 			lowk[j] = (uint32_t)(k & jm);
-			off += len[rk[tok[j]]];
 		}
 	}
-	uint64_t *r = radix_u64(a, t, m, lo, 64, w->cnt);
-	t = r == a ? t : a;
-	a = r;
 	uint32_t *sa = w->sa, *isa = w->isa, *gend = w->aux;
-	uint64_t *q = t;   /* (sort key << 32 | index) from here on */
 	size_t ngr = 0;
-	for (size_t i = 0; i < m;) {
-		/* entries equal in the sorted bits: by the rest of the key */
-		size_t e = i + 1;
-		while (e < m && (a[e] ^ a[i]) >> lo == 0)
-			e++;
-		if (e - i == 1) {
-			sa[i] = (uint32_t)(a[i] & jm);
-			i = e;
-			continue;
+	if (lo <= 62 && 64 - lo <= 2 * RADIX && ib + (64 - lo + 1) / 2 <= 32) {
+		/* sa[] holds (low digit << ib | j) until a run of equal
+		 * digits is settled; the runs' entries are read back from
+		 * the keys */
+		uint32_t *run = w->aux2;
+		radix_top32(a, w->aux2, sa, m, lo, ib, w->cnt);
+		/* the runs of equal top bits from a bitmap (eqb bit i: sa[i]
+		 * and sa[i + 1] alike), so the scan does not branch per entry;
+		 * a run may straddle two high digits' buckets, which does no
+		 * harm (settle orders it by whole keys). The runs' keys are
+		 * read first, all their loads in flight at once, then their
+		 * order */
+		uint64_t *eqb = w->c64;
+		size_t nw = (m + 63) / 64, nrun = 0;
+		eq_bits(sa, m, ib, eqb);
+		for (size_t i = 0; i < m;) {
+			size_t wi = i / 64;
+			uint64_t bits = eqb[wi] & ~0ull << (i % 64);
+			while (!bits && ++wi < nw)
+				bits = eqb[wi];
+			size_t st = bits ? wi * 64 + (size_t)__builtin_ctzll(bits) : m;
+			for (; i < st; i++)
+				sa[i] &= (uint32_t)jm;
+			if (st == m)
+				break;
+			/* the run ends at the first clear bit (bit m - 1 is) */
+			uint64_t z = ~eqb[wi] & ~0ull << (st % 64);
+			while (!z)
+				z = ~eqb[++wi];
+			size_t g = wi * 64 + (size_t)__builtin_ctzll(z) + 1;
+			for (size_t x = st; x < g; x++)
+				t[x] = a[sa[x] & jm];
+			run[nrun++] = (uint32_t)st;
+			run[nrun++] = (uint32_t)g;
+			i = g;
 		}
-		if (lo > ib) {
-			if (e - i < 4096) {
-				sort_u64(a + i, e - i);
-			} else {
-				uint64_t *x = radix_u64(a + i, t + i, e - i, ib, lo, w->cnt);
-				if (x != a + i)
-					memcpy(a + i, x, (e - i) * sizeof *a);
-			}
-		}
-		/* equal tops: order by the key's low ib bits; equal keys open
-		 * a group */
-		for (size_t f = i; f < e;) {
-			size_t g = f + 1;
-			while (g < e && (a[g] & ~jm) == (a[f] & ~jm))
-				g++;
-			if (g - f == 1) {
-				sa[f] = (uint32_t)(a[f] & jm);
-				f = g;
+		for (size_t k = 0; k < nrun; k += 2)
+			ngr = settle(t + run[k], w->c64, run[k + 1] - run[k], run[k], lo, ib, lowk, sa, gend, ngr,
+				     w->cnt);
+	} else {
+		uint64_t *r = radix_u64(a, t, m, lo, 64, w->cnt);
+		t = r == a ? t : a;
+		a = r;
+		for (size_t i = 0; i < m;) {
+			/* entries equal in the sorted bits: by the rest of the key */
+			size_t e = i + 1;
+			while (e < m && (a[e] ^ a[i]) >> lo == 0)
+				e++;
+			if (e - i == 1) {
+				sa[i] = (uint32_t)(a[i] & jm);
+				i = e;
 				continue;
 			}
-			for (size_t x = f; x < g; x++) {
-				uint32_t jj = (uint32_t)(a[x] & jm);
-				q[x] = (uint64_t)lowk[jj] << 32 | jj;
-			}
-			sort_u64(q + f, g - f);
-			for (size_t x = f; x < g;) {
-				size_t y = x + 1;
-				while (y < g && q[y] >> 32 == q[x] >> 32)
-					y++;
-				if (y - x > 1) {
-					gend[ngr++] = (uint32_t)x;
-					gend[ngr++] = (uint32_t)y;
-				}
-				x = y;
-			}
-			for (size_t x = f; x < g; x++)
-				sa[x] = (uint32_t)q[x];
-			f = g;
+			ngr = settle(a + i, t + i, e - i, i, lo, ib, lowk, sa, gend, ngr, w->cnt);
+			i = e;
 		}
-		i = e;
 	}
+	uint64_t *q = t;   /* (sort key << 32 | index) from here on */
 	/* equal keys hold at least the first 64 / maxlen tokens alike */
 	size_t h0 = 64 / maxlen;
 	if (ngr == 0 || h0 >= m)
@@ -691,24 +818,24 @@ static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_
 			rem -= a;
 		}
 	}
+	uint32_t rf[6][16];
 	for (int it = 0; it < ITERS; it++) {
-		uint32_t rf[6][16];
 		choose_tables(hist, ng, (const uint8_t (*)[16])len, ngr, alpha, sel, rf);
 		for (int t = 0; t < ngr; t++)
 			code_lengths(len[t], rf[t], alpha, MAXLEN);
 	}
 	uint64_t bits = 16 + 16ull * ranges + 3 + 15;
-	/* selectors, move-to-front coded in unary */
-	uint8_t order[6];
-	for (int t = 0; t < ngr; t++)
-		order[t] = (uint8_t)t;
+	/* selectors, move-to-front coded in unary; the list as 4-bit
+	 * fields, front in the low bits (as in mtf_portable) */
+	uint32_t list = 0;
+	for (int t = ngr; t-- > 0;)
+		list = list << 4 | (uint32_t)t;
 	for (size_t g = 0; g < ng; g++) {
-		int j = 0;
-		while (order[j] != sel[g])
-			j++;
+		uint32_t c = sel[g], x = list ^ (0x11111111u * c);
+		uint32_t z = (x - 0x11111111u) & ~x & 0x88888888u;
+		unsigned j = (unsigned)__builtin_ctz(z) / 4;
 		bits += (uint64_t)j + 1;
-		memmove(order + 1, order, (size_t)j);
-		order[0] = sel[g];
+		list = (list & ~((1u << (4 * j + 4)) - 1)) | (list & ((1u << (4 * j)) - 1)) << 4 | c;
 	}
 	/* the tables: 5 bits, then per symbol 2 bits a step and a stop bit */
 	for (int t = 0; t < ngr; t++) {
@@ -720,12 +847,11 @@ static uint64_t huffman_bits(const uint8_t (*hist)[16], size_t ng, const uint32_
 			cur = len[t][v];
 		}
 	}
-	/* the symbols */
-	for (size_t g = 0; g < ng; g++) {
-		const uint8_t *h = hist[g], *l = len[sel[g]];
+	/* the symbols: the last round's choices stand, and its sums per
+	 * table count each table's symbols */
+	for (int t = 0; t < ngr; t++)
 		for (int v = 0; v < alpha; v++)
-			bits += (uint64_t)h[v] * l[v];
-	}
+			bits += (uint64_t)rf[t][v] * len[t][v];
 	return bits;
 }
 
@@ -1233,68 +1359,110 @@ static uint64_t next_block(ng_bz2_ws *w, const uint8_t *x, size_t n, size_t *pi,
 	unsigned ranges, nuse = use_map(dmask, true, rank, &ranges);
 	uint16_t ids[257][7];
 	uint8_t ch[257][7];
+	unsigned nb = nskey + ne;
 	uint32_t pos[256 * 4 + 9 + 256 * 3] = {0};
+	/* a bucket's character while all its rotations give the same one;
+	 * NONE before the first, MIXED once two differ */
+	enum { NONE = 0xfe, MIXED = 0xff };
+	uint8_t only[256 * 4 + 9];
+	memset(only, NONE, nb);
 	for (unsigned v = 0; v < 256; v++) {
 		if (!occ[v])
 			continue;
 		const tok_info *t = &vt[v];
 		for (unsigned k = 0; k <= t->len; k++) {
-			ids[v][k] = sid[sidx[v][k]];
+			unsigned b = ids[v][k] = sid[sidx[v][k]];
 			ch[v][k] = k ? rank[t->d[k - 1] - '0'] : rank[10];
-			pos[ids[v][k]] += occ[v];
+			pos[b] += occ[v];
+			if (k < t->len)
+				only[b] = only[b] == NONE || only[b] == ch[v][k] ? ch[v][k] : MIXED;
 		}
 	}
 	for (unsigned k = 0; k <= ml; k++) {
 		unsigned e = 0;
 		while (e < ne && extra[e] < mk[k])
 			e++;
-		ids[MERGED][k] = (uint16_t)(lower_bound(skey_sorted, nskey, mk[k]) + e);
+		unsigned b = ids[MERGED][k] = (uint16_t)(lower_bound(skey_sorted, nskey, mk[k]) + e);
 		ch[MERGED][k] = k ? rank[md[k - 1] - '0'] : rank[10];
-		pos[ids[MERGED][k]]++;
+		pos[b]++;
+		if (k < ml)
+			only[b] = only[b] == NONE || only[b] == ch[MERGED][k] ? ch[MERGED][k] : MIXED;
 	}
+	/* the buckets of one character are filled now: they need no order
+	 * (a 3-digit token's own bucket, all spaces; every bucket when no
+	 * two tokens share a suffix, as with 0s and 1s) */
+	uint8_t *bwt = w->bwt;
 	uint32_t s = 0;
-	for (unsigned k = 0; k < nskey + ne; k++) {
+	for (unsigned k = 0; k < nb; k++) {
 		uint32_t c2 = pos[k];
 		pos[k] = s;
+		if (k && only[k] < NONE)
+			memset(bwt + s, only[k], c2);
 		s += c2;
 	}
-	/* a value token's 1 to 3 rotations that start with a digit as K
-	 * fixed steps, K the longest token's length: a missing one writes
-	 * past the block through a counter of its own that does not advance
-	 * (a shared one would chain the steps through memory) */
-	unsigned K = 1;
-	for (unsigned v = 0; v < 256; v++)
-		K = occ[v] && vt[v].len > K ? vt[v].len : K;
+	/* a value token's rotations that start with a digit in a bucket of
+	 * mixed characters as K fixed steps, K the most a token has: a
+	 * missing one writes past the block through a counter of its own
+	 * that does not advance (a shared one would chain the steps through
+	 * memory) */
+	unsigned K = 0;
+	uint16_t did[256][3];
+	uint8_t dch[256][4], nd[256];
 	uint32_t step[256][3];
 	for (unsigned v = 0; v < 256; v++) {
 		if (!occ[v])
 			continue;
+		unsigned n = 0;
+		for (unsigned k = 0; k < vt[v].len; k++)
+			if (only[ids[v][k]] == MIXED) {
+				did[v][n] = ids[v][k];
+				dch[v][n++] = ch[v][k];
+			}
+		dch[v][3] = ch[v][vt[v].len];
+		nd[v] = (uint8_t)n;
+		K = n > K ? n : K;
+	}
+	for (unsigned v = 0; v < 256; v++) {
+		if (!occ[v])
+			continue;
 		for (unsigned k = 0; k < K; k++) {
-			bool real = k < vt[v].len;
-			unsigned sink = nskey + ne + 3 * v + k;
+			step[v][k] = k < nd[v];
+			if (k < nd[v])
+				continue;
+			unsigned sink = nb + 3 * v + k;
 			pos[sink] = (uint32_t)l;
-			ids[v][k] = (uint16_t)(real ? ids[v][k] : sink);
-			ch[v][k] = k <= vt[v].len ? ch[v][k] : 0;
-			step[v][k] = real;
+			did[v][k] = (uint16_t)sink;
+			dch[v][k] = 0;
 		}
-		ch[v][3] = ch[v][vt[v].len];
 	}
 	/* the rotations that start with the space after a token come first
 	 * (bucket 0), in the order of the token rotation after that space:
-	 * bwt[r] is the last character of the token before sa[r] */
-	uint8_t *bwt = w->bwt;
+	 * bwt[r] is the last character of the token before sa[r]. Those
+	 * tokens are gathered first (the samples: tok[j] is x[a + 1 + j]),
+	 * the wrapped one's place rm apart, so the dealing reads them in
+	 * order (w->mtf is free until block_bits) */
 	const uint32_t *sa = w->sa;
+	uint8_t *pv = w->mtf;
+	size_t rm = 0;
 	for (size_t r = 0; r < m; r++) {
 		uint32_t st = sa[r];
-		unsigned t = tok[st ? st - 1 : m - 1];
-		const uint16_t *id = ids[t];
-		const uint8_t *c = ch[t];
-		if (t == MERGED) {
+		pv[r] = x[a + st];
+		rm = st ? rm : r;
+	}
+	for (size_t r = 0; r < m; r++) {
+		if (r == rm) {
+			/* its digits' buckets of one character take its
+			 * character at their start again: no harm */
+			const uint16_t *id = ids[MERGED];
+			const uint8_t *c = ch[MERGED];
 			bwt[r] = c[ml];
 			for (unsigned k = 0; k < ml; k++)
 				bwt[pos[id[k]]++] = c[k];
 			continue;
 		}
+		unsigned t = pv[r];
+		const uint16_t *id = did[t];
+		const uint8_t *c = dch[t];
 		bwt[r] = c[3];
 		for (unsigned k = 0; k < K; k++) {
 			bwt[pos[id[k]]] = c[k];

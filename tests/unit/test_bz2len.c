@@ -4,7 +4,8 @@
  * every kind of data (8-bit, binary, few values, one value, periodic, long
  * repeats, one value with another now and then: long zero runs), and blocks that end at every kind of place: after a space,
  * inside a run of equal digits ("111"), at the text's end, and a last
- * block too short to hold a space. */
+ * block too short to hold a space; and 8-bit data with a period, whose
+ * sort meets long runs of equal keys. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,32 @@ int main(void)
 		one(w, x, n, 9, "geometric", &bad);
 		one(w, x, n, 1, "geometric", &bad);
 		CHECK(bad == 0, "bz2len = libbz2 on 2^17 - 1 samples with counts 1, 2, 4, ... 2^16 (levels 9 and 1)");
+		free(x);
+	}
+	/* 8-bit values repeating with a period of 20, 97 or 1009 random
+	 * values: rotations a period apart have equal keys, so the
+	 * two-pass radix meets runs of thousands of entries equal in its
+	 * bits (ordered by their whole keys, then by prefix doubling); and
+	 * the same on the portable paths */
+	{
+		size_t n = 300000;
+		uint8_t *x = malloc(n), base[1009];
+		static const unsigned periods[] = {20, 97, 1009};
+		bad = cases = 0;
+		for (unsigned k = 0; k < 3; k++) {
+			for (unsigned i = 0; i < periods[k]; i++)
+				base[i] = (uint8_t)ng_test_rand(&seed);
+			for (size_t i = 0; i < n; i++)
+				x[i] = base[i % periods[k]];
+			for (int level = 1; level <= 9; level += 4, cases++)
+				one(w, x, n, level, "periodic", &bad);
+			ng_bz2_portable = true;
+			one(w, x, n, 5, "periodic, portable", &bad);
+			ng_bz2_portable = false;
+			cases++;
+		}
+		CHECK(bad == 0, "bz2len = libbz2 on periodic 8-bit data, periods 20, 97 and 1009 (%d cases, %d differ)",
+		      cases, bad);
 		free(x);
 	}
 	/* the portable paths (CPUs without SSSE3, SSE2 or AVX-512: the
