@@ -5,6 +5,7 @@
  * figures agree. Host code (malloc, libm). */
 #ifndef NG_ASSESS_H
 #define NG_ASSESS_H
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -194,6 +195,9 @@ typedef struct ng_bz2_ws ng_bz2_ws;
 ng_bz2_ws *ng_bz2_ws_new(void);
 void ng_bz2_ws_free(ng_bz2_ws *w);
 int64_t ng_bz2_text_size(const uint8_t *x, size_t n, unsigned level, ng_bz2_ws *w);
+/* With a flag (NULL: none), ng_bz2_text_size on w checks it between
+ * blocks and returns -2 once it is set: a round nobody will count stops. */
+void ng_bz2_ws_cancel_on(ng_bz2_ws *w, const atomic_bool *flag);
 /* Tests: true forces the portable move-to-front and table choice (no
  * SSSE3, no SSE2). */
 extern bool ng_bz2_portable;

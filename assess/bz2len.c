@@ -64,6 +64,7 @@ struct ng_bz2_ws {
 	uint8_t *bwt, *mtf;
 	uint8_t (*hist)[16];
 	uint8_t *sel;
+	const atomic_bool *cancel;
 	uint32_t cnt[6 << RADIX];
 };
 
@@ -158,6 +159,11 @@ ng_bz2_ws *ng_bz2_ws_new(void)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, tables_init);
 	return calloc(1, sizeof(ng_bz2_ws));
+}
+
+void ng_bz2_ws_cancel_on(ng_bz2_ws *w, const atomic_bool *flag)
+{
+	w->cancel = flag;
 }
 
 /* the per-token and the per-character buffers */
@@ -1480,7 +1486,10 @@ int64_t ng_bz2_text_size(const uint8_t *x, size_t n, unsigned level, ng_bz2_ws *
 	size_t bmax = 100000u * level - 19, i = 0;
 	unsigned o = 0;
 	bool last = n == 0, ok = true;
-	while (!last && ok)
+	while (!last && ok) {
+		if (w->cancel && atomic_load_explicit(w->cancel, memory_order_relaxed))
+			return -2;
 		bits += next_block(w, x, n, &i, &o, bmax, &last, &ok);
+	}
 	return ok ? (int64_t)((bits + 7) / 8) : -1;
 }

@@ -458,6 +458,7 @@ typedef struct {
 	unsigned long rounds, next, counted;
 	bool active[NG_PERM_STATS];
 	unsigned nact;
+	atomic_bool stopped;   /* nact is 0: a compression round still running stops */
 	unsigned ring;         /* slots: rounds started and not yet counted */
 	double (*t)[NG_PERM_STATS];
 	bool *ready;
@@ -482,6 +483,11 @@ static void run_round(round_stream *s, unsigned j, unsigned long rn, bool *act, 
 		 * stream), so the counters are those of one loop computing all
 		 * 19 statistics a round */
 		ng_perm_shuffle(y, s->n, &g);
+		if (!s->c[j].bz && !(s->c[j].bz = ng_bz2_ws_new())) {
+			t[18] = -1;
+			return;
+		}
+		ng_bz2_ws_cancel_on(s->c[j].bz, &s->stopped);
 		t[18] = st_compression(y, s->n, &s->c[j].bz);
 		return;
 	}
@@ -526,6 +532,8 @@ static void run_stream(unsigned j, void *arg)
 			if (s->compression)
 				ng_progress_total((unsigned)(s->counted + compression_left(s->r->perm_c[18])));
 		}
+		if (s->nact == 0)
+			atomic_store_explicit(&s->stopped, true, memory_order_relaxed);
 		pthread_cond_broadcast(&s->cv);
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -540,6 +548,7 @@ static unsigned long run_rounds(round_stream *s, unsigned th)
 	for (int i = 0; i < NG_PERM_STATS; i++)
 		s->nact += s->active[i];
 	memset(s->ready, 0, s->ring * sizeof *s->ready);
+	atomic_store(&s->stopped, false);
 	ng_assess_parallel(th, th, run_stream, s);
 	return s->counted;
 }

@@ -167,6 +167,21 @@ int main(void)
 	      ng_bz2_oracle(NULL, 0, 5));
 	CHECK(ng_bz2_text_size((const uint8_t *)"\1", 1, 0, w) == -1 && ng_bz2_text_size((const uint8_t *)"\1", 1, 10, w) == -1,
 	      "levels outside 1..9 are refused (-1)");
+	{
+		/* a set cancel flag stops the next call before its first block
+		 * (-2); cleared, the same workspace gives the exact size again */
+		uint8_t x[3000];
+		for (size_t i = 0; i < sizeof x; i++)
+			x[i] = (uint8_t)ng_test_rand(&seed);
+		atomic_bool stop;
+		atomic_init(&stop, true);
+		ng_bz2_ws_cancel_on(w, &stop);
+		int64_t c = ng_bz2_text_size(x, sizeof x, 1, w);
+		atomic_store(&stop, false);
+		int64_t e = ng_bz2_text_size(x, sizeof x, 1, w);
+		ng_bz2_ws_cancel_on(w, NULL);
+		CHECK(c == -2 && e == ng_bz2_oracle(x, sizeof x, 1), "cancel flag: -2 while set, libbz2's size once cleared");
+	}
 	ng_bz2_ws_free(w);
 	return ng_check_exit();
 }
