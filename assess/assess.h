@@ -67,6 +67,9 @@ void ng_est_fail(ng_est_result *r, const char *why);
 /* The MCV estimate from the mode count of n >= 2 samples (fills mode,
  * p_hat, p_u, h): what ng_est_mcv ends with, for running estimates. */
 void ng_est_mcv_finish(uint64_t mode, size_t n, ng_est_result *r);
+/* ng_est_mcv on ng_assess_bitstring(raw, n, bits) without making the
+ * bitstring: its mode is the larger of its counts of 1s and 0s. */
+void ng_est_mcv_bits(const uint8_t *raw, size_t n, unsigned bits, ng_est_result *r);
 void ng_est_collision(const uint8_t *s, size_t n, ng_est_result *r);   /* binary */
 void ng_est_markov(const uint8_t *s, size_t n, ng_est_result *r);      /* binary */
 void ng_est_compression(const uint8_t *s, size_t n, ng_est_result *r); /* binary */

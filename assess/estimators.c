@@ -76,6 +76,24 @@ void ng_est_mcv(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 	ng_est_mcv_finish(mode, n, r);
 }
 
+void ng_est_mcv_bits(const uint8_t *raw, size_t n, unsigned bits, ng_est_result *r)
+{
+	memset(r, 0, sizeof *r);
+	size_t nb = n * bits;
+	if (nb < 2) {
+		ng_est_fail(r, "needs at least 2 samples");
+		return;
+	}
+	/* the bitstring takes each sample's low bits (0s above bit 7) */
+	unsigned mask = bits >= 8 ? 0xffu : (1u << bits) - 1;
+	uint64_t cnt[256] = {0}, ones = 0;
+	for (size_t i = 0; i < n; i++)
+		cnt[raw[i] & mask]++;
+	for (unsigned v = 0; v < 256; v++)
+		ones += cnt[v] * (uint64_t)__builtin_popcount(v);
+	ng_est_mcv_finish(ones > nb - ones ? ones : nb - ones, nb, r);
+}
+
 /* 6.3.1 steps 2-4: from the mode count of n >= 2 samples. */
 void ng_est_mcv_finish(uint64_t mode, size_t n, ng_est_result *r)
 {

@@ -911,16 +911,8 @@ static void run_setup(unsigned j, void *arg)
 		ng_est_mcv(s->sym, s->n, s->k, &r->mcv_lit);
 		/* the bitstring's MCV (not for the restart rows and columns) */
 		bool bits = s->o->bits > 1 && !r->binary;
-		if ((bits || s->o->conditioned) && !s->o->literal_only) {
-			size_t nb;
-			uint8_t *bs = ng_assess_bitstring(s->raw, s->n, s->o->bits, &nb);
-			if (!bs) {
-				s->failed = true;
-				return;
-			}
-			ng_est_mcv(bs, nb, 2, &r->mcv_bit);
-			free(bs);
-		}
+		if ((bits || s->o->conditioned) && !s->o->literal_only)
+			ng_est_mcv_bits(s->raw, s->n, s->o->bits, &r->mcv_bit);
 	}
 }
 

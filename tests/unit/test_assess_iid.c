@@ -393,6 +393,35 @@ int main(void)
 		      bad, cases * 5);
 	}
 
+	/* the bitstring's MCV from its counts = ng_est_mcv on the bitstring,
+	 * every field, for 1 to 9 bits a sample, 0 to 3 and 100,000 samples */
+	{
+		static const size_t ns[] = {0, 1, 2, 3, 100000};
+		int bad = 0, cases = 0;
+		for (size_t si = 0; si < sizeof ns / sizeof *ns; si++) {
+			size_t n = ns[si];
+			uint8_t *x = malloc(n + 1);
+			for (unsigned bits = 1; bits <= 9; bits++) {
+				for (int kind = 0; kind < 2; kind++) {
+					for (size_t i = 0; i < n; i++) {
+						uint64_t v = ng_test_rand(&seed);
+						x[i] = kind ? (uint8_t)(v % 7 == 0 ? v >> 8 : 0xf0) : (uint8_t)v;
+					}
+					size_t nb;
+					uint8_t *bs = ng_assess_bitstring(x, n, bits, &nb);
+					ng_est_result a, b;
+					ng_est_mcv(bs, nb, 2, &a);
+					ng_est_mcv_bits(x, n, bits, &b);
+					bad += memcmp(&a, &b, sizeof a) != 0;
+					cases++;
+					free(bs);
+				}
+			}
+			free(x);
+		}
+		CHECK(bad == 0, "the bitstring's MCV from its counts = MCV of the bitstring (%d of %d differ)", bad, cases);
+	}
+
 	/* 5.2.5's longest repeated substring (the windows of symbols, and the
 	 * suffix array past them) = the largest LCP of the suffix array, on
 	 * 2 to 256 symbols, lengths around a window's (7 symbols of 256, 32
