@@ -7,8 +7,11 @@ FUZZ_LDLIBS += -lbz2
 $(B)/bench/iid_parts: bench/iid_parts.c $(B)/libneug.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(INC) -Itests $(CFLAGS) -O2 -o $@ $< $(B)/libneug.a -lbz2 -lm
-BENCH_DEPS += $(B)/bench/iid_parts
-bench-assess: all $(B)/bench/iid_parts
+$(B)/bench/shuffle_floor: bench/shuffle_floor.c $(B)/libneug.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(INC) $(CFLAGS) -O2 -o $@ $< $(B)/libneug.a -lm
+BENCH_DEPS += $(B)/bench/iid_parts $(B)/bench/shuffle_floor
+bench-assess: all $(B)/bench/iid_parts $(B)/bench/shuffle_floor
 	@bash bench/bench-assess.sh
 # The permutation statistics' inner loops are written to vectorise (iid.c).
 $(B)/obj/assess/iid.o: CFLAGS += -O3

@@ -13,8 +13,9 @@
 # NIST's tool runs them), ours only. BENCH_ONLY=REGEX runs the cases whose
 # label matches.
 # Then the IID track's per-round parts (build/bench/iid_parts: the
-# compression statistic by libbz2 and by bz2len, the shuffles) and neug fips
-# against rngtest on 100 MB.
+# compression statistic by libbz2 and by bz2len, the shuffles), the
+# shuffle's parts (build/bench/shuffle_floor) and neug fips against rngtest
+# on 100 MB.
 set -u
 cd "$(dirname "$0")/.."
 ref=${NG_REFERENCE:-tests/data/sp800-90b}
@@ -155,6 +156,11 @@ if [ -z "${BENCH_ONLY:-}" ] && [ -x build/bench/iid_parts ]; then
 		echo "   IID round parts on $f (one thread, best of 5):"
 		build/bench/iid_parts "$d/$f.bin" 5 || echo "   (bz2len and libbz2 differ on $f)"
 	done
+fi
+# The shuffle's floor: the whole shuffle beside its draws and its swaps alone.
+if [ -z "${BENCH_ONLY:-}" ] && [ -x build/bench/shuffle_floor ]; then
+	echo "   The shuffle and its parts (one thread, best of 5):"
+	build/bench/shuffle_floor 5
 fi
 
 if [ -z "${BENCH_ONLY:-}" ] && command -v rngtest >/dev/null; then
