@@ -83,6 +83,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 3; i++)
 			b[i] = d[i] < b[i] ? d[i] : b[i];
 		for (int i = 0; i < 4; i++) {
+			stores(y, tab, range[i]);   /* the buffer's lines in the cache */
 			double s0 = now();
 			stores(y, tab, range[i]);
 			double s = now() - s0;
