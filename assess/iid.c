@@ -136,14 +136,14 @@ static __attribute__((noinline)) size_t fy_steps(uint8_t *y, size_t i, size_t st
 	return i;
 }
 
-/* Fisher-Yates from the end with the excursion. The shuffle fixes y[n-1], y[n-2], ... in that order, so the excursion's
- * prefix sums come for free as total minus the fixed suffix; they are
- * checked a block of fixed positions at a time, while those are in the
- * cache (exc_block). Against a finite bar, most blocks are far below it
- * and the blocks are longer (fewer checks); for the maximum itself,
- * shorter (a tighter bound, fewer positions scanned near the running
- * maximum). With stop, a round ends, the shuffle unfinished, once the
- * excursion is above the bar. */
+/* Fisher-Yates from the end with the excursion. The shuffle fixes y[n-1],
+ * y[n-2], ... in that order, so the excursion's prefix sums come for free
+ * as total minus the fixed suffix; they are checked a block of fixed
+ * positions at a time, while those are in the cache (exc_block). Against a
+ * finite bar, most blocks are far below it and the blocks are longer (fewer
+ * checks); for the maximum itself, shorter (a tighter bound, fewer
+ * positions scanned near the running maximum). With stop, a round ends, the
+ * shuffle unfinished, once the excursion is above the bar. */
 #define EXC_BLOCK 64
 #define EXC_BLOCK_BAR 256
 static double shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total, unsigned vmin,
@@ -191,17 +191,12 @@ double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t t
 typedef struct {
 	uint64_t zeros, ones, best, cur;  /* cur: the 1s at the top of the last word */
 	uint64_t last;                     /* d's last bit, or ~d_0 at the start */
-	bool started;
 } bit_runs;
 
 static void runs_word(bit_runs *r, uint64_t d, unsigned cnt)
 {
 	uint64_t valid = cnt == 64 ? ~(uint64_t)0 : ((uint64_t)1 << cnt) - 1;
 	d &= valid;
-	if (!r->started) {
-		r->last = ~d & 1;
-		r->started = true;
-	}
 	uint64_t s = ~(d ^ (d << 1 | r->last)) & valid;
 	r->zeros += cnt - (unsigned)__builtin_popcountll(s);
 	r->ones += (unsigned)__builtin_popcountll(d);
@@ -246,8 +241,10 @@ static inline uint64_t pack8(const uint8_t *b)
  * (a loop the compiler vectorises) and counted as bits. */
 static void runs_of(const uint8_t *x, size_t m, bool dir, unsigned median2, bit_runs *r)
 {
-	*r = (bit_runs){0};
 	unsigned t = (median2 + 1) / 2;   /* 2 x < median2 <=> x < t */
+	*r = (bit_runs){0};
+	if (m > 0)   /* s_0 = 0: d_0 differs from what comes before it */
+		r->last = !(dir ? x[0] <= x[1] : x[0] < t);
 	uint8_t c[64];
 	for (size_t i = 0; i < m; i += 64) {
 		unsigned cnt = m - i < 64 ? (unsigned)(m - i) : 64;
@@ -321,12 +318,13 @@ static void st_collision(const uint8_t *x, size_t n, double *avg, double *max)
 /* 5.1.11: the bzip2 (level 5) size of the samples written as decimal
  * numbers separated by spaces, computed exactly without compressing
  * (bz2len.c); *ws is made on first use and kept for the next rounds. */
-static double st_compression(const uint8_t *x, size_t n, ng_bz2_ws **ws)
+static double st_compression(const uint8_t *x, size_t n, ng_bz2_ws **ws, const atomic_bool *cancel)
 {
 	if (!*ws)
 		*ws = ng_bz2_ws_new();
 	if (!*ws)
 		return -1;
+	ng_bz2_ws_cancel_on(*ws, cancel);
 	return (double)ng_bz2_text_size(x, n, 5, *ws);
 }
 
@@ -411,7 +409,7 @@ static void perm_stats(stat_ctx *c, const uint8_t *x, size_t n, const bool *acti
 			t[13 + j] = (double)lag_products(a, na, lags[j]);
 	}
 	if (active[18])
-		t[18] = st_compression(x, n, &c->bz);
+		t[18] = st_compression(x, n, &c->bz, NULL);
 }
 
 void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary, double median,
@@ -466,9 +464,36 @@ typedef struct {
 	stat_ctx *c;           /* one per worker (conversion buffers, bz2len) */
 } round_stream;
 
-static unsigned count_rounds(ng_iid_report *r, double (*t)[NG_PERM_STATS], unsigned b, bool *active,
-			     unsigned *nact);
-static unsigned compression_left(const unsigned c[3]);
+/* Counts one round's results t for the statistics still counting, and
+ * stops those that are done (5.1: C0 + C1 > 5 and C1 + C2 > 5). */
+static void count_round(ng_iid_report *r, const double *t, bool *active, unsigned *nact)
+{
+	for (int i = 0; i < NG_PERM_STATS; i++) {
+		if (!active[i])
+			continue;
+		unsigned *cc = r->perm_c[i];
+		double v = t[i], u = r->perm_t[i];
+		if (v > u)
+			cc[0]++;
+		else if (v == u)
+			cc[1]++;
+		else
+			cc[2]++;
+		r->perm_rounds[i]++;
+		if (cc[0] + cc[1] > 5 && cc[1] + cc[2] > 5) {
+			active[i] = false;
+			(*nact)--;
+		}
+	}
+}
+
+/* The fewest further rounds before the compression statistic can stop. */
+static unsigned compression_left(const unsigned c[3])
+{
+	unsigned a = c[0] + c[1], b = c[1] + c[2];
+	unsigned na = a > 5 ? 0 : 6 - a, nb = b > 5 ? 0 : 6 - b;
+	return na > nb ? na : nb;
+}
 
 /* Round rn into row t with worker j's buffers; act: the statistics
  * counting when it started (phase 1). */
@@ -483,12 +508,7 @@ static void run_round(round_stream *s, unsigned j, unsigned long rn, bool *act, 
 		 * stream), so the counters are those of one loop computing all
 		 * 19 statistics a round */
 		ng_perm_shuffle(y, s->n, &g);
-		if (!s->c[j].bz && !(s->c[j].bz = ng_bz2_ws_new())) {
-			t[18] = -1;
-			return;
-		}
-		ng_bz2_ws_cancel_on(s->c[j].bz, &s->stopped);
-		t[18] = st_compression(y, s->n, &s->c[j].bz);
+		t[18] = st_compression(y, s->n, &s->c[j].bz, &s->stopped);
 		return;
 	}
 	bool exc_only = true;
@@ -528,7 +548,8 @@ static void run_stream(unsigned j, void *arg)
 		while (s->nact > 0 && s->ready[s->counted % s->ring]) {
 			unsigned slot = (unsigned)(s->counted % s->ring);
 			s->ready[slot] = false;
-			s->counted += count_rounds(s->r, &s->t[slot], 1, s->active, &s->nact);
+			count_round(s->r, s->t[slot], s->active, &s->nact);
+			s->counted++;
 			if (s->compression)
 				ng_progress_total((unsigned)(s->counted + compression_left(s->r->perm_c[18])));
 		}
@@ -914,43 +935,6 @@ static void run_setup(unsigned j, void *arg)
 		if ((bits || s->o->conditioned) && !s->o->literal_only)
 			ng_est_mcv_bits(s->raw, s->n, s->o->bits, &r->mcv_bit);
 	}
-}
-
-/* Counts batch results t[0..b) for the active statistics in round order
- * (5.1: a statistic stops once C0 + C1 > 5 and C1 + C2 > 5). Returns the
- * rounds consumed (fewer than b once nothing is left). */
-static unsigned count_rounds(ng_iid_report *r, double (*t)[NG_PERM_STATS], unsigned b, bool *active,
-			     unsigned *nact)
-{
-	unsigned j = 0;
-	for (; j < b && *nact > 0; j++) {
-		for (int i = 0; i < NG_PERM_STATS; i++) {
-			if (!active[i])
-				continue;
-			unsigned *cc = r->perm_c[i];
-			double v = t[j][i], u = r->perm_t[i];
-			if (v > u)
-				cc[0]++;
-			else if (v == u)
-				cc[1]++;
-			else
-				cc[2]++;
-			r->perm_rounds[i]++;
-			if (cc[0] + cc[1] > 5 && cc[1] + cc[2] > 5) {
-				active[i] = false;
-				(*nact)--;
-			}
-		}
-	}
-	return j;
-}
-
-/* The fewest further rounds before the compression statistic can stop. */
-static unsigned compression_left(const unsigned c[3])
-{
-	unsigned a = c[0] + c[1], b = c[1] + c[2];
-	unsigned na = a > 5 ? 0 : 6 - a, nb = b > 5 ? 0 : 6 - b;
-	return na > nb ? na : nb;
 }
 
 ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, unsigned long rounds,
