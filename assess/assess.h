@@ -170,6 +170,7 @@ typedef struct {
 	bool perm_pass;
 	unsigned long permutations;  /* rounds run (the most any statistic ran) */
 	unsigned long rounds_asked;  /* rounds asked for (--permutations) */
+	unsigned long two_level_from; /* the first round arranged two-level (0: none) */
 	unsigned long perm_rounds[NG_PERM_STATS]; /* rounds each statistic counted */
 	bool perm_stopped[NG_PERM_STATS]; /* not run to its end: the verdict was decided */
 	int decided_by;        /* what decided "not IID" before the compression
@@ -213,20 +214,25 @@ bool ng_perm_failed(const unsigned c[3]);
 void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary,
 		   double median, double out[NG_PERM_STATS]);
 
-/* The permutation rounds' building blocks (exposed for the tests):
- * Fisher-Yates from the end (index i from n-1 down to 1 swaps with a uniform
- * k in [0, i]: Lemire's multiply-and-reject on 32-bit halves of the
- * xoshiro outputs, high half first; n < 2^32); the excursion statistic
- * (5.1.1); and both fused in one pass (total = the sum of y, every value
- * in [vmin, vmax]). With bar = INFINITY the fused one returns the
- * excursion E of the shuffled y, bit-identical to shuffle then excursion
- * with the same stream. With a finite bar it returns a value at most E that
- * compares with bar as E does (greater, equal or less), and stops early,
- * the shuffle unfinished, once E > bar is certain. */
-void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g);
+/* The permutation rounds' building blocks (exposed for the tests): a
+ * round's arrangement of x[0..n) into y (y != x, n < 2^32), fixed by the
+ * round's seed: Fisher-Yates from the end (index i from n-1 down to 1
+ * swaps with a uniform k in [0, i]: Lemire's multiply-and-reject on
+ * 32-bit halves of xoshiro256** outputs, high half first), or with rs
+ * Rao and Sandelius's two-level shuffle (iid.c describes both; every
+ * arrangement is equally likely either way); whether round r may switch
+ * to the two-level one; the excursion statistic (5.1.1); and the
+ * excursion of a round's arrangement (total = the sum of x, every value
+ * in [vmin, vmax]; y: n bytes, the arrangement or, with rs, scratch).
+ * With bar = INFINITY that returns the excursion E of ng_perm_shuffle's
+ * y, bit for bit. With a finite bar it returns a value at most E that
+ * compares with bar as E does (greater, equal or less), and stops early
+ * once E > bar is certain. */
+void ng_perm_shuffle(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, bool rs);
+bool ng_perm_switch_point(unsigned long r);
 double ng_perm_excursion(const uint8_t *x, size_t n);
-double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total, unsigned vmin,
-				 unsigned vmax, double bar);
+double ng_perm_shuffle_excursion(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, bool rs,
+				 uint64_t total, unsigned vmin, unsigned vmax, double bar);
 
 /* Restart tests (3.1.4) on a 1000 x 1000 matrix (n must be 1,000,000):
  * row r holds the first 1000 samples after restart r. */

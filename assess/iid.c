@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The IID track: permutation tests (SP 800-90B 5.1), chi-square and LRS
  * tests (5.2), and the IID estimate (MCV, 6.3.1). */
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -136,6 +137,9 @@ static __attribute__((noinline)) size_t fy_steps(uint8_t *y, size_t i, size_t st
 	return i;
 }
 
+#define EXC_BLOCK 64
+#define EXC_BLOCK_BAR 256
+
 /* Fisher-Yates from the end with the excursion. The shuffle fixes y[n-1],
  * y[n-2], ... in that order, so the excursion's prefix sums come for free
  * as total minus the fixed suffix; they are checked a block of fixed
@@ -144,8 +148,6 @@ static __attribute__((noinline)) size_t fy_steps(uint8_t *y, size_t i, size_t st
  * checks); for the maximum itself, shorter (a tighter bound, fewer
  * positions scanned near the running maximum). With stop, a round ends, the
  * shuffle unfinished, once the excursion is above the bar. */
-#define EXC_BLOCK 64
-#define EXC_BLOCK_BAR 256
 static double shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total, unsigned vmin,
 				unsigned vmax, double bar, bool stop)
 {
@@ -171,17 +173,302 @@ static double shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t to
 	return w.best;
 }
 
-void ng_perm_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
+static void fy_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
 {
 	ng_draw32 dr = {g, 0, 0};
 	if (n > 0)
 		fy_steps(y, n - 1, 1, &dr);
 }
 
-double ng_perm_shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t total, unsigned vmin,
-				 unsigned vmax, double bar)
+
+
+/* ---- a round's permutation ----
+ * Rao and Sandelius's two-level shuffle: every sample is dealt to one of
+ * 2^bits buckets, uniformly and independently; the buckets are laid out
+ * in order, each keeping its samples in the order they were dealt; and
+ * each bucket is shuffled by Fisher-Yates (fy_steps). Uniform buckets and
+ * uniform shuffles within them make every arrangement equally likely, as
+ * one Fisher-Yates over all the samples does.
+ *
+ * Round seed s: sample i goes to the bucket in the (i % per)'th
+ * bits-wide field, from the top, of output i / per of a xoshiro256**
+ * stream seeded with s (per = 64 / bits fields an output); bucket b's
+ * shuffle draws from a stream seeded with s + 4 (b + 1) golden, so every
+ * stream has splitmix64 counters of its own. Buckets hold 128 to 255
+ * samples on average (at most 4096 buckets).
+ *
+ * Why: a round with the excursion alone need not lay the samples out. A
+ * pass that deals them adds up each bucket's count and sum in a table
+ * that stays in the L1 cache. That gives the walk S_p - (p + 1) mean
+ * exactly at each bucket's last position and bounds it inside the
+ * bucket; only a bucket whose bound reaches the unshuffled value is
+ * gathered and shuffled. One Fisher-Yates over all the samples would
+ * swap at random places in the whole buffer, bound by the L2 cache. */
+#define RS_MAXBITS 12
+#define RS_GOLDEN 0x9e3779b97f4a7c15ULL
+
+struct rs_ws {
+	uint64_t tab[1u << RS_MAXBITS];   /* count << 40 | sum, per bucket */
+	uint32_t off[1u << RS_MAXBITS];   /* where a bucket's next sample goes */
+	uint64_t want[(1u << RS_MAXBITS) / 64];
+};
+
+typedef struct {
+	ng_xoshiro g;
+	unsigned bits, per;
+} rs_deal;
+
+static void rs_deal_init(rs_deal *d, size_t n, uint64_t seed)
 {
-	return shuffle_excursion(y, n, g, total, vmin, vmax, bar, true);
+	unsigned b = 0;
+	while (b < RS_MAXBITS && (n >> (b + 1)) >= 128)
+		b++;
+	ng_xoshiro_seed(&d->g, seed);
+	d->bits = b;
+	d->per = b ? 64 / b : 64;
+}
+
+/* Runs the statements after n with i, a sample, and b, its bucket, for
+ * samples 0 .. n-1 in order. The common shape (12 bits, 5 buckets an
+ * output) is unrolled; the rest, and every other shape, go field by
+ * field. A macro: the statements are a table update or a store, and a
+ * call a sample would cost more than they do. */
+#define RS_ONE(ii, bb, ...)                  \
+	do {                                 \
+		size_t i = (ii);             \
+		(void)i;                     \
+		unsigned b = (bb);           \
+		__VA_ARGS__                  \
+	} while (0)
+#define RS_DEAL(dl, n, ...)                                                              \
+	do {                                                                             \
+		ng_xoshiro g_ = (dl)->g;                                                 \
+		size_t n_ = (n), i_ = 0;                                                 \
+		unsigned bits_ = (dl)->bits, per_ = (dl)->per;                           \
+		if (bits_ == 12)                                                         \
+			for (; i_ + 5 <= n_; i_ += 5) {                                  \
+				uint64_t r_ = ng_xoshiro_step(&g_);                      \
+				RS_ONE(i_, (unsigned)(r_ >> 52), __VA_ARGS__);           \
+				RS_ONE(i_ + 1, (unsigned)(r_ >> 40) & 4095u, __VA_ARGS__); \
+				RS_ONE(i_ + 2, (unsigned)(r_ >> 28) & 4095u, __VA_ARGS__); \
+				RS_ONE(i_ + 3, (unsigned)(r_ >> 16) & 4095u, __VA_ARGS__); \
+				RS_ONE(i_ + 4, (unsigned)(r_ >> 4) & 4095u, __VA_ARGS__);  \
+			}                                                                \
+		while (i_ < n_) {                                                        \
+			uint64_t r_ = bits_ ? ng_xoshiro_step(&g_) : 0;                  \
+			for (unsigned j_ = 0; j_ < per_ && i_ < n_; j_++, i_++) {        \
+				RS_ONE(i_, bits_ ? (unsigned)(r_ >> (64 - bits_)) : 0u,  \
+				       __VA_ARGS__);                                     \
+				r_ = bits_ ? r_ << bits_ : 0;                            \
+			}                                                                \
+		}                                                                        \
+		(dl)->g = g_;                                                            \
+	} while (0)
+
+/* Fisher-Yates on bucket b's m samples z[0..m) */
+static void rs_shuffle_bucket(uint8_t *z, size_t m, uint64_t seed, unsigned b)
+{
+	if (m < 2)
+		return;
+	ng_xoshiro h;
+	ng_xoshiro_seed(&h, seed + 4 * RS_GOLDEN * (b + 1));
+	ng_draw32 dr = {&h, 0, 0};
+	fy_steps(z, m - 1, 1, &dr);
+}
+
+/* Each bucket's count and sum: false when a count passed 2^24 - 1 (it
+ * would spill out of its field; not for buckets of a few hundred) */
+static bool rs_tally(const uint8_t *x, size_t n, uint64_t seed, uint64_t *tab, unsigned *nb)
+{
+	rs_deal d;
+	rs_deal_init(&d, n, seed);
+	*nb = 1u << d.bits;
+	memset(tab, 0, *nb * sizeof *tab);
+	RS_DEAL(&d, n, tab[b] += (uint64_t)1 << 40 | x[i];);
+	uint64_t cnt = 0;
+	for (unsigned b = 0; b < *nb; b++)
+		cnt += tab[b] >> 40;
+	return cnt == n;
+}
+
+/* The round's arrangement of x into y (y != x): counts, the samples
+ * dealt to their buckets' places, each bucket shuffled. */
+static void rs_shuffle(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, uint32_t *off)
+{
+	rs_deal d;
+	rs_deal_init(&d, n, seed);
+	unsigned nb = 1u << d.bits;
+	memset(off, 0, nb * sizeof *off);
+	rs_deal c = d;
+	RS_DEAL(&c, n, off[b]++;);
+	uint32_t s = 0;
+	for (unsigned b = 0; b < nb; b++) {
+		uint32_t v = off[b];
+		off[b] = s;
+		s += v;
+	}
+	RS_DEAL(&d, n, y[off[b]++] = x[i];);
+	/* off[b] is now where bucket b ends */
+	for (unsigned b = 0; b < nb; b++) {
+		uint32_t lo = b ? off[b - 1] : 0;
+		rs_shuffle_bucket(y + lo, off[b] - lo, seed, b);
+	}
+}
+
+/* The excursion of y[0..n) against a bar (exc_block, a block at a time
+ * from the end): the value itself, or with a finite bar a value at most
+ * it that compares with bar as it does. */
+static double excursion_bar(const uint8_t *y, size_t n, uint64_t total, unsigned vmin, unsigned vmax,
+			    double bar)
+{
+	if (n == 0)
+		return 0;
+	double mean = (double)total / (double)n;
+	exc_walk w = {mean, vmax - mean > mean - vmin ? vmax - mean : mean - vmin, (int64_t)total,
+		      fabs((double)total - (double)n * mean), 0};
+	bool capped = bar < INFINITY;
+	size_t blk = capped ? EXC_BLOCK_BAR : EXC_BLOCK;
+	for (size_t hi = n - 1;; hi -= blk) {
+		size_t lo = hi >= blk ? hi - blk + 1 : 0;
+		exc_block(&w, y, lo, hi, capped ? bar : w.best);
+		if (lo == 0)
+			return w.best;
+	}
+}
+
+/* The excursion of the round's arrangement of x, as excursion_bar gives
+ * it, without laying the arrangement out: the walk at every bucket's end
+ * from the tally, and inside only the buckets whose bound (exc_block's)
+ * reaches the bar, gathered into buf (n bytes) and shuffled. With stop, it
+ * returns as soon as the walk is above a finite bar. */
+static double rs_excursion(const uint8_t *x, uint8_t *buf, size_t n, uint64_t seed, uint64_t total,
+			   unsigned vmin, unsigned vmax, double bar, bool stop, struct rs_ws *ws)
+{
+	if (n == 0)
+		return 0;
+	unsigned nb;
+	if (!rs_tally(x, n, seed, ws->tab, &nb)) {
+		rs_shuffle(x, buf, n, seed, ws->off);
+		return excursion_bar(buf, n, total, vmin, vmax, bar);
+	}
+	double mean = (double)total / (double)n;
+	double step = vmax - mean > mean - vmin ? vmax - mean : mean - vmin;
+	/* the walk at each bucket's last position, exactly as
+	 * ng_perm_excursion computes it there */
+	double best = 0, d0 = 0;
+	uint64_t s = 0, p = 0;
+	for (unsigned b = 0; b < nb; b++) {
+		uint64_t m = ws->tab[b] >> 40;
+		if (!m)
+			continue;
+		s += ws->tab[b] & (((uint64_t)1 << 40) - 1);
+		p += m;
+		double d = fabs((double)s - (double)p * mean);
+		best = d > best ? d : best;
+	}
+	if (stop && bar < INFINITY && best > bar)
+		return best;
+	/* the buckets whose inside may reach the bar (without one, the
+	 * largest end found so far) */
+	double tau = bar < INFINITY ? bar : best;
+	memset(ws->want, 0, sizeof ws->want);
+	uint32_t wn = 0;
+	s = p = 0;
+	for (unsigned b = 0; b < nb; b++) {
+		uint64_t m = ws->tab[b] >> 40;
+		if (!m)
+			continue;
+		s += ws->tab[b] & (((uint64_t)1 << 40) - 1);
+		p += m;
+		double d = fabs((double)s - (double)p * mean);
+		if (m > 1 && (d0 + d + (double)m * step) / 2 + 2 >= tau) {
+			ws->want[b / 64] |= (uint64_t)1 << (b % 64);
+			ws->off[b] = wn;
+			wn += (uint32_t)m;
+		}
+		d0 = d;
+	}
+	if (!wn)
+		return best;
+	/* gather those buckets' samples in the order they are dealt */
+	rs_deal dl;
+	rs_deal_init(&dl, n, seed);
+	RS_DEAL(&dl, n, if (ws->want[b / 64] >> (b % 64) & 1) buf[ws->off[b]++] = x[i];);
+	/* shuffle each and walk it: ws->off[b] is now where it ends in buf */
+	s = p = 0;
+	for (unsigned b = 0; b < nb; b++) {
+		uint64_t m = ws->tab[b] >> 40;
+		if (ws->want[b / 64] >> (b % 64) & 1) {
+			uint8_t *z = buf + ws->off[b] - m;
+			rs_shuffle_bucket(z, m, seed, b);
+			uint64_t t = s;
+			for (uint64_t k = 0; k < m; k++) {
+				t += z[k];
+				double d = fabs((double)t - (double)(p + k + 1) * mean);
+				best = d > best ? d : best;
+			}
+			if (stop && bar < INFINITY && best > bar)
+				return best;
+		}
+		s += ws->tab[b] & (((uint64_t)1 << 40) - 1);
+		p += m;
+	}
+	return best;
+}
+
+/* ---- which arrangement a round takes ----
+ * Fisher-Yates (one stream, seeded with the round's seed) until a switch
+ * point where the excursion is the one statistic left counting among the
+ * cheap 18; from there on the two-level shuffle, if at least half the
+ * excursion's rounds so far came out below its unpermuted value, else
+ * Fisher-Yates to the end. Rounds run in parallel, so the switch is
+ * decided where it does not depend on their timing: at round numbers 16,
+ * 32, ..., 512, then 1024, 2048, ..., once every round before is counted
+ * (a worker waits for that at most once a switch point, and not at all
+ * once the choice is made or the excursion has stopped). A round's
+ * arrangement then depends only on the seed and the data. */
+bool ng_perm_switch_point(unsigned long r)
+{
+	return r >= 16 && r % 16 == 0 && (r <= 512 || (r & (r - 1)) == 0);
+}
+
+/* the last switch point at or before r, 0 if none */
+static unsigned long last_switch_point(unsigned long r)
+{
+	if (r < 16)
+		return 0;
+	if (r <= 512)
+		return r & ~15ul;
+	unsigned long p = 512;
+	while (p <= r / 2)
+		p *= 2;
+	return p;
+}
+
+void ng_perm_shuffle(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, bool rs)
+{
+	if (rs) {
+		uint32_t off[1u << RS_MAXBITS];
+		rs_shuffle(x, y, n, seed, off);
+		return;
+	}
+	memcpy(y, x, n);
+	ng_xoshiro g;
+	ng_xoshiro_seed(&g, seed);
+	fy_shuffle(y, n, &g);
+}
+
+double ng_perm_shuffle_excursion(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, bool rs,
+				 uint64_t total, unsigned vmin, unsigned vmax, double bar)
+{
+	if (rs) {
+		struct rs_ws ws;
+		return rs_excursion(x, y, n, seed, total, vmin, vmax, bar, true, &ws);
+	}
+	memcpy(y, x, n);
+	ng_xoshiro g;
+	ng_xoshiro_seed(&g, seed);
+	return shuffle_excursion(y, n, &g, total, vmin, vmax, bar, true);
 }
 
 /* Runs of equal bits in a bit sequence d_0, d_1, ..., fed 64 at a time
@@ -380,6 +667,7 @@ typedef struct {
 	unsigned median2;
 	uint8_t *c1, *c2;  /* conversion buffers (binary) */
 	ng_bz2_ws *bz;     /* the compression statistic's workspace */
+	struct rs_ws *rs;  /* the round's arrangement (workers only) */
 } stat_ctx;
 
 /* Computes the statistics with active[i] set. x: values (raw for
@@ -415,7 +703,7 @@ static void perm_stats(stat_ctx *c, const uint8_t *x, size_t n, const bool *acti
 void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary, double median,
 		   double out[NG_PERM_STATS])
 {
-	stat_ctx c = {binary, (unsigned)(2 * median + 0.5), NULL, NULL, NULL};
+	stat_ctx c = {binary, (unsigned)(2 * median + 0.5), NULL, NULL, NULL, NULL};
 	bool all[NG_PERM_STATS];
 	for (int i = 0; i < NG_PERM_STATS; i++)
 		all[i] = true;
@@ -456,6 +744,8 @@ typedef struct {
 	unsigned long rounds, next, counted;
 	bool active[NG_PERM_STATS];
 	unsigned nact;
+	unsigned long sw_at;   /* the first two-level round (ULONG_MAX: none yet) */
+	bool sw_closed;        /* no switch from here on (phase 2, or the excursion stopped) */
 	atomic_bool stopped;   /* nact is 0: a compression round still running stops */
 	unsigned ring;         /* slots: rounds started and not yet counted */
 	double (*t)[NG_PERM_STATS];
@@ -496,35 +786,64 @@ static unsigned compression_left(const unsigned c[3])
 }
 
 /* Round rn into row t with worker j's buffers; act: the statistics
- * counting when it started (phase 1). */
-static void run_round(round_stream *s, unsigned j, unsigned long rn, bool *act, double *t)
+ * counting when it started (phase 1); rs: the two-level arrangement. */
+static void run_round(round_stream *s, unsigned j, unsigned long rn, bool *act, bool rs, double *t)
 {
 	uint8_t *y = s->y[j];
-	memcpy(y, s->x, s->n);
-	ng_xoshiro g;
-	ng_xoshiro_seed(&g, s->seed ^ (0x9e3779b97f4a7c15ULL * (rn + 1)));
+	uint64_t seed = s->seed ^ (RS_GOLDEN * (rn + 1));
+	stat_ctx *c = &s->c[j];
 	if (s->compression) {
-		/* the shuffle is the one phase 1 made for this round (the same
-		 * stream), so the counters are those of one loop computing all
-		 * 19 statistics a round */
-		ng_perm_shuffle(y, s->n, &g);
-		t[18] = st_compression(y, s->n, &s->c[j].bz, &s->stopped);
+		/* the arrangement is the one phase 1 made for this round (the
+		 * same seed and kind), so the counters are those of one loop
+		 * computing all 19 statistics a round */
+		if (rs)
+			rs_shuffle(s->x, y, s->n, seed, c->rs->off);
+		else
+			ng_perm_shuffle(s->x, y, s->n, seed, false);
+		t[18] = st_compression(y, s->n, &c->bz, &s->stopped);
 		return;
 	}
 	bool exc_only = true;
 	for (int i = 1; i < NG_PERM_STATS; i++)
 		exc_only &= !act[i];
-	if (act[0]) {
-		/* the excursion is only compared with the unpermuted value, so
-		 * the walk is checked against it; when no other statistic is
-		 * left, a walk above it decides the round ("greater") */
-		t[0] = shuffle_excursion(y, s->n, &g, s->total, s->vmin, s->vmax, s->r->perm_t[0],
-					 exc_only);
-		act[0] = false;
-	} else
-		ng_perm_shuffle(y, s->n, &g);
-	if (!exc_only)
-		perm_stats(&s->c[j], y, s->n, act, t);
+	double bar = s->r->perm_t[0];
+	/* the excursion is only compared with the unpermuted value, so it
+	 * is computed against it; alone, a walk above the value decides the
+	 * round ("greater"), and the two-level arrangement need not be laid
+	 * out (after the switch the excursion is always alone) */
+	if (rs) {
+		if (act[0])
+			t[0] = rs_excursion(s->x, y, s->n, seed, s->total, s->vmin, s->vmax, bar, exc_only,
+					    c->rs);
+		if (exc_only)
+			return;
+		rs_shuffle(s->x, y, s->n, seed, c->rs->off);
+	} else {
+		memcpy(y, s->x, s->n);
+		ng_xoshiro g;
+		ng_xoshiro_seed(&g, seed);
+		if (act[0])
+			t[0] = shuffle_excursion(y, s->n, &g, s->total, s->vmin, s->vmax, bar, exc_only);
+		else
+			fy_shuffle(y, s->n, &g);
+		if (exc_only)
+			return;
+	}
+	act[0] = false;
+	perm_stats(c, y, s->n, act, t);
+}
+
+/* Whether round rn takes the two-level arrangement; false with *wait
+ * when that is not known yet (a switch point before it not reached). */
+static bool round_kind(const round_stream *s, unsigned long rn, bool *wait)
+{
+	*wait = false;
+	if (rn >= s->sw_at)
+		return true;
+	if (s->sw_closed)
+		return false;
+	*wait = s->counted < last_switch_point(rn);
+	return false;
 }
 
 static void run_stream(unsigned j, void *arg)
@@ -532,7 +851,9 @@ static void run_stream(unsigned j, void *arg)
 	round_stream *s = arg;
 	pthread_mutex_lock(&s->mu);
 	while (s->nact > 0 && s->next < s->rounds) {
-		if (s->next - s->counted >= s->ring) {
+		bool wait;
+		bool rs = round_kind(s, s->next, &wait);
+		if (wait || s->next - s->counted >= s->ring) {
 			pthread_cond_wait(&s->cv, &s->mu);
 			continue;
 		}
@@ -541,7 +862,7 @@ static void run_stream(unsigned j, void *arg)
 		memcpy(act, s->active, sizeof act);
 		double *t = s->t[rn % s->ring];
 		pthread_mutex_unlock(&s->mu);
-		run_round(s, j, rn, act, t);
+		run_round(s, j, rn, act, rs, t);
 		ng_progress_step();
 		pthread_mutex_lock(&s->mu);
 		s->ready[rn % s->ring] = true;
@@ -552,6 +873,20 @@ static void run_stream(unsigned j, void *arg)
 			s->counted++;
 			if (s->compression)
 				ng_progress_total((unsigned)(s->counted + compression_left(s->r->perm_c[18])));
+			else if (!s->sw_closed && ng_perm_switch_point(s->counted)) {
+				/* the excursion alone: two-level rounds when
+				 * at least half its rounds so far came out
+				 * below the unpermuted value (a Fisher-Yates
+				 * round above it stops early, and is cheaper) */
+				const unsigned *c = s->r->perm_c[0];
+				if (!s->active[0])
+					s->sw_closed = true;
+				else if (s->nact == 1) {
+					if (c[2] >= c[0])
+						s->sw_at = s->counted;
+					s->sw_closed = true;
+				}
+			}
 		}
 		if (s->nact == 0)
 			atomic_store_explicit(&s->stopped, true, memory_order_relaxed);
@@ -962,7 +1297,7 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 		r->median = n ? median2_of(sym, n) / 2.0 : 0;
 	/* permutation tests: the values (raw) for non-binary, 0/1 for binary */
 	const uint8_t *x = r->binary ? sym : raw;
-	stat_ctx c = {r->binary, 0, NULL, NULL, NULL};
+	stat_ctx c = {r->binary, 0, NULL, NULL, NULL, NULL};
 	/* the median of the values the runs test sees */
 	if (r->binary)
 		c.median2 = 1;
@@ -978,14 +1313,14 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	stat_ctx *sc = calloc(th + 1, sizeof *sc);
 	bool ok = t && ready && y && sc;
 	for (unsigned j = 0; ok && j <= th; j++) {
-		sc[j] = (stat_ctx){r->binary, c.median2, NULL, NULL, NULL};
+		sc[j] = (stat_ctx){r->binary, c.median2, NULL, NULL, NULL, NULL};
 		if (r->binary) {
 			sc[j].c1 = malloc(n / 8 + 1);
 			sc[j].c2 = malloc(n / 8 + 1);
 			ok = sc[j].c1 && sc[j].c2;
 		}
 		if (ok && j < th)
-			ok = (y[j] = malloc(n ? n : 1)) != NULL;
+			ok = (y[j] = malloc(n ? n : 1)) != NULL && (sc[j].rs = malloc(sizeof *sc[j].rs)) != NULL;
 	}
 	/* the IID estimate (MCV), the chi-square and LRS tests and the
 	 * unpermuted statistics are independent: in parallel */
@@ -1014,7 +1349,8 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 		vmax = x[i] > vmax ? x[i] : vmax;
 	}
 	round_stream rs = {.x = x, .n = n, .seed = seed, .total = total, .vmin = vmin, .vmax = vmax,
-			   .r = r, .rounds = rounds, .ring = ring, .t = t, .ready = ready, .y = y, .c = sc};
+			   .r = r, .rounds = rounds, .ring = ring, .t = t, .ready = ready, .y = y, .c = sc,
+			   .sw_at = ULONG_MAX};
 	pthread_mutex_init(&rs.mu, NULL);
 	pthread_cond_init(&rs.cv, NULL);
 	/* Phase 1: the 18 cheap statistics, round after round. */
@@ -1045,6 +1381,7 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 		for (int i = 0; i < NG_PERM_STATS; i++)
 			rs.active[i] = i == 18;
 		rs.compression = true;
+		rs.sw_closed = true;
 		ng_progress_start(o->progress && ok && rounds > 0, "permutation rounds, compression (bzip2)",
 				  compression_left(r->perm_c[18]));
 		if (ok && rounds > 0)
@@ -1056,6 +1393,7 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	for (unsigned j = 0; sc && j <= th; j++) {
 		free(sc[j].c1);
 		free(sc[j].c2);
+		free(sc[j].rs);
 		ng_bz2_ws_free(sc[j].bz);
 	}
 	for (unsigned j = 0; y && j < th; j++)
@@ -1069,6 +1407,7 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 		return NG_ERR_NOMEM;
 	}
 	r->permutations = done > done2 ? done : done2;
+	r->two_level_from = rs.sw_at == ULONG_MAX ? 0 : rs.sw_at;
 	r->perm_pass = true;
 	for (int i = 0; i < NG_PERM_STATS; i++) {
 		if (!r->perm_stopped[i] && ng_perm_failed(r->perm_c[i]))

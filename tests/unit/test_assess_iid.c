@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The IID track's fast paths against the plain ones: the fused
- * shuffle+excursion pass against Fisher-Yates then the excursion (same RNG
- * stream), its early stop, whole permutation tests (rounds streamed on
- * several threads, excursion-only rounds that stop early, skipped
- * statistics) against a naive loop that shuffles, computes all 19
- * statistics and applies the 5.1 early stop round by round, the runs
+/* The IID track's fast paths against the plain ones: both arrangements of
+ * a round (Fisher-Yates, and the two-level shuffle) against their plain
+ * definitions, the two-level one's uniformity, the excursion of a round
+ * (fused with Fisher-Yates, from the two-level tally) against the
+ * arrangement then the excursion, bit for bit, and against a bar; whole
+ * permutation tests (rounds streamed on several threads, the switch to
+ * two-level rounds, excursion-only rounds that stop early, skipped
+ * statistics) against a naive loop that arranges, computes all 19
+ * statistics and applies the 5.1 early stop round by round; the runs
  * statistics against plain loops and the LRS test's longest repeat against
  * the suffix array's. */
 #include <math.h>
@@ -65,7 +68,7 @@ static void plain_runs(const uint8_t *d, size_t m, double *num, double *len)
 
 /* The naive permutation test: the counters ng_assess_iid must produce. */
 static unsigned long naive_perm(const uint8_t *raw, size_t n, unsigned long rounds, uint64_t seed,
-				unsigned c[NG_PERM_STATS][3], double t0[NG_PERM_STATS])
+				unsigned c[NG_PERM_STATS][3], double t0[NG_PERM_STATS], unsigned long *sw)
 {
 	uint8_t *sym = malloc(n), *y = malloc(n), *ys = malloc(n), *srt = malloc(n);
 	unsigned k = ng_assess_translate(raw, n, sym);
@@ -81,11 +84,20 @@ static unsigned long naive_perm(const uint8_t *raw, size_t n, unsigned long roun
 	memset(c, 0, sizeof(unsigned[NG_PERM_STATS][3]));
 	unsigned long r = 0;
 	int left = NG_PERM_STATS;
+	bool rs = false, closed = false;
+	*sw = 0;
 	for (; r < rounds && left > 0; r++) {
-		memcpy(y, x, n);
-		ng_xoshiro g;
-		ng_xoshiro_seed(&g, seed ^ (0x9e3779b97f4a7c15ULL * (r + 1)));
-		ng_perm_shuffle(y, n, &g);
+		/* the switch to the two-level arrangement: at a switch point
+		 * with the excursion the one cheap statistic left */
+		if (!closed && ng_perm_switch_point(r)) {
+			int cheap = 0;
+			for (int i = 0; i < 18; i++)
+				cheap += active[i];
+			closed = !active[0] || cheap == 1;
+			rs = active[0] && cheap == 1 && c[0][2] >= c[0][0];
+			*sw = rs ? r : 0;
+		}
+		ng_perm_shuffle(x, y, n, seed ^ (0x9e3779b97f4a7c15ULL * (r + 1)), rs);
 		double t[NG_PERM_STATS];
 		/* ng_perm_stats reads sym for binary data, raw otherwise */
 		memcpy(ys, y, n);
@@ -112,22 +124,21 @@ int main(void)
 	uint64_t seed = ng_test_seed();
 
 	/* ng_perm_shuffle (two draws per xoshiro output on its fast path) =
-	 * the textbook Fisher-Yates on ng_draw32_below, permutation and
-	 * generator state after; 1,000,000 samples take about 116 rejected
-	 * draws, which leave the fast path and come back */
+	 * the textbook Fisher-Yates on ng_draw32_below; 1,000,000 samples
+	 * take about 116 rejected draws, which leave the fast path and come
+	 * back */
 	{
 		static const size_t ns[] = {2, 3, 10, 1001, 65536, 1000000, 999999};
 		int diff = 0;
 		for (size_t si = 0; si < sizeof ns / sizeof *ns; si++) {
 			size_t n = ns[si];
-			uint8_t *a = malloc(n), *b = malloc(n);
+			uint8_t *x = malloc(n), *a = malloc(n), *b = malloc(n);
 			for (size_t i = 0; i < n; i++)
-				a[i] = b[i] = (uint8_t)ng_test_rand(&seed);
+				x[i] = b[i] = (uint8_t)ng_test_rand(&seed);
 			uint64_t s0 = ng_test_rand(&seed);
-			ng_xoshiro g1, g2;
-			ng_xoshiro_seed(&g1, s0);
+			ng_perm_shuffle(x, a, n, s0, false);
+			ng_xoshiro g2;
 			ng_xoshiro_seed(&g2, s0);
-			ng_perm_shuffle(a, n, &g1);
 			ng_draw32 d = {&g2, 0, 0};
 			for (size_t i = n - 1; i > 0; i--) {
 				size_t k = ng_draw32_below(&d, (uint32_t)(i + 1));
@@ -135,11 +146,102 @@ int main(void)
 				b[i] = b[k];
 				b[k] = t;
 			}
-			diff += memcmp(a, b, n) != 0 || ng_xoshiro_step(&g1) != ng_xoshiro_step(&g2);
+			diff += memcmp(a, b, n) != 0;
+			free(x);
 			free(a);
 			free(b);
 		}
 		CHECK(diff == 0, "shuffle = textbook Fisher-Yates on the same draws, 2 to 1,000,000 samples (%d differ)", diff);
+	}
+
+	/* the two-level arrangement = its definition, written plainly: the
+	 * buckets from the dealing stream's fields, the buckets in order with
+	 * their samples in dealt order, each shuffled by the textbook
+	 * Fisher-Yates on its own stream; every bucket width from 0 to 12 bits
+	 * and lengths that leave part of the last output unused */
+	{
+		static const size_t ns[] = {1, 2, 255, 256, 257, 1000, 4097, 65536, 65539, 300001, 524288,
+					    1000000, 1000003};
+		int diff = 0;
+		for (size_t si = 0; si < sizeof ns / sizeof *ns; si++) {
+			size_t n = ns[si];
+			uint8_t *x = malloc(n), *a = malloc(n), *b = malloc(n);
+			uint16_t *id = malloc(n * sizeof *id);
+			for (size_t i = 0; i < n; i++)
+				x[i] = (uint8_t)ng_test_rand(&seed);
+			uint64_t s0 = ng_test_rand(&seed);
+			ng_perm_shuffle(x, a, n, s0, true);
+			unsigned bits = 0;
+			while (bits < 12 && n / ((size_t)2 << bits) >= 128)
+				bits++;
+			unsigned per = bits ? 64 / bits : 64;
+			ng_xoshiro g;
+			ng_xoshiro_seed(&g, s0);
+			uint64_t r = 0;
+			for (size_t i = 0; i < n; i++) {
+				if (bits && i % per == 0)
+					r = ng_xoshiro_step(&g);
+				id[i] = bits ? (uint16_t)(r >> (64 - bits * (i % per + 1)) & ((1u << bits) - 1)) : 0;
+			}
+			size_t o = 0;
+			for (unsigned bk = 0; bk < 1u << bits; bk++) {
+				size_t lo = o;
+				for (size_t i = 0; i < n; i++)
+					if (id[i] == bk)
+						b[o++] = x[i];
+				ng_xoshiro h;
+				ng_xoshiro_seed(&h, s0 + 4 * 0x9e3779b97f4a7c15ULL * (bk + 1));
+				ng_draw32 d = {&h, 0, 0};
+				for (size_t i = o - lo; i-- > 1;) {
+					size_t k = ng_draw32_below(&d, (uint32_t)(i + 1));
+					uint8_t t = b[lo + i];
+					b[lo + i] = b[lo + k];
+					b[lo + k] = t;
+				}
+			}
+			diff += o != n || memcmp(a, b, n) != 0;
+			free(x);
+			free(a);
+			free(b);
+			free(id);
+		}
+		CHECK(diff == 0, "two-level arrangement = its plain definition, 1 to 1,000,003 samples (%d differ)", diff);
+	}
+
+	/* the two-level arrangement is uniform: where samples 0, 127 and 255
+	 * of 256 (two buckets) land over 40,000 rounds, and how often sample
+	 * 10 comes before 11 and 0 before 255, as chi-square and z scores
+	 * with fixed seeds; buckets kept out of order, a bucket left
+	 * unshuffled or a biased dealing show at once */
+	{
+		size_t n = 256;
+		unsigned rounds = 40000;
+		uint8_t x[256], a[256], at[256];
+		static unsigned pos[3][256];
+		unsigned before[2] = {0, 0};
+		static const unsigned ks[3] = {0, 127, 255};
+		for (size_t i = 0; i < n; i++)
+			x[i] = (uint8_t)i;
+		for (unsigned r = 0; r < rounds; r++) {
+			ng_perm_shuffle(x, a, n, 0x5eed0000u + r, true);
+			for (size_t i = 0; i < n; i++)
+				at[a[i]] = (uint8_t)i;
+			for (int q = 0; q < 3; q++)
+				pos[q][at[ks[q]]]++;
+			before[0] += at[10] < at[11];
+			before[1] += at[0] < at[255];
+		}
+		int badu = 0;
+		for (int q = 0; q < 3; q++) {
+			double chi = 0, e = (double)rounds / (double)n;
+			for (size_t i = 0; i < n; i++)
+				chi += (pos[q][i] - e) * (pos[q][i] - e) / e;
+			/* 255 degrees of freedom: mean 255, sd 22.6; 400 is 6.4 sd */
+			badu += chi > 400;
+		}
+		for (int q = 0; q < 2; q++)
+			badu += fabs(((double)before[q] - rounds / 2.0) / sqrt(rounds / 4.0)) > 5;
+		CHECK(badu == 0, "two-level arrangement: samples 0, 127 and 255 of 256 land uniformly, and two pairs keep their order half the time (%d off)", badu);
 	}
 
 	/* fused shuffle+excursion = shuffle, then excursion, same stream; the
@@ -161,44 +263,37 @@ int main(void)
 			}
 			uint64_t s0 = ng_test_rand(&seed), sum = sum_of(x, n);
 			unsigned vmin = min_of(x, n), vmax = max_of(x, n);
-			ng_xoshiro g1, g2;
-			ng_xoshiro_seed(&g1, s0);
-			ng_xoshiro_seed(&g2, s0);
-			memcpy(a, x, n);
-			memcpy(b, x, n);
-			ng_perm_shuffle(a, n, &g1);
-			double want = ng_perm_excursion(a, n);
-			double got = ng_perm_shuffle_excursion(b, n, &g2, sum, vmin, vmax, INFINITY);
-			bad += memcmp(&want, &got, sizeof want) != 0;
-			badarr += memcmp(a, b, n) != 0;
-			/* a bar at the value itself gives the value and the whole
-			 * shuffle; just below it, a value above the bar, at most
-			 * the value; just above it, a value below the bar */
-			ng_xoshiro_seed(&g2, s0);
-			memcpy(b, x, n);
-			got = ng_perm_shuffle_excursion(b, n, &g2, sum, vmin, vmax, want);
-			badstop += memcmp(&want, &got, sizeof want) != 0 || memcmp(a, b, n) != 0;
-			if (want > 0) {
-				double bar = want * (1 - 1e-12);
-				ng_xoshiro_seed(&g2, s0);
-				memcpy(b, x, n);
-				got = ng_perm_shuffle_excursion(b, n, &g2, sum, vmin, vmax, bar);
-				badstop += !(got > bar && got <= want);
+			for (int rs = 0; rs < 2; rs++) {
+				ng_perm_shuffle(x, a, n, s0, rs);
+				double want = ng_perm_excursion(a, n);
+				double got = ng_perm_shuffle_excursion(x, b, n, s0, rs, sum, vmin, vmax, INFINITY);
+				bad += memcmp(&want, &got, sizeof want) != 0;
+				badarr += !rs && memcmp(a, b, n) != 0;
+				/* a bar at the value itself gives the value (and the
+				 * whole Fisher-Yates shuffle); just below it, a value
+				 * above the bar, at most the value; just above it, a
+				 * value below the bar */
+				got = ng_perm_shuffle_excursion(x, b, n, s0, rs, sum, vmin, vmax, want);
+				badstop += memcmp(&want, &got, sizeof want) != 0 || (!rs && memcmp(a, b, n) != 0);
+				if (want > 0) {
+					double bar = want * (1 - 1e-12);
+					got = ng_perm_shuffle_excursion(x, b, n, s0, rs, sum, vmin, vmax, bar);
+					badstop += !(got > bar && got <= want);
+				}
+				for (int up = 0; up < 2; up++) {
+					double bar = up ? want * (1 + 1e-12) + 1e-300 : want * 0.9;
+					got = ng_perm_shuffle_excursion(x, b, n, s0, rs, sum, vmin / (1u + (unsigned)up),
+									vmax + 17u * (unsigned)up, bar);
+					badstop += up ? !(got < bar) : !(got > bar || (want == 0 && got == 0)) || got > want;
+				}
+				cases++;
 			}
-			for (int up = 0; up < 2; up++) {
-				double bar = up ? want * (1 + 1e-12) + 1e-300 : want * 0.9;
-				ng_xoshiro_seed(&g2, s0);
-				memcpy(b, x, n);
-				got = ng_perm_shuffle_excursion(b, n, &g2, sum, vmin / (1u + (unsigned)up), vmax + 17u * (unsigned)up, bar);
-				badstop += up ? !(got < bar) : !(got > bar || (want == 0 && got == 0)) || got > want;
-			}
-			cases++;
 		}
 		free(x);
 		free(a);
 		free(b);
 	}
-	CHECK(bad == 0, "fused shuffle+excursion = shuffle then excursion, bit for bit (%d of %d differ)", bad, cases);
+	CHECK(bad == 0, "excursion of a round (Fisher-Yates fused, two-level from the tally) = arrangement then excursion, bit for bit (%d of %d differ)", bad, cases);
 	CHECK(badarr == 0, "fused shuffle leaves the same permutation as the plain one (%d of %d differ)", badarr, cases);
 	CHECK(badstop == 0, "fused excursion against a bar: at, just below, just above and well below the value, each compares as the value does (%d bad)", badstop);
 
@@ -242,20 +337,14 @@ int main(void)
 				x[i] = (uint8_t)ng_test_rand(&fs);
 			double e[100];
 			for (int j = 0; j < 100; j++) {
-				memcpy(y, x, n);
-				ng_xoshiro g;
-				ng_xoshiro_seed(&g, fs + (uint64_t)j);
-				ng_perm_shuffle(y, n, &g);
+				ng_perm_shuffle(x, y, n, fs + (uint64_t)j, false);
 				e[j] = ng_perm_excursion(y, n);
 			}
 			int top = 0;
 			for (int j = 1; j < 100; j++)
 				if (e[j] > e[top])
 					top = j;
-			memcpy(best, x, n);
-			ng_xoshiro g;
-			ng_xoshiro_seed(&g, fs + (uint64_t)top);
-			ng_perm_shuffle(best, n, &g);
+			ng_perm_shuffle(x, best, n, fs + (uint64_t)top, false);
 			memcpy(x, best, n);
 		}
 		unsigned long rounds = 400;
@@ -264,7 +353,8 @@ int main(void)
 		uint64_t ps = ng_test_rand(&seed);
 		if (kind == 1)
 			ps = 0x6e657567; /* fixed, so the counts below are fixed */
-		unsigned long nr = naive_perm(x, n, rounds, ps, c, t0);
+		unsigned long sw;
+		unsigned long nr = naive_perm(x, n, rounds, ps, c, t0, &sw);
 		int diff = 0, tdiff = 0;
 		unsigned long got_r = 0;
 		bool exc_only = false;
@@ -272,7 +362,7 @@ int main(void)
 			ng_assess_opts o = {.bits = kind == 2 ? 1 : 8, .threads = th, .all_rounds = true};
 			ng_iid_report *r = calloc(1, sizeof *r);
 			ng_assess_iid(x, n, &o, rounds, ps, r);
-			diff += memcmp(r->perm_c, c, sizeof c) != 0 || r->permutations != nr;
+			diff += memcmp(r->perm_c, c, sizeof c) != 0 || r->permutations != nr || r->two_level_from != sw;
 			tdiff += memcmp(r->perm_t, t0, sizeof t0) != 0;
 			got_r = r->permutations;
 			unsigned others = 0;
@@ -285,11 +375,12 @@ int main(void)
 			free(r);
 		}
 		CHECK(tdiff == 0, "permutation test %d: the unpermuted statistics equal ng_perm_stats", kind);
-		CHECK(diff == 0, "permutation test %d: counters and rounds (%lu) equal the naive loop on 1, 2 and 3 threads",
-		      kind, got_r);
+		CHECK(diff == 0, "permutation test %d: counters, rounds (%lu) and the switch to two-level rounds (%lu) equal the naive loop on 1, 2 and 3 threads",
+		      kind, got_r, sw);
 		if (kind == 1)
-			CHECK(exc_only && c[0][0] > 0,
-			      "high excursion: it outlasts the other statistics (%lu rounds, C0 %u, C2 %u)", nr, c[0][0], c[0][2]);
+			CHECK(exc_only && c[0][0] > 0 && sw > 0 && sw < nr,
+			      "high excursion: it outlasts the other statistics (%lu rounds, two-level from round %lu, C0 %u, C2 %u)",
+			      nr, sw, c[0][0], c[0][2]);
 	}
 	free(x);
 	free(best);
@@ -309,7 +400,8 @@ int main(void)
 		unsigned c[NG_PERM_STATS][3];
 		double t0[NG_PERM_STATS];
 		uint64_t ps = ng_test_rand(&seed);
-		unsigned long nr = naive_perm(z, m, rounds, ps, c, t0);
+		unsigned long sw;
+		unsigned long nr = naive_perm(z, m, rounds, ps, c, t0, &sw);
 		ng_iid_report *r = calloc(1, sizeof *r);
 		ng_assess_opts o = {.bits = 8, .threads = 2};
 		ng_status st = ng_assess_iid(z, m, &o, rounds, ps, r);
