@@ -75,7 +75,8 @@ void ng_assess_print_iid(const ng_iid_report *r, bool json, int verbose, bool co
 		printf("    \"chi_goodness_t\": %.17g,\n    \"chi_goodness_df\": %lu,\n    \"chi_goodness_p\": %.17g,\n",
 		       r->chi_gof_t, r->chi_gof_df, r->chi_gof_p);
 		printf("    \"lrs_w\": %u,\n    \"lrs_p_col\": %.22Lg,\n    \"lrs_pr\": %.22Lg,\n", r->lrs_w, r->lrs_pcol, r->lrs_prx);
-		printf("    \"permutations\": %lu,\n    \"statistics\": {\n", r->permutations);
+		printf("    \"permutations\": %lu,\n    \"two_level_from\": %lu,\n    \"statistics\": {\n",
+		       r->permutations, r->two_level_from);
 		for (int i = 0; i < NG_PERM_STATS; i++)
 			printf("      \"%s\": %.17g%s\n", ng_perm_name[i], r->perm_t[i], i + 1 < NG_PERM_STATS ? "," : "");
 		printf("    },\n    \"counts\": {\n");
