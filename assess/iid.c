@@ -211,6 +211,7 @@ struct rs_ws {
 	uint64_t tab[1u << RS_MAXBITS];   /* count << 40 | sum, per bucket */
 	uint32_t off[1u << RS_MAXBITS];   /* where a bucket's next sample goes */
 	uint64_t want[(1u << RS_MAXBITS) / 64];
+	double dend[1u << RS_MAXBITS];    /* the walk at a bucket's end */
 };
 
 typedef struct {
@@ -353,17 +354,15 @@ static double rs_excursion(const uint8_t *x, uint8_t *buf, size_t n, uint64_t se
 	}
 	double mean = (double)total / (double)n;
 	double step = vmax - mean > mean - vmin ? vmax - mean : mean - vmin;
-	/* the walk at each bucket's last position, exactly as
-	 * ng_perm_excursion computes it there */
-	double best = 0, d0 = 0;
+	/* the walk at each bucket's last position (an empty bucket's: the
+	 * one before), exactly as ng_perm_excursion computes it there */
+	double best = 0;
 	uint64_t s = 0, p = 0;
 	for (unsigned b = 0; b < nb; b++) {
-		uint64_t m = ws->tab[b] >> 40;
-		if (!m)
-			continue;
 		s += ws->tab[b] & (((uint64_t)1 << 40) - 1);
-		p += m;
+		p += ws->tab[b] >> 40;
 		double d = fabs((double)s - (double)p * mean);
+		ws->dend[b] = d;
 		best = d > best ? d : best;
 	}
 	if (stop && bar < INFINITY && best > bar)
@@ -373,20 +372,14 @@ static double rs_excursion(const uint8_t *x, uint8_t *buf, size_t n, uint64_t se
 	double tau = bar < INFINITY ? bar : best;
 	memset(ws->want, 0, sizeof ws->want);
 	uint32_t wn = 0;
-	s = p = 0;
 	for (unsigned b = 0; b < nb; b++) {
 		uint64_t m = ws->tab[b] >> 40;
-		if (!m)
-			continue;
-		s += ws->tab[b] & (((uint64_t)1 << 40) - 1);
-		p += m;
-		double d = fabs((double)s - (double)p * mean);
-		if (m > 1 && (d0 + d + (double)m * step) / 2 + 2 >= tau) {
+		double d0 = b ? ws->dend[b - 1] : 0;
+		if (m > 1 && (d0 + ws->dend[b] + (double)m * step) / 2 + 2 >= tau) {
 			ws->want[b / 64] |= (uint64_t)1 << (b % 64);
 			ws->off[b] = wn;
 			wn += (uint32_t)m;
 		}
-		d0 = d;
 	}
 	if (!wn)
 		return best;
