@@ -53,6 +53,7 @@
 #define MERGED 256      /* the token type of a block's wrapped token */
 #define NKEYS 11        /* 0 = end of string, 1..10 = '0'..'9' */
 #define RADIX 11        /* most bits a radix pass sorts */
+#define TOP32 13        /* most bits a digit of radix_top32 sorts */
 #define MARGIN 5        /* bits of key information past log2(count) */
 
 /* a thread's buffers, grown as needed: per token (m) and per character (l) */
@@ -65,8 +66,9 @@ struct ng_bz2_ws {
 	uint8_t (*hist)[16];
 	uint8_t *sel;
 	const atomic_bool *cancel;
-	uint32_t cnt[6 << RADIX];
+	uint32_t cnt[2 << TOP32];   /* radix_u64's counts, or radix_top32's */
 };
+_Static_assert((2 << TOP32) >= (6 << RADIX), "radix_u64 counts up to six digits of RADIX bits");
 
 /* the decimal text of each value: length, digits, digit mask, and the
  * order key of each suffix T[o..] */
@@ -316,17 +318,19 @@ static uint64_t *radix_u64(uint64_t *a, uint64_t *t, size_t n, unsigned lo, unsi
 	return a;
 }
 
-/* The same on bits lo..63 (at least 2 of them) in two passes, with 32-bit
- * entries (half the traffic): the low digit's pass carries the high digit
- * and j (the key's low ib bits), the high digit's pass reads the low
- * digit's buckets in order and writes (low digit << ib | j). out[] is in
- * order of the bits. */
+/* The same on bits lo..63 (2 to 2 * TOP32 of them) in two passes, with
+ * 32-bit entries (half the traffic): the low digit's pass carries the
+ * high digit and j (the key's low ib bits), the high digit's pass reads
+ * the low digit's buckets in order and writes (low digit << ib | j).
+ * out[] is in order of the bits. Its digits may be wider than RADIX
+ * bits: 23 to 26 bits (binary data with 30 % 1s takes 26) in two passes
+ * instead of radix_u64's three on 64-bit entries. */
 static void radix_top32(const uint64_t *a, uint32_t *t, uint32_t *out, size_t n, unsigned lo, unsigned ib,
 			uint32_t *c)
 {
 	unsigned w1 = (64 - lo) / 2, sh2 = lo + w1, n2 = 1u << (64 - sh2);
-	uint32_t m1 = (1u << w1) - 1, jm = (1u << ib) - 1, *c1 = c, *c2 = c + (1 << RADIX);
-	memset(c, 0, (2 << RADIX) * sizeof *c);
+	uint32_t m1 = (1u << w1) - 1, jm = (1u << ib) - 1, *c1 = c, *c2 = c + n2;
+	memset(c, 0, 2 * n2 * sizeof *c);
 	for (size_t i = 0; i < n; i++) {
 		c1[a[i] >> lo & m1]++;
 		c2[a[i] >> sh2]++;
@@ -526,7 +530,7 @@ static size_t sort_keys(ng_bz2_ws *w, size_t m, const uint64_t *tc, const uint8_
 	}
 	uint32_t *sa = w->sa, *gend = w->aux;
 	size_t ngr = 0;
-	if (lo <= 62 && 64 - lo <= 2 * RADIX && ib + (64 - lo + 1) / 2 <= 32) {
+	if (lo <= 62 && 64 - lo <= 2 * TOP32 && ib + (64 - lo + 1) / 2 <= 32) {
 		/* sa[] holds (low digit << ib | j) until a run of equal
 		 * digits is settled; the runs' entries are read back from
 		 * the keys */
