@@ -53,6 +53,7 @@
 #define MERGED 256      /* the token type of a block's wrapped token */
 #define NKEYS 11        /* 0 = end of string, 1..10 = '0'..'9' */
 #define RADIX 11        /* most bits a radix pass sorts */
+#define TOP32 13        /* most bits a digit of radix_top32 sorts */
 #define MARGIN 5        /* bits of key information past log2(count) */
 
 /* a thread's buffers, grown as needed: per token (m) and per character (l) */
@@ -65,8 +66,9 @@ struct ng_bz2_ws {
 	uint8_t (*hist)[16];
 	uint8_t *sel;
 	const atomic_bool *cancel;
-	uint32_t cnt[6 << RADIX];
+	uint32_t cnt[2 << TOP32];   /* radix_u64's counts, or radix_top32's */
 };
+_Static_assert((2 << TOP32) >= (6 << RADIX), "radix_u64 counts up to six digits of RADIX bits");
 
 /* the decimal text of each value: length, digits, digit mask, and the
  * order key of each suffix T[o..] */
@@ -316,17 +318,19 @@ static uint64_t *radix_u64(uint64_t *a, uint64_t *t, size_t n, unsigned lo, unsi
 	return a;
 }
 
-/* The same on bits lo..63 (at least 2 of them) in two passes, with 32-bit
- * entries (half the traffic): the low digit's pass carries the high digit
- * and j (the key's low ib bits), the high digit's pass reads the low
- * digit's buckets in order and writes (low digit << ib | j). out[] is in
- * order of the bits. */
+/* The same on bits lo..63 (2 to 2 * TOP32 of them) in two passes, with
+ * 32-bit entries (half the traffic): the low digit's pass carries the
+ * high digit and j (the key's low ib bits), the high digit's pass reads
+ * the low digit's buckets in order and writes (low digit << ib | j).
+ * out[] is in order of the bits. Its digits may be wider than RADIX
+ * bits: 23 to 26 bits (binary data with 30 % 1s takes 26) in two passes
+ * instead of radix_u64's three on 64-bit entries. */
 static void radix_top32(const uint64_t *a, uint32_t *t, uint32_t *out, size_t n, unsigned lo, unsigned ib,
 			uint32_t *c)
 {
 	unsigned w1 = (64 - lo) / 2, sh2 = lo + w1, n2 = 1u << (64 - sh2);
-	uint32_t m1 = (1u << w1) - 1, jm = (1u << ib) - 1, *c1 = c, *c2 = c + (1 << RADIX);
-	memset(c, 0, (2 << RADIX) * sizeof *c);
+	uint32_t m1 = (1u << w1) - 1, jm = (1u << ib) - 1, *c1 = c, *c2 = c + n2;
+	memset(c, 0, 2 * n2 * sizeof *c);
 	for (size_t i = 0; i < n; i++) {
 		c1[a[i] >> lo & m1]++;
 		c2[a[i] >> sh2]++;
@@ -448,29 +452,21 @@ static size_t settle(uint64_t *e, uint64_t *tmp, size_t n, size_t base, unsigned
 	return ngr;
 }
 
-/* Suffix order of the cyclic token sequence tok[0..m) (continued to
- * tok[m + 63]) with ranks rk[] (nr of them; the values with occ[v] > 0
- * and MERGED): w->sa. Rotations equal over all m tokens stay in any order
- * (their characters, and so the transform, are the same).
- *
- * Each rotation's key is the first 64 bits of its tokens' codes
- * (split_code). The radix sort orders the keys' top bits, as many as
- * make most keys distinct for the tokens' entropy (when two passes do,
- * on 32-bit entries: radix_top32); entries equal there are ordered by the
- * rest of the key, and entries with equal keys by prefix doubling. */
-static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned nr, const uint32_t *occ)
+/* The tokens' codes for the ranks rr[v] (0..nr-1) of the token types v
+ * with wt[v] > 0 (MERGED included), from the ranks' weights (split_code;
+ * fixed-length codes when the split would make one too long): tc[v] the
+ * code on top of a word, tl[v] its bits. Returns the key bits a bit of
+ * the tokens' entropy takes (the codes' mean length over the entropy);
+ * *maxlen: the longest code. */
+static double token_codes(const uint32_t *wt, const uint16_t *rr, unsigned nr, uint64_t *tc, uint8_t *tl,
+			  unsigned *maxlen)
 {
-	const uint16_t *tok = w->tok;
-	uint64_t *a = w->a64, *t = w->b64;
-	/* the codes, from the ranks' weights; fixed-length ones when the
-	 * split would make one too long */
 	uint64_t cum[258] = {0};
 	uint32_t code[257];
 	uint8_t len[257];
-	for (unsigned v = 0; v < 256; v++)
-		if (occ[v])
-			cum[rk[v] + 1] += occ[v];
-	cum[rk[MERGED] + 1]++;
+	for (unsigned v = 0; v <= MERGED; v++)
+		if (wt[v])
+			cum[rr[v] + 1] += wt[v];
 	for (unsigned r = 0; r < nr; r++)
 		cum[r + 1] += cum[r];
 	if (nr == 1) {
@@ -485,51 +481,56 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 			len[r] = (uint8_t)b;
 		}
 	}
-	/* the bits the radix sort takes: log2(m) + 5 bits of information,
-	 * at the code's bits per bit of entropy */
-	unsigned maxlen = 0;
 	double hbits = 0, lbits = 0, tot = (double)cum[nr];
+	*maxlen = 0;
 	for (unsigned r = 0; r < nr; r++) {
 		double p = (double)(cum[r + 1] - cum[r]) / tot;
 		hbits -= p * log2(p);
 		lbits += p * len[r];
-		maxlen = len[r] > maxlen ? len[r] : maxlen;
+		*maxlen = len[r] > *maxlen ? len[r] : *maxlen;
 	}
+	for (unsigned v = 0; v <= MERGED; v++)
+		if (wt[v]) {
+			tl[v] = len[rr[v]];
+			tc[v] = (uint64_t)code[rr[v]] << (64 - tl[v]);
+		}
+	return lbits / (hbits > 0.01 ? hbits : 0.01);
+}
+
+/* The rotations in the order of their keys, want bits of them by radix:
+ * w->sa, with the ranges of equal keys in w->aux (returns their count
+ * times two). The key of j is the first 64 bits of the codes tc, tl of
+ * tok[j..], read on past m - 1 into tok[m..]; when MERGED's code has 0
+ * bits, its tc is a whole key and the keys before it end in it. */
+static size_t sort_keys(ng_bz2_ws *w, size_t m, const uint64_t *tc, const uint8_t *tl, double want)
+{
+	const uint16_t *tok = w->tok;
+	uint64_t *a = w->a64, *t = w->b64;
 	/* a[j]: the key of j (the codes of tok[j..], first in the top bits)
 	 * above the ib bits that hold j, then j */
 	unsigned ib = 1;
 	while (ib < 32 && ((size_t)1 << ib) < m)
 		ib++;
 	uint64_t jm = ((uint64_t)1 << ib) - 1;
-	unsigned lo = ib;
-	{
-		double want = (log2((double)m) + MARGIN) * lbits / (hbits > 0.01 ? hbits : 0.01);
-		if (want < 64 - ib)
-			lo = 64 - (unsigned)want;
-	}
+	unsigned lo = want < 64 - ib ? 64 - (unsigned)want : ib;
 	uint32_t *lowk = w->isa;   /* the key's low ib bits, until the doubling */
 	{
 		/* from the end back: the key of j is the code of tok[j] (tc,
 		 * on top; tl bits) followed by the key of j + 1; 64 tokens
 		 * on from m - 1 (past the start again) fill every bit */
-		uint64_t tc[257] = {0}, k = 0;
-		uint8_t tl[257] = {0};
-		for (unsigned v = 0; v <= MERGED; v++)
-			if (v == MERGED || occ[v]) {
-				tl[v] = len[rk[v]];
-				tc[v] = (uint64_t)code[rk[v]] << (64 - tl[v]);
-			}
-		for (size_t j = m + 64; j-- > m;)
-			k = tc[tok[j]] | k >> tl[tok[j]];
+		uint64_t k = 0;
+		if (tl[tok[m - 1]])
+			for (size_t j = m + 64; j-- > m;)
+				k = tc[tok[j]] | k >> tl[tok[j]];
 		for (size_t j = m; j-- > 0;) {
 			k = tc[tok[j]] | k >> tl[tok[j]];
 			a[j] = (k & ~jm) | j;
 			lowk[j] = (uint32_t)(k & jm);
 		}
 	}
-	uint32_t *sa = w->sa, *isa = w->isa, *gend = w->aux;
+	uint32_t *sa = w->sa, *gend = w->aux;
 	size_t ngr = 0;
-	if (lo <= 62 && 64 - lo <= 2 * RADIX && ib + (64 - lo + 1) / 2 <= 32) {
+	if (lo <= 62 && 64 - lo <= 2 * TOP32 && ib + (64 - lo + 1) / 2 <= 32) {
 		/* sa[] holds (low digit << ib | j) until a run of equal
 		 * digits is settled; the runs' entries are read back from
 		 * the keys */
@@ -586,7 +587,120 @@ static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned 
 			i = e;
 		}
 	}
-	uint64_t *q = t;   /* (sort key << 32 | index) from here on */
+	return ngr;
+}
+
+/* the rotations j[0..n) that all reach MERGED (at m - 1) within 64
+ * tokens, in order: by their tokens' ranks, which differ at the latest
+ * where one of the two reaches MERGED */
+static void order_near_end(const uint16_t *tok, const uint16_t *rk, uint32_t *j, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t x = j[i], y = i;
+		for (; y > 0; y--) {
+			uint32_t p = j[y - 1], o = 0;
+			while (rk[tok[p + o]] == rk[tok[x + o]])
+				o++;
+			if (rk[tok[p + o]] < rk[tok[x + o]])
+				break;
+			j[y] = p;
+		}
+		j[y] = x;
+	}
+}
+
+/* Suffix order of the cyclic token sequence tok[0..m) (continued to
+ * tok[m + 63]) with ranks rk[] (nr of them; the values with occ[v] > 0
+ * and MERGED): w->sa. Rotations equal over all m tokens stay in any order
+ * (their characters, and so the transform, are the same).
+ *
+ * Each rotation's key is the first 64 bits of its tokens' codes
+ * (split_code). The radix sort orders the keys' top bits, as many as
+ * make most keys distinct for the tokens' entropy (when two passes do,
+ * on 32-bit entries: radix_top32); entries equal there are ordered by the
+ * rest of the key, and entries with equal keys by prefix doubling.
+ *
+ * MERGED is at m - 1 only, and when no real token has its string, two
+ * rotations differ at the latest where one of them reaches it: it needs
+ * no code of its own. The codes are then the real tokens' (binary data:
+ * a bit each, where MERGED's own code makes one of them 2 bits), and a
+ * key that reaches m - 1 reads from there the code of the real token just
+ * below MERGED, then 1 bits to its end (0 bits, when MERGED is below
+ * every token). Where the other key has a real token u at that offset,
+ * u above MERGED has a greater code, u below a smaller one or (the token
+ * just below) the same one followed by bits that are not all 1s; so the
+ * keys are in the rotations' order unless they are equal (two such keys
+ * too, at the offset of the one that reaches m - 1 first). Keys of these
+ * rotations alone are often equal (the lowest token's code is all 0
+ * bits, so with MERGED below every token a run of it before m - 1 gives
+ * equal keys; the highest's all 1 bits, likewise above every token):
+ * such a group is put in order by the tokens themselves, and then each
+ * of these rotations' place is its rank for the doubling. One equal to
+ * another rotation's key leaves the order unknown: the block is sorted
+ * again with MERGED's own code, as it is at once for a short block
+ * (m < 128), a single real token or a MERGED with a real token's
+ * string. */
+static void sort_rotations(ng_bz2_ws *w, size_t m, const uint16_t *rk, unsigned nr, const uint32_t *occ)
+{
+	uint32_t wt[257];
+	uint16_t rr[257];
+	uint64_t tc[257] = {0};
+	uint8_t tl[257] = {0};
+	unsigned maxlen, mr = rk[MERGED], below = MERGED;
+	bool alone = true;
+	for (unsigned v = 0; v < 256; v++) {
+		wt[v] = occ[v];
+		if (!occ[v])
+			continue;
+		alone &= rk[v] != mr;
+		below = rk[v] + 1u == mr ? v : below;
+		rr[v] = (uint16_t)(rk[v] - (rk[v] > mr));
+	}
+	/* the bits the radix sort takes: log2(m) + 5 bits of information,
+	 * at the code's bits per bit of entropy */
+	double lg = log2((double)m) + MARGIN;
+	size_t ngr = 0;
+	bool sorted = false;
+	if (alone && m >= 128 && nr >= 3) {
+		wt[MERGED] = 0;
+		rr[MERGED] = 0;
+		double bits = token_codes(wt, rr, nr - 1, tc, tl, &maxlen);
+		tc[MERGED] = below < MERGED ? tc[below] | ~0ull >> tl[below] : 0;
+		tl[MERGED] = 0;
+		ngr = sort_keys(w, m, tc, tl, lg * bits);
+		/* the rotations whose keys reach m - 1: js.. */
+		size_t js = m - 1;
+		for (unsigned used = 0; (used += tl[w->tok[js - 1]]) < 64;)
+			js--;
+		/* a group of equal keys that holds only such rotations is
+		 * put in order here, one that holds some of them is not */
+		uint32_t *sa = w->sa, *gend = w->aux;
+		size_t ng = 0;
+		sorted = true;
+		for (size_t g = 0; g < ngr && sorted; g += 2) {
+			uint32_t s = gend[g], e = gend[g + 1], sp = 0;
+			for (uint32_t x = s; x < e; x++)
+				sp += sa[x] >= js;
+			if (sp == e - s) {
+				order_near_end(w->tok, rk, sa + s, sp);
+			} else if (sp == 0) {
+				gend[ng++] = s;
+				gend[ng++] = e;
+			} else {
+				sorted = false;
+			}
+		}
+		ngr = ng;
+	}
+	if (!sorted) {
+		wt[MERGED] = 1;
+		for (unsigned v = 0; v <= MERGED; v++)
+			rr[v] = wt[v] ? rk[v] : 0;
+		double bits = token_codes(wt, rr, nr, tc, tl, &maxlen);
+		ngr = sort_keys(w, m, tc, tl, lg * bits);
+	}
+	uint32_t *sa = w->sa, *isa = w->isa, *gend = w->aux;
+	uint64_t *q = w->b64;   /* (sort key << 32 | index) from here on */
 	/* equal keys hold at least the first 64 / maxlen tokens alike */
 	size_t h0 = 64 / maxlen;
 	if (ngr == 0 || h0 >= m)

@@ -4,8 +4,11 @@
  * every kind of data (8-bit, binary, few values, one value, periodic, long
  * repeats, one value with another now and then: long zero runs), and blocks that end at every kind of place: after a space,
  * inside a run of equal digits ("111"), at the text's end, and a last
- * block too short to hold a space; and 8-bit data with a period, whose
- * sort meets long runs of equal keys. */
+ * block too short to hold a space; 8-bit data with a period, whose
+ * sort meets long runs of equal keys; binary data past a million samples
+ * and with runs before the block ends (where the sort's keys of the
+ * rotations that reach the wrapped token tie), and two to four other
+ * values whose wrapped tokens fall below, between and above them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +55,26 @@ static uint8_t gen(int kind, size_t i, uint64_t *seed, unsigned p)
 	case 7: return (uint8_t)(v % 3 ? 111 : v % 2 ? 11 : 1);      /* many 1 digits */
 	default: return (uint8_t)(v % (p % 300 + 2) ? 5 : v);        /* one value, another now and then */
 	}
+}
+
+/* Binary samples (0 with probability pct0 %) and where their text's
+ * blocks end: no two equal characters stand in a row, so block k of the
+ * text is characters k * bmax .. (k + 1) * bmax - 1. The last whole token
+ * before block k's wrapped token (the tail and head joined) is sample
+ * last_tok(k); an even block's tail is sample last_tok(k) + 1 (and its
+ * head sample k * bmax / 2), an odd block's tail and head are empty. */
+static uint8_t *binary(size_t n, unsigned pct0, uint64_t *seed)
+{
+	uint8_t *x = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		x[i] = ng_test_rand(seed) % 100 >= pct0;
+	return x;
+}
+
+static size_t last_tok(size_t k, unsigned level)
+{
+	size_t end = (k + 1) * (100000u * level - 19) - 1;
+	return end % 2 ? (end - 1) / 2 : end / 2 - 1;
 }
 
 int main(void)
@@ -153,6 +176,128 @@ int main(void)
 		CHECK(bad == 0, "bz2len = libbz2 on periodic 8-bit data, periods 20, 97 and 1009 (%d cases, %d differ)",
 		      cases, bad);
 		free(x);
+	}
+	/* binary data at level 5, more than a million samples: blocks that
+	 * start at a digit (the wrapped token two digits: "01", "00" between
+	 * the tokens in the first input, "10", "11" above them in the second)
+	 * and at a space (the wrapped token empty, below them), a last block
+	 * of 94 and of 96 characters; even and biased */
+	{
+		size_t n = 1250000;
+		bad = cases = 0;
+		for (unsigned k = 0; k < 2; k++, cases++) {
+			uint8_t *x = binary(n + k, k ? 30 : 50, &seed);
+			x[last_tok(0, 5) + 1] = x[last_tok(2, 5) + 1] = (uint8_t)k;
+			x[0] = (uint8_t)!k;
+			x[2 * (100000 * 5 - 19) / 2] = (uint8_t)k;
+			one(w, x, n + k, 5, "binary 1.25M", &bad);
+			free(x);
+		}
+		CHECK(bad == 0, "bz2len = libbz2 on 1,250,000 and 1,250,001 binary samples at level 5 (%d cases, %d differ)",
+		      cases, bad);
+	}
+	/* binary data at level 1 with runs before the block ends, where the
+	 * sort's keys of the rotations that reach the wrapped token tie: with
+	 * each other (a run of 0s before an empty wrapped token, of 1s before
+	 * one above the tokens) or with another rotation's key too (runs of 64
+	 * and more, or a run of 1s elsewhere in the block, or "0 1 1 ..." in a
+	 * block whose wrapped token is "01") */
+	{
+		size_t n = 450000;
+		bad = cases = 0;
+		for (unsigned pct0 = 30; pct0 <= 70; pct0 += 40) {
+			uint8_t *x = binary(n, pct0, &seed);
+			static const struct {
+				uint8_t k, v, tail, head;
+				uint16_t run, far;
+			} runs[] = {
+				{1, 0, 0, 0, 40, 0},   /* empty: 0s, ties among themselves */
+				{3, 0, 0, 0, 100, 0},  /* empty: 0s, and an earlier key */
+				{5, 0, 0, 0, 63, 0},   /* empty: the longest run that ties alone */
+				{7, 0, 0, 0, 64, 0},   /* and the shortest that does not */
+				{0, 1, 1, 0, 40, 0},   /* "10": 1s, among themselves */
+				{2, 1, 1, 1, 30, 80},  /* "11": 1s, and 80 1s mid-block */
+				{4, 1, 0, 1, 0, 70},   /* "01": 0 and 70 1s mid-block */
+				{6, 1, 1, 1, 70, 0},   /* "11": 70 1s */
+			};
+			for (unsigned r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+				size_t e = last_tok(runs[r].k, 1), mid = e - 20000;
+				for (size_t i = 0; i < runs[r].run; i++)
+					x[e - i] = runs[r].v;
+				x[e - runs[r].run] = (uint8_t)!runs[r].v;
+				if (runs[r].k % 2 == 0) {
+					x[e + 1] = runs[r].tail;
+					x[runs[r].k * (100000 - 19) / 2] = runs[r].head;
+				}
+				for (size_t i = 0; i < runs[r].far; i++)
+					x[mid + i] = 1;
+				if (runs[r].far)
+					x[mid - 1] = 0;
+			}
+			/* block 8 ("01"): for each d of 33..63, its last d - 1
+			 * tokens again mid-block, then 0, 64 - d 1s, 0, 1s: that
+			 * copy's key is the key of the rotation d tokens before
+			 * the block's end, whose rotation is greater; 64 tokens
+			 * on, 0s at the block's start make the copy look greater
+			 * to a doubling that trusted the tie (and the tokens
+			 * before the two differ, so the order shows) */
+			size_t e = last_tok(8, 1), h = 8 * (100000 - 19) / 2;
+			x[e + 1] = 0;
+			x[h] = 1;
+			memset(x + h + 1, 0, 40);
+			for (unsigned d = 33; d < 64; d++) {
+				size_t c = e - 20000 + 100 * d;
+				x[c - 1] = !x[e - d + 1];
+				memcpy(x + c, x + e - d + 2, d - 1);
+				x[c + d - 1] = 0;
+				memset(x + c + d, 1, 64 - d);
+				x[c + 64] = 0;
+				memset(x + c + 65, 1, 20);
+			}
+			one(w, x, n, 1, "binary runs", &bad);
+			cases++;
+			free(x);
+		}
+		CHECK(bad == 0, "bz2len = libbz2 on binary data with runs of 0s and 1s before the block ends (%d cases, %d differ)",
+		      cases, bad);
+	}
+	/* two and three values other than 0 and 1, level 1: wrapped tokens
+	 * between the tokens, above and below them, and the same string as a
+	 * token */
+	{
+		static const uint8_t sets[][3] = {{3, 7, 7}, {9, 10, 10}, {0, 255, 255}, {25, 30, 30},
+						  {0, 1, 2}, {7, 10, 100}, {1, 11, 111}};
+		bad = cases = 0;
+		for (unsigned t = 0; t < sizeof sets / sizeof sets[0]; t++)
+			for (unsigned k = 0; k < 3; k++, cases++) {
+				size_t n = 100000 + ng_test_rand(&seed) % 150000;
+				uint8_t *x = malloc(n);
+				for (size_t i = 0; i < n; i++)
+					x[i] = sets[t][ng_test_rand(&seed) % (k + 2) % 3];
+				one(w, x, n, 1, "few values", &bad);
+				free(x);
+			}
+		/* 25s and 30s after one 7: level 1's blocks end after a
+		 * token's first digit, so sample 33327 = 30 makes block 0's
+		 * wrapped token "37" (above the tokens) and block 1's head
+		 * "0", sample 66654 = 25 its tail "2": "20", below them; with
+		 * 26s and 31s too (four tokens, codes of 2 bits and more), and
+		 * with 50 25s before block 1's end */
+		for (unsigned k = 0; k < 4; k++, cases++) {
+			size_t n = 80000;
+			uint8_t *x = malloc(n);
+			for (size_t i = 0; i < n; i++)
+				x[i] = sets[3][ng_test_rand(&seed) % 2] + (uint8_t)(k & 1 && ng_test_rand(&seed) % 3 == 0);
+			x[0] = 7;
+			x[33327] = 30;
+			x[66654] = 25;
+			if (k & 2)
+				for (size_t i = 66654 - 50; i < 66654; i++)
+					x[i] = 25;
+			one(w, x, n, 1, "20 below", &bad);
+			free(x);
+		}
+		CHECK(bad == 0, "bz2len = libbz2 on two and three values, several blocks (%d cases, %d differ)", cases, bad);
 	}
 	/* the portable paths (CPUs without SSSE3, SSE2 or AVX-512: the
 	 * move-to-front, zero runs, group counts and table choice) on the
