@@ -180,8 +180,6 @@ static void fy_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
 		fy_steps(y, n - 1, 1, &dr);
 }
 
-
-
 /* ---- a round's permutation ----
  * Rao and Sandelius's two-level shuffle: every sample is dealt to one of
  * 2^bits buckets, uniformly and independently; the buckets are laid out
@@ -195,7 +193,7 @@ static void fy_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
  * stream seeded with s (per = 64 / bits fields an output); bucket b's
  * shuffle draws from a stream seeded with s + 4 (b + 1) golden, so every
  * stream has splitmix64 counters of its own. Buckets hold 128 to 255
- * samples on average (at most 4096 buckets).
+ * samples on average, more past 2^20 samples (4096 buckets at most).
  *
  * Why: a round with the excursion alone need not lay the samples out. A
  * pass that deals them adds up each bucket's count and sum in a table
