@@ -2,9 +2,10 @@
 /* assess/bz2len.c against libbz2 itself: the size ng_bz2_text_size computes
  * must be the length BZ2_bzBuffToBuffCompress writes, for every level,
  * every kind of data (8-bit, binary, few values, one value, periodic, long
- * repeats, one value with another now and then: long zero runs), and blocks that end at every kind of place: after a space,
- * inside a run of equal digits ("111"), at the text's end, and a last
- * block too short to hold a space; 8-bit data with a period, whose
+ * repeats, one value with another now and then: long zero runs), and
+ * blocks that end at every kind of place: after a space, inside a run
+ * of equal digits ("111"), at the text's end, and a last block too
+ * short to hold a space; 8-bit data with a period, whose
  * sort meets long runs of equal keys; binary data past a million samples
  * and with runs before the block ends (where the sort's keys of the
  * rotations that reach the wrapped token tie), and two to four other
