@@ -3,7 +3,8 @@
 # the repository root, sets V (the NeuG 1.0.6 vectors, tests/data or
 # NG_VECTORS) and fails the test when they are missing, makes tmp (a scratch
 # directory removed at exit; every pid in pids is killed then), and defines
-# pass and fail.
+# pass and fail. `flip_byte FILE OFFSET` inverts one byte in place (writing
+# a constant there would leave a random file unchanged one time in 256).
 ng_test_init() {
 	cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 	V=${NG_VECTORS:-tests/data}/neug-1.0.6
@@ -14,3 +15,8 @@ ng_test_init() {
 }
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
+flip_byte() {
+	local v
+	v=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "\\$(printf '%03o' $((v ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}

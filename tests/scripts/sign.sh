@@ -9,8 +9,7 @@ set -u
 N=$(pwd)/${NEUG:-build/neug}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 check() { local what=$1; shift; if "$@" >/dev/null; then pass "$what"; else fail "$what"; fi; }
 res() { if [ "$1" = 0 ]; then pass "$2"; else fail "$2"; fi; }
 check_not() { local what=$1; shift; if "$@" >/dev/null 2>&1; then fail "$what"; else pass "$what"; fi; }
@@ -69,7 +68,7 @@ if command -v openssl >/dev/null; then
 	tail -c +$((5004 + 124 + 1)) neug.img | head -c 64 >sig.bin
 	check "OpenSSL verifies the signature over image || trailer bytes 0..123" \
 		openssl pkeyutl -verify -pubin -inkey pk.der -keyform DER -rawin -in signed.part -sigfile sig.bin
-	printf '\x00' | dd of=signed.part bs=1 seek=100 conv=notrunc 2>/dev/null
+	flip_byte signed.part 100
 	check_not "OpenSSL rejects it over a changed image" openssl pkeyutl -verify -pubin -inkey pk.der -keyform DER \
 		-rawin -in signed.part -sigfile sig.bin >/dev/null 2>&1
 fi
@@ -85,7 +84,7 @@ cmp -s neug.img again.img && cmp -s neug.dfu again.dfu; res $? "signing again gi
 "$N" sign --check unsigned.img >/dev/null; rc=$?
 check "an unsigned image, no key (integrity only): exit 0" [ "$rc" = 0 ]
 cp neug.img flip.img
-printf '\x01' | dd of=flip.img bs=1 seek=2000 conv=notrunc 2>/dev/null
+flip_byte flip.img 2000
 "$N" sign --check flip.img >/dev/null 2>err; rc=$?
 [ "$rc" = 1 ] && grep -q "SHA-256 does not match" err; res $? "a changed image byte: exit 1, 'SHA-256 does not match'"
 head -c 5100 neug.img >trunc.img
@@ -111,7 +110,7 @@ fi
 "$N" sign --check --public-key owner.pub neug.dfu >chk.out; rc=$?
 [ "$rc" = 0 ] && grep -q 'idVendor 234b idProduct 0001' chk.out; res $? "neug sign --check reads the .dfu (suffix stripped): ok"
 cp neug.dfu bad.dfu
-printf '\x55' | dd of=bad.dfu bs=1 seek=10 conv=notrunc 2>/dev/null
+flip_byte bad.dfu 10
 "$N" sign --check bad.dfu >/dev/null 2>err; rc=$?
 [ "$rc" = 3 ] && grep -q "CRC does not match" err; res $? "a .dfu with a changed byte: exit 3, 'CRC does not match'"
 "$N" sign --vid 0x1234 --pid 0x5678 --bcd-device 0x0200 --dfu ids.dfu -o ids.img neug.bin

@@ -6,6 +6,7 @@
 # The updates themselves run against the emulated board under the real
 # kernel (tests/guest/check.sh, checks 9 to 11).
 set -u
+. "$(dirname "$0")/../lib.sh"
 cd "$(dirname "$0")/../.."
 neug=build/neug
 tmp=$(mktemp -d)
@@ -43,7 +44,7 @@ t "info --verify with random bytes: exit 5 ($(cat "$tmp/err"))" [ $rc = 5 ]
 head -c 3000 /dev/urandom >"$tmp/app.bin"
 $neug sign --board=fst-01 --dfu="$tmp/neug.dfu" -o "$tmp/neug.img" "$tmp/app.bin" >"$tmp/sign.out" 2>&1
 if [ -s "$tmp/neug.img" ] && [ -s "$tmp/neug.dfu" ]; then
-	printf '\x55' | dd of="$tmp/neug.dfu" bs=1 seek=100 conv=notrunc 2>/dev/null
+	flip_byte "$tmp/neug.dfu" 100
 	run $neug upgrade "$tmp/neug.dfu"
 	t "upgrade with a damaged .dfu: exit 5, the suffix CRC named ($(cat "$tmp/err"))" \
 		sh -c "[ $rc = 5 ] && grep -q 'CRC does not match' '$tmp/err'"
