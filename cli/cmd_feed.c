@@ -161,7 +161,11 @@ static void feed_chunk(feed_run *fr)
 	}
 	uint32_t bits = ng_feed_acct_add(fr->acct, got);
 	if (ng_pool_add(fr->pool, fr->buf, got, bits, fr->err, sizeof fr->err) != 0) {
-		ng_loop_quit(fr->l, -1);
+		/* a stop signal that came during the read ends the write
+		 * before it starts (loop.h): the loop stops at its next turn,
+		 * with the signal's status, not as a write error */
+		if (!ng_stop_signal())
+			ng_loop_quit(fr->l, -1);
 		return;
 	}
 	fr->last_write = ng_mono_s();
@@ -254,7 +258,7 @@ static int feed_loop(feed_run *fr)
 	ng_loop_prepare(fr->l, feed_prepare, fr);
 	ng_loop_on_usr1(fr->l, on_usr1, fr);
 	rc = ng_loop_run(fr->l);
-	if (rc < 0)
+	if (rc < 0 && !fr->err[0])   /* not a pool write's own reason */
 		snprintf(fr->err, sizeof fr->err, "epoll: %s", strerror(errno));
 	ng_loop_free(fr->l);
 	return rc;

@@ -5,7 +5,9 @@
 # state where they wait: on a silent device (a pty that sends nothing), on a
 # device that went away (the pty closed: "waiting for ... to come back"), on
 # a stalled FIFO as the source (a writer that writes nothing), and on a full
-# output (a pipe or FIFO nobody reads; for egd, clients that do not read).
+# output (a pipe or FIFO nobody reads; for egd, clients that do not read);
+# and feed busy, writing into a file as fast as it can (a signal between a
+# read and its write).
 # generate -o leaves no file. Each run first waits for the state (a log
 # line, an open fd, the bytes written), with a deadline, then signals.
 # The guest (tests/guest/init.sh, check 12) does the same with the real
@@ -159,6 +161,21 @@ for cmd in generate feed egd; do
 		no_output "$cmd, a stalled FIFO, SIG$sig"
 		rm -f "$tmp/egd.sock"
 	done
+done
+
+# Busy: feed writing into a file as fast as it can, so a signal lands
+# between a read and its write (the write then never starts).
+for sig in "${sigs[@]}"; do
+	: >"$tmp/pool"
+	"$N" feed --foreground --source=jitter --pool="$tmp/pool" --max-rate=0 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while [ $i -lt 200 ] && [ "$(stat -c %s "$tmp/pool")" -lt 65536 ]; do sleep 0.05; i=$((i + 1)); done
+	if [ "$(stat -c %s "$tmp/pool")" -ge 65536 ]; then
+		ends "feed, writing into a file as fast as it can" $pid $sig
+	else
+		fail "feed, writing into a file: no 64 KiB within 10 s ($(tail -1 "$tmp/err"))"; kill -KILL $pid; wait $pid
+	fi
 done
 
 # A full output: generate into a pipe, feed into a FIFO as the pool, both
