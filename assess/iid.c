@@ -54,6 +54,14 @@ typedef struct {
 	double d, best;
 } exc_walk;
 
+/* The walk before any position of n (n >= 1) is checked */
+static exc_walk exc_walk_start(size_t n, uint64_t total, unsigned vmin, unsigned vmax)
+{
+	double mean = (double)total / (double)n;
+	return (exc_walk){mean, vmax - mean > mean - vmin ? vmax - mean : mean - vmin, (int64_t)total,
+			  fabs((double)total - (double)n * mean), 0};
+}
+
 /* Positions hi down to lo, just fixed and still in the cache. Each one's
  * |S_p - (p+1) mean| is ng_perm_excursion's double expression, so a
  * maximum found here is bit-identical to its. The block is skipped when
@@ -154,9 +162,7 @@ static double shuffle_excursion(uint8_t *y, size_t n, ng_xoshiro *g, uint64_t to
 	if (n == 0)
 		return 0;
 	ng_draw32 dr = {g, 0, 0};
-	double mean = (double)total / (double)n;
-	exc_walk w = {mean, vmax - mean > mean - vmin ? vmax - mean : mean - vmin, (int64_t)total,
-		      fabs((double)total - (double)n * mean), 0};
+	exc_walk w = exc_walk_start(n, total, vmin, vmax);
 	bool capped = bar < INFINITY;
 	size_t hi = n - 1, i = n - 1;   /* positions above hi are checked */
 	size_t blk = capped ? EXC_BLOCK_BAR : EXC_BLOCK;
@@ -206,11 +212,14 @@ static void fy_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
 #define RS_GOLDEN 0x9e3779b97f4a7c15ULL
 
 struct rs_ws {
-	uint64_t tab[1u << RS_MAXBITS];   /* count << 40 | sum, per bucket */
+	uint64_t tab[1u << RS_MAXBITS];   /* count << 40 | sum, per bucket (rs_count, rs_sum) */
 	uint32_t off[1u << RS_MAXBITS];   /* where a bucket's next sample goes */
 	uint64_t want[(1u << RS_MAXBITS) / 64];
 	double dend[1u << RS_MAXBITS];    /* the walk at a bucket's end */
 };
+
+static inline uint64_t rs_count(uint64_t e) { return e >> 40; }
+static inline uint64_t rs_sum(uint64_t e) { return e & (((uint64_t)1 << 40) - 1); }
 
 typedef struct {
 	ng_xoshiro g;
@@ -286,7 +295,7 @@ static bool rs_tally(const uint8_t *x, size_t n, uint64_t seed, uint64_t *tab, u
 	RS_DEAL(&d, n, tab[b] += (uint64_t)1 << 40 | x[i];);
 	uint64_t cnt = 0;
 	for (unsigned b = 0; b < *nb; b++)
-		cnt += tab[b] >> 40;
+		cnt += rs_count(tab[b]);
 	return cnt == n;
 }
 
@@ -322,9 +331,7 @@ static double excursion_bar(const uint8_t *y, size_t n, uint64_t total, unsigned
 {
 	if (n == 0)
 		return 0;
-	double mean = (double)total / (double)n;
-	exc_walk w = {mean, vmax - mean > mean - vmin ? vmax - mean : mean - vmin, (int64_t)total,
-		      fabs((double)total - (double)n * mean), 0};
+	exc_walk w = exc_walk_start(n, total, vmin, vmax);
 	bool capped = bar < INFINITY;
 	size_t blk = capped ? EXC_BLOCK_BAR : EXC_BLOCK;
 	for (size_t hi = n - 1;; hi -= blk) {
@@ -350,15 +357,15 @@ static double rs_excursion(const uint8_t *x, uint8_t *buf, size_t n, uint64_t se
 		rs_shuffle(x, buf, n, seed, ws->off);
 		return excursion_bar(buf, n, total, vmin, vmax, bar);
 	}
-	double mean = (double)total / (double)n;
-	double step = vmax - mean > mean - vmin ? vmax - mean : mean - vmin;
+	exc_walk w = exc_walk_start(n, total, vmin, vmax);
+	double mean = w.mean, step = w.step;
 	/* the walk at each bucket's last position (an empty bucket's: the
 	 * one before), exactly as ng_perm_excursion computes it there */
 	double best = 0;
 	uint64_t s = 0, p = 0;
 	for (unsigned b = 0; b < nb; b++) {
-		s += ws->tab[b] & (((uint64_t)1 << 40) - 1);
-		p += ws->tab[b] >> 40;
+		s += rs_sum(ws->tab[b]);
+		p += rs_count(ws->tab[b]);
 		double d = fabs((double)s - (double)p * mean);
 		ws->dend[b] = d;
 		best = d > best ? d : best;
@@ -371,7 +378,7 @@ static double rs_excursion(const uint8_t *x, uint8_t *buf, size_t n, uint64_t se
 	memset(ws->want, 0, sizeof ws->want);
 	uint32_t wn = 0;
 	for (unsigned b = 0; b < nb; b++) {
-		uint64_t m = ws->tab[b] >> 40;
+		uint64_t m = rs_count(ws->tab[b]);
 		double d0 = b ? ws->dend[b - 1] : 0;
 		if (m > 1 && (d0 + ws->dend[b] + (double)m * step) / 2 + 2 >= tau) {
 			ws->want[b / 64] |= (uint64_t)1 << (b % 64);
@@ -388,7 +395,7 @@ static double rs_excursion(const uint8_t *x, uint8_t *buf, size_t n, uint64_t se
 	/* shuffle each and walk it: ws->off[b] is now where it ends in buf */
 	s = p = 0;
 	for (unsigned b = 0; b < nb; b++) {
-		uint64_t m = ws->tab[b] >> 40;
+		uint64_t m = rs_count(ws->tab[b]);
 		if (ws->want[b / 64] >> (b % 64) & 1) {
 			uint8_t *z = buf + ws->off[b] - m;
 			rs_shuffle_bucket(z, m, seed, b);
@@ -401,7 +408,7 @@ static double rs_excursion(const uint8_t *x, uint8_t *buf, size_t n, uint64_t se
 			if (stop && bar < INFINITY && best > bar)
 				return best;
 		}
-		s += ws->tab[b] & (((uint64_t)1 << 40) - 1);
+		s += rs_sum(ws->tab[b]);
 		p += m;
 	}
 	return best;
@@ -800,26 +807,23 @@ static void run_round(round_stream *s, unsigned j, unsigned long rn, bool *act, 
 	double bar = s->r->perm_t[0];
 	/* the excursion is only compared with the unpermuted value, so it
 	 * is computed against it; alone, a walk above the value decides the
-	 * round ("greater"), and the two-level arrangement need not be laid
-	 * out (after the switch the excursion is always alone) */
+	 * round ("greater"). After the switch the excursion is always alone
+	 * (the switch waits for that), so the two-level arrangement is never
+	 * laid out here. */
 	if (rs) {
 		if (act[0])
-			t[0] = rs_excursion(s->x, y, s->n, seed, s->total, s->vmin, s->vmax, bar, exc_only,
-					    c->rs);
-		if (exc_only)
-			return;
-		rs_shuffle(s->x, y, s->n, seed, c->rs->off);
-	} else {
-		memcpy(y, s->x, s->n);
-		ng_xoshiro g;
-		ng_xoshiro_seed(&g, seed);
-		if (act[0])
-			t[0] = shuffle_excursion(y, s->n, &g, s->total, s->vmin, s->vmax, bar, exc_only);
-		else
-			fy_shuffle(y, s->n, &g);
-		if (exc_only)
-			return;
+			t[0] = rs_excursion(s->x, y, s->n, seed, s->total, s->vmin, s->vmax, bar, true, c->rs);
+		return;
 	}
+	memcpy(y, s->x, s->n);
+	ng_xoshiro g;
+	ng_xoshiro_seed(&g, seed);
+	if (act[0])
+		t[0] = shuffle_excursion(y, s->n, &g, s->total, s->vmin, s->vmax, bar, exc_only);
+	else
+		fy_shuffle(y, s->n, &g);
+	if (exc_only)
+		return;
 	act[0] = false;
 	perm_stats(c, y, s->n, act, t);
 }
