@@ -181,11 +181,13 @@ typedef struct {
 #define NG_DECIDED_CHI 100
 #define NG_DECIDED_LRS 101
 
-/* The IID track. The permutation rounds run in two phases: the 18 cheap
- * statistics, then the compression statistic (bzip2) on the same shuffles.
- * When the verdict is already "not IID" after phase 1 (a statistic failed
- * over all its rounds, or the chi-square or LRS test failed), phase 2 is
- * skipped unless o->all_rounds: perm_stopped[18] says so. With all rounds
+/* The IID track. The permutation rounds run in two phases on the same
+ * shuffles: the 18 cheap statistics, with the compression statistic (bzip2)
+ * in the Fisher-Yates rounds below NG_PERM_INLINE; then the compression
+ * statistic's remaining rounds. When the verdict is already "not IID" after
+ * phase 1 (a statistic failed over all its rounds, or the chi-square or LRS
+ * test failed), phase 2 is skipped unless o->all_rounds: perm_stopped[18]
+ * says so. With all rounds
  * the counters are those of one loop computing every statistic a round.
  * NG_ERR_NOMEM when out of memory. */
 ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o,
@@ -230,6 +232,9 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
  * once E > bar is certain. */
 void ng_perm_shuffle(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, bool rs);
 bool ng_perm_switch_point(unsigned long r);
+/* Phase 1 computes the compression statistic too in its Fisher-Yates
+ * rounds below this; phase 2 runs the rest. */
+#define NG_PERM_INLINE 64
 double ng_perm_excursion(const uint8_t *x, size_t n);
 double ng_perm_shuffle_excursion(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, bool rs,
 				 uint64_t total, unsigned vmin, unsigned vmax, double bar);

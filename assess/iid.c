@@ -744,7 +744,10 @@ typedef struct {
 	unsigned nact;
 	unsigned long sw_at;   /* the first two-level round (ULONG_MAX: none yet) */
 	bool sw_closed;        /* no switch from here on (phase 2, or the excursion stopped) */
+	unsigned long comp_end; /* phase 1: rounds before it compute the compression statistic too */
+	unsigned long start;   /* the first round of the phase */
 	atomic_bool stopped;   /* nact is 0: a compression round still running stops */
+	atomic_bool comp_stop; /* phase 1: the compression statistic is no longer counted */
 	unsigned ring;         /* slots: rounds started and not yet counted */
 	double (*t)[NG_PERM_STATS];
 	bool *ready;
@@ -825,7 +828,11 @@ static void run_round(round_stream *s, unsigned j, unsigned long rn, bool *act, 
 	if (exc_only)
 		return;
 	act[0] = false;
+	bool comp = act[18];
+	act[18] = false;
 	perm_stats(c, y, s->n, act, t);
+	if (comp)
+		t[18] = st_compression(y, s->n, &c->bz, &s->comp_stop);
 }
 
 /* Whether round rn takes the two-level arrangement; false with *wait
@@ -855,6 +862,9 @@ static void run_stream(unsigned j, void *arg)
 		unsigned long rn = s->next++;
 		bool act[NG_PERM_STATS];
 		memcpy(act, s->active, sizeof act);
+		/* phase 1: the compression statistic before comp_end only
+		 * (Fisher-Yates rounds: a switch moves comp_end to its round) */
+		act[18] &= s->compression || rn < s->comp_end;
 		double *t = s->t[rn % s->ring];
 		pthread_mutex_unlock(&s->mu);
 		run_round(s, j, rn, act, rs, t);
@@ -867,7 +877,8 @@ static void run_stream(unsigned j, void *arg)
 			count_round(s->r, s->t[slot], s->active, &s->nact);
 			s->counted++;
 			if (s->compression)
-				ng_progress_total((unsigned)(s->counted + compression_left(s->r->perm_c[18])));
+				ng_progress_total((unsigned)(s->counted - s->start +
+							     compression_left(s->r->perm_c[18])));
 			else if (!s->sw_closed && ng_perm_switch_point(s->counted)) {
 				/* the excursion alone: two-level rounds when
 				 * at least half its rounds so far came out
@@ -876,12 +887,21 @@ static void run_stream(unsigned j, void *arg)
 				const unsigned *c = s->r->perm_c[0];
 				if (!s->active[0])
 					s->sw_closed = true;
-				else if (s->nact == 1) {
+				else if (s->nact - s->active[18] == 1) {
 					if (c[2] >= c[0])
-						s->sw_at = s->counted;
+						s->sw_at = s->comp_end = s->counted;
 					s->sw_closed = true;
 				}
 			}
+			/* phase 1's compression rounds end (NG_PERM_INLINE, or the
+			 * switch): phase 2 takes the rest; a round still running
+			 * it stops at its next block of text */
+			if (!s->compression && s->active[18] && s->counted >= s->comp_end) {
+				s->active[18] = false;
+				s->nact--;
+			}
+			if (!s->active[18])
+				atomic_store_explicit(&s->comp_stop, true, memory_order_relaxed);
 		}
 		if (s->nact == 0)
 			atomic_store_explicit(&s->stopped, true, memory_order_relaxed);
@@ -892,14 +912,15 @@ static void run_stream(unsigned j, void *arg)
 
 /* Runs rounds 0 .. rounds-1 (fewer once every statistic in active has
  * stopped) on th workers; returns the rounds counted. */
-static unsigned long run_rounds(round_stream *s, unsigned th)
+static unsigned long run_rounds(round_stream *s, unsigned th, unsigned long start)
 {
-	s->next = s->counted = 0;
+	s->next = s->counted = s->start = start;
 	s->nact = 0;
 	for (int i = 0; i < NG_PERM_STATS; i++)
 		s->nact += s->active[i];
 	memset(s->ready, 0, s->ring * sizeof *s->ready);
 	atomic_store(&s->stopped, false);
+	atomic_store(&s->comp_stop, !s->active[18]);
 	ng_assess_parallel(th, th, run_stream, s);
 	return s->counted;
 }
@@ -1345,17 +1366,18 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	}
 	round_stream rs = {.x = x, .n = n, .seed = seed, .total = total, .vmin = vmin, .vmax = vmax,
 			   .r = r, .rounds = rounds, .ring = ring, .t = t, .ready = ready, .y = y, .c = sc,
-			   .sw_at = ULONG_MAX};
+			   .sw_at = ULONG_MAX, .comp_end = NG_PERM_INLINE};
 	pthread_mutex_init(&rs.mu, NULL);
 	pthread_cond_init(&rs.cv, NULL);
-	/* Phase 1: the 18 cheap statistics, round after round. */
+	/* Phase 1: the 18 cheap statistics round after round, and the
+	 * compression statistic in its first Fisher-Yates rounds. */
 	for (int i = 0; i < NG_PERM_STATS; i++)
-		rs.active[i] = i != 18;
+		rs.active[i] = true;
 	unsigned long done = 0;
-	ng_progress_start(o->progress && ok && rounds > 0, "permutation rounds, 18 statistics",
+	ng_progress_start(o->progress && ok && rounds > 0, "permutation rounds, 19 statistics",
 			  (unsigned)rounds);
 	if (ok && rounds > 0)
-		done = run_rounds(&rs, th);
+		done = run_rounds(&rs, th, 0);
 	ng_progress_end();
 	/* A statistic still counting after every round has failed, and so has
 	 * the IID verdict; so has it if the chi-square or LRS test failed. */
@@ -1367,20 +1389,21 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 		r->decided_by = NG_DECIDED_CHI;
 	if (r->decided_by < 0 && !r->lrs_pass)
 		r->decided_by = NG_DECIDED_LRS;
-	/* Phase 2: the compression statistic (bzip2), unless the verdict is
-	 * decided and not every round was asked for. */
-	unsigned long done2 = 0;
-	if (ok && r->decided_by >= 0 && !o->all_rounds)
+	/* Phase 2: the compression statistic's remaining rounds, unless the
+	 * verdict is decided and not every round was asked for. */
+	unsigned long done2 = 0, from = r->perm_rounds[18];
+	const unsigned *cc = r->perm_c[18];
+	bool more = ok && from < rounds && ng_perm_failed(cc);
+	if (more && r->decided_by >= 0 && !o->all_rounds)
 		r->perm_stopped[18] = true;
-	else {
+	else if (more) {
 		for (int i = 0; i < NG_PERM_STATS; i++)
 			rs.active[i] = i == 18;
 		rs.compression = true;
 		rs.sw_closed = true;
 		ng_progress_start(o->progress && ok && rounds > 0, "permutation rounds, compression (bzip2)",
 				  compression_left(r->perm_c[18]));
-		if (ok && rounds > 0)
-			done2 = run_rounds(&rs, th);
+		done2 = run_rounds(&rs, th, from);
 		ng_progress_end();
 	}
 	pthread_cond_destroy(&rs.cv);

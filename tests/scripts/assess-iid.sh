@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# neug assess: the IID track deciding early (the compression rounds stopped
-# once the verdict is "not IID", and --all-rounds running them), inferred
+# neug assess: the IID track deciding early (the compression rounds past the
+# 64 of phase 1 stopped once the verdict is "not IID", and --all-rounds
+# running them), inferred
 # --bits with the full-width figure beside it (the oracle: an explicit
 # --bits=8 run), no "-0" on constant data, progress on a terminal only, and
 # the report's input digest (sha256sum as the oracle), version and date.
@@ -16,26 +17,26 @@ if ! command -v python3 >/dev/null; then echo "SKIP: assess-iid (python3 missing
 python3 -c 'import random, sys
 r = random.Random(5); n = 20000
 open(sys.argv[1], "wb").write(bytes((i * 200 // n + r.randrange(16)) & 255 for i in range(n)))' "$tmp/ramp.bin"
-"$neug" assess --iid --bits=8 --permutations=40 --seed=3 --json "$tmp/ramp.bin" >"$tmp/a.json" 2>"$tmp/e"; rc=$?
+"$neug" assess --iid --bits=8 --permutations=100 --seed=3 --json "$tmp/ramp.bin" >"$tmp/a.json" 2>"$tmp/e"; rc=$?
 if [ "$rc" = 0 ] && python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1])); t = d["iid_tests"]
 assert t["stopped"] == ["compression"], t["stopped"]
-assert t["rounds"]["compression"] == 0 and t["counts"]["compression"] == [0, 0, 0], t["rounds"]
+assert t["rounds"]["compression"] == 64 == sum(t["counts"]["compression"]), t["rounds"]
 assert t["decided_by"] and "failed" in t["decided_by"], t["decided_by"]
 assert not d["iid"] and not t["permutation_passed"]
-' "$tmp/a.json"; then ok "not-IID data: compression stopped after 0 rounds, decided by '$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["iid_tests"]["decided_by"])' "$tmp/a.json")'"
+' "$tmp/a.json"; then ok "not-IID data: compression stopped after 64 of 100 rounds, decided by '$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["iid_tests"]["decided_by"])' "$tmp/a.json")'"
 else no "decide early (exit $rc): $(cat "$tmp/e") $(grep -A3 '"stopped"' "$tmp/a.json")"; fi
-"$neug" assess --iid --bits=8 --permutations=40 --seed=3 "$tmp/ramp.bin" >"$tmp/a.txt" 2>&1
-grep -q "compression: stopped after 0 of 40 rounds: the verdict was already \"not IID\"" "$tmp/a.txt" && grep -q -- "--all-rounds" "$tmp/a.txt" \
+"$neug" assess --iid --bits=8 --permutations=100 --seed=3 "$tmp/ramp.bin" >"$tmp/a.txt" 2>&1
+grep -q "compression: stopped after 64 of 100 rounds: the verdict was already \"not IID\"" "$tmp/a.txt" && grep -q -- "--all-rounds" "$tmp/a.txt" \
 	&& ok "the text output says which test was stopped, after how many rounds, and how to run it" \
 	|| no "text output of a stopped test: $(grep -i stopped "$tmp/a.txt")"
-"$neug" assess --iid --bits=8 --permutations=40 --seed=3 --all-rounds --json "$tmp/ramp.bin" >"$tmp/b.json" 2>"$tmp/e"; rc=$?
+"$neug" assess --iid --bits=8 --permutations=100 --seed=3 --all-rounds --json "$tmp/ramp.bin" >"$tmp/b.json" 2>"$tmp/e"; rc=$?
 if [ "$rc" = 0 ] && python3 -c '
 import json, sys
 a, b = (json.load(open(f))["iid_tests"] for f in sys.argv[1:3])
 assert b["stopped"] == [], b["stopped"]
-assert sum(b["counts"]["compression"]) == b["rounds"]["compression"] > 0
+assert sum(b["counts"]["compression"]) == b["rounds"]["compression"] == 100
 for k in a["counts"]:
     if k != "compression": assert a["counts"][k] == b["counts"][k], k
 assert a["statistics"] == b["statistics"]
@@ -76,12 +77,12 @@ done
 
 # progress: nothing on standard error off a terminal; on one (script(1)
 # gives a pseudo-terminal), the phases with rounds done and the time left
-"$neug" assess --iid --bits=8 --permutations=40 --seed=3 "$tmp/ramp.bin" >/dev/null 2>"$tmp/e"
+"$neug" assess --iid --bits=8 --permutations=100 --seed=3 "$tmp/ramp.bin" >/dev/null 2>"$tmp/e"
 [ ! -s "$tmp/e" ] && ok "off a terminal: nothing on standard error" || no "off a terminal, stderr: $(head -c 200 "$tmp/e")"
 if command -v script >/dev/null; then
 	script -qec "$neug assess --iid --bits=8 --permutations=300 --seed=3 --threads=1 $tmp/ramp.bin >/dev/null" "$tmp/tty.log" >/dev/null 2>&1
 	tr '\r' '\n' <"$tmp/tty.log" >"$tmp/tty.txt"
-	grep -q "permutation rounds, 18 statistics \[.*\] [0-9]*/300, [0-9]* s" "$tmp/tty.txt" && grep -q "IID setup" "$tmp/tty.txt" \
+	grep -q "permutation rounds, 19 statistics \[.*\] [0-9]*/300, [0-9]* s" "$tmp/tty.txt" && grep -q "IID setup" "$tmp/tty.txt" \
 		&& ok "on a terminal: the setup and the permutation phase with rounds done of 300" \
 		|| no "on a terminal: $(grep -a -m3 . "$tmp/tty.txt" | head -c 300)"
 else

@@ -386,33 +386,97 @@ int main(void)
 	free(best);
 	free(y);
 
+	/* A switch to two-level rounds before phase 1 has done its
+	 * NG_PERM_INLINE compression rounds: random data arranged so that its
+	 * excursion is the largest of 100 shuffles (the excursion outlasts the
+	 * other cheap statistics), with a data seed and round seed found by
+	 * search where the switch comes at round 48 and the compression
+	 * statistic settles only after it. Phase 2 takes the compression
+	 * statistic over from the switch round, two-level; the counters are
+	 * the naive loop's. */
+	{
+		size_t m = 6000;
+		uint8_t *z = malloc(m), *zy = malloc(m), *zb = malloc(m);
+		uint64_t fs = 134;
+		for (size_t i = 0; i < m; i++)
+			z[i] = (uint8_t)ng_test_rand(&fs);
+		double top = -1;
+		for (uint64_t j = 0; j < 100; j++) {
+			ng_perm_shuffle(z, zy, m, fs + j, false);
+			double e = ng_perm_excursion(zy, m);
+			if (e > top) {
+				top = e;
+				memcpy(zb, zy, m);
+			}
+		}
+		unsigned long rounds = 200, sw;
+		unsigned c[NG_PERM_STATS][3];
+		double t0[NG_PERM_STATS];
+		uint64_t ps = 2;
+		unsigned long nr = naive_perm(zb, m, rounds, ps, c, t0, &sw);
+		unsigned long cr = c[18][0] + c[18][1] + c[18][2];
+		CHECK(sw > 0 && sw < NG_PERM_INLINE && cr > sw,
+		      "early switch: two-level from round %lu, before phase 1's %d compression rounds end; compression settles after %lu",
+		      sw, NG_PERM_INLINE, cr);
+		int diff = 0;
+		for (unsigned th = 1; th <= 3; th++) {
+			ng_assess_opts o = {.bits = 8, .threads = th, .all_rounds = true};
+			ng_iid_report *r = calloc(1, sizeof *r);
+			ng_assess_iid(zb, m, &o, rounds, ps, r);
+			diff += memcmp(r->perm_c, c, sizeof c) != 0 || r->permutations != nr || r->two_level_from != sw ||
+				r->perm_rounds[18] != cr;
+			o.all_rounds = false;
+			ng_assess_iid(zb, m, &o, rounds, ps, r);
+			/* decided (a statistic failed over all rounds): stopped at
+			 * the switch; else to where it settles */
+			diff += r->decided_by >= 0 ? !r->perm_stopped[18] || r->perm_rounds[18] != sw
+						   : r->perm_stopped[18] || r->perm_rounds[18] != cr;
+			diff += memcmp(r->perm_c, c, 18 * sizeof c[0]) != 0;
+			free(r);
+		}
+		CHECK(diff == 0, "early switch: counters equal the naive loop's on 1, 2 and 3 threads, with and without all rounds");
+		free(z);
+		free(zb);
+		free(zy);
+	}
+
 	/* Decide early: data that is plainly not IID (a slow ramp with noise:
 	 * the excursion and the runs statistics fail over all rounds) stops the
-	 * compression rounds, says which statistic decided, and does not count
-	 * the stopped statistic as failed; with all_rounds the counters are the
-	 * naive loop's. */
+	 * compression rounds after the NG_PERM_INLINE that phase 1 computes,
+	 * says which statistic decided, and does not count the stopped
+	 * statistic as failed; with all_rounds the counters are the naive
+	 * loop's. */
 	{
 		size_t m = 4000;
 		uint8_t *z = malloc(m);
 		for (size_t i = 0; i < m; i++)
 			z[i] = (uint8_t)(i * 200 / m + ng_test_rand(&seed) % 16);
-		unsigned long rounds = 60;
-		unsigned c[NG_PERM_STATS][3];
+		unsigned long rounds = 100;
+		unsigned c[NG_PERM_STATS][3], c64[NG_PERM_STATS][3];
 		double t0[NG_PERM_STATS];
 		uint64_t ps = ng_test_rand(&seed);
 		unsigned long sw;
 		unsigned long nr = naive_perm(z, m, rounds, ps, c, t0, &sw);
+		(void)naive_perm(z, m, NG_PERM_INLINE, ps, c64, t0, &sw);
 		ng_iid_report *r = calloc(1, sizeof *r);
 		ng_assess_opts o = {.bits = 8, .threads = 2};
 		ng_status st = ng_assess_iid(z, m, &o, rounds, ps, r);
-		unsigned zero[3] = {0, 0, 0};
 		CHECK(st == NG_OK && r->decided_by >= 0 && r->decided_by < 18 && r->perm_stopped[18] &&
-		      r->perm_rounds[18] == 0 && memcmp(r->perm_c[18], zero, sizeof zero) == 0 && !r->iid &&
-		      !r->perm_pass && r->perm_rounds[r->decided_by] == rounds,
-		      "decide early: compression stopped after 0 of %lu rounds, decided by statistic %d, verdict not IID",
-		      rounds, r->decided_by);
+		      r->perm_rounds[18] == NG_PERM_INLINE && !r->iid && !r->perm_pass &&
+		      r->perm_rounds[r->decided_by] == rounds,
+		      "decide early: compression stopped after %d of %lu rounds, decided by statistic %d, verdict not IID",
+		      NG_PERM_INLINE, rounds, r->decided_by);
 		bool same = memcmp(r->perm_c, c, 18 * sizeof c[0]) == 0;
 		CHECK(same, "decide early: the 18 other statistics' counters equal the naive loop's");
+		CHECK(memcmp(r->perm_c[18], c64[18], sizeof c64[18]) == 0 && c64[18][0] == NG_PERM_INLINE,
+		      "decide early: the compression statistic's counters are the naive loop's over its first %d rounds (all above)",
+		      NG_PERM_INLINE);
+		/* fewer rounds than phase 1 computes it in: it runs them all */
+		st = ng_assess_iid(z, m, &o, 40, ps, r);
+		(void)naive_perm(z, m, 40, ps, c64, t0, &sw);
+		CHECK(st == NG_OK && !r->perm_stopped[18] && r->perm_rounds[18] == 40 &&
+		      memcmp(r->perm_c, c64, sizeof c64) == 0,
+		      "decide early, 40 rounds: nothing stopped, every counter equals the naive loop's");
 		o.all_rounds = true;
 		st = ng_assess_iid(z, m, &o, rounds, ps, r);
 		CHECK(st == NG_OK && !r->perm_stopped[18] && memcmp(r->perm_c, c, sizeof c) == 0 &&
