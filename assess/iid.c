@@ -483,8 +483,8 @@ static void runs_word(bit_runs *r, uint64_t d, unsigned cnt)
 	uint64_t valid = cnt == 64 ? ~(uint64_t)0 : ((uint64_t)1 << cnt) - 1;
 	d &= valid;
 	uint64_t s = ~(d ^ (d << 1 | r->last)) & valid;
-	r->zeros += cnt - (unsigned)__builtin_popcountll(s);
-	r->ones += (unsigned)__builtin_popcountll(d);
+	r->zeros += cnt - (unsigned)ng_popcount64(s);
+	r->ones += (unsigned)ng_popcount64(d);
 	r->last = d >> 63;
 	if (s == ~(uint64_t)0) {
 		r->cur += 64;
@@ -494,7 +494,7 @@ static void runs_word(bit_runs *r, uint64_t d, unsigned cnt)
 	r->best = r->cur + lead > r->best ? r->cur + lead : r->best;
 	/* the longest stretch inside: x &= x >> 1 removes one 1 from each */
 	uint64_t x = s >> lead;
-	if ((uint64_t)__builtin_popcountll(x) > r->best) {
+	if (ng_popcount64(x) > r->best) {
 		uint64_t k = 0;
 		while (x) {
 			x &= x >> 1;
@@ -1112,6 +1112,49 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 		r->chi_pass = false;
 }
 
+/* a[0..m) in order (tmp: m entries of scratch): the top 24 bits by three
+ * LSD radix passes of 8 bits (256 places to write to at a time: more
+ * would miss the TLB on every write), then each run of equal top bits by
+ * the rest (ng_msd_sort_u64). Random windows rarely share their top 24
+ * bits, so this is the three passes and little more. */
+static void sort_windows(uint64_t *a, uint64_t *tmp, size_t m)
+{
+	enum { D = 8, ND = 3, NB = 1 << D };
+	if (m < 8 * NB) {
+		ng_msd_sort_u64(a, tmp, m, 64);
+		return;
+	}
+	uint32_t c[ND][NB] = {{0}};
+	for (size_t i = 0; i < m; i++)
+		for (unsigned p = 0; p < ND; p++)
+			c[p][a[i] >> (64 - D * (ND - p)) & (NB - 1)]++;
+	for (unsigned p = 0; p < ND; p++)
+		for (uint32_t d = 0, sum = 0; d < NB; d++) {
+			uint32_t x = c[p][d];
+			c[p][d] = sum;
+			sum += x;
+		}
+	uint64_t *from = a, *to = tmp;
+	for (unsigned p = 0; p < ND; p++) {
+		unsigned sh = 64 - D * (ND - p);
+		for (size_t i = 0; i < m; i++)
+			to[c[p][from[i] >> sh & (NB - 1)]++] = from[i];
+		uint64_t *x = from;
+		from = to;
+		to = x;
+	}
+	if (from != a)
+		memcpy(a, from, m * sizeof *a);
+	for (size_t i = 0; i < m;) {
+		size_t e = i + 1;
+		while (e < m && (a[e] ^ a[i]) >> (64 - D * ND) == 0)
+			e++;
+		if (e - i > 1)
+			ng_msd_sort_u64(a + i, tmp + i, e - i, 64 - D * ND);
+		i = e;
+	}
+}
+
 /* The length of the longest repeated substring of s[0..n) (symbols below
  * k), when it is shorter than a window of q symbols (b bits each, first
  * symbol on top, 64 / b of them). The suffixes with a whole window are
@@ -1145,7 +1188,7 @@ static int lrs_windows(const uint8_t *s, size_t n, unsigned k, uint32_t *w)
 		win = win << b | s[i + q - 1];
 		a[i] = win << (64 - b * q);
 	}
-	ng_msd_sort_u64(a, tmp, m, 64);
+	sort_windows(a, tmp, m);
 	int res = 1;
 	unsigned best = 0;
 	for (size_t i = 1; i < m; i++) {

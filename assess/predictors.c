@@ -6,21 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
-
-/* Bits set in x: the popcnt instruction where the target has it, else a
- * few shifts and one multiply inline (the library call it replaces was 2%
- * of a non-IID run). */
-static inline uint64_t popcount64(uint64_t x)
-{
-#ifdef __POPCNT__
-	return (uint64_t)__builtin_popcountll(x);
-#else
-	x -= (x >> 1) & 0x5555555555555555ULL;
-	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return (x * 0x0101010101010101ULL) >> 56;
-#endif
-}
+#include "sort.h"
 
 /* ---- running count of correct predictions ---- */
 typedef struct {
@@ -87,7 +73,7 @@ static void score_word(ng_score *s, uint64_t won, uint64_t valid)
 				score_add(s, (won >> t) & 1);
 		return;
 	}
-	s->C += popcount64(won);
+	s->C += ng_popcount64(won);
 	if (won == ~0ULL) {
 		s->run += 64;
 		if (s->run > s->longest)
@@ -132,7 +118,7 @@ static inline __attribute__((always_inline)) void score_block_body(uint64_t *sb,
 	uint64_t top = sb[w];
 	for (unsigned d = 1; d <= D; d++) {
 		uint64_t h = hit[(size_t)(d - 1) * stride] & valid;
-		uint64_t add = hw ? (uint64_t)__builtin_popcountll(h) : popcount64(h);
+		uint64_t add = hw ? (uint64_t)__builtin_popcountll(h) : ng_popcount64(h);
 		if (sb[d] + add >= top) {
 			cs[nc] = sb[d];
 			ch[nc] = h;
