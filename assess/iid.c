@@ -192,11 +192,14 @@ static void fy_shuffle(uint8_t *y, size_t n, ng_xoshiro *g)
  * in order, each keeping its samples in the order they were dealt; and
  * each bucket is shuffled by Fisher-Yates (fy_steps). Uniform buckets and
  * uniform shuffles within them make every arrangement equally likely, as
- * one Fisher-Yates over all the samples does.
+ * one Fisher-Yates over all the samples does, whatever order the samples
+ * are dealt in. They are dealt in increasing order of value (the values'
+ * counts are all the dealing needs), so a run of equal values adds one
+ * increment to the tally below.
  *
- * Round seed s: sample i goes to the bucket in the (i % per)'th
- * bits-wide field, from the top, of output i / per of a xoshiro256**
- * stream seeded with s (per = 64 / bits fields an output); bucket b's
+ * Round seed s: the i'th sample in that order goes to the bucket in the
+ * (i % per)'th bits-wide field, from the top, of output i / per of a
+ * xoshiro256** stream seeded with s (per = 64 / bits fields an output); bucket b's
  * shuffle draws from a stream seeded with s + 4 (b + 1) golden, so every
  * stream has splitmix64 counters of its own. Buckets hold 128 to 255
  * samples on average, more past 2^20 samples (4096 buckets at most).
@@ -236,42 +239,66 @@ static void rs_deal_init(rs_deal *d, size_t n, uint64_t seed)
 	d->per = b ? 64 / b : 64;
 }
 
-/* Runs the statements after n with i, a sample, and b, its bucket, for
- * samples 0 .. n-1 in order. The common shape (12 bits, 5 buckets an
- * output) is unrolled; the rest, and every other shape, go field by
- * field. A macro: the statements are a table update or a store, and a
- * call a sample would cost more than they do. */
-#define RS_ONE(ii, bb, ...)                  \
+/* Runs the statements after cnt with v, a value, and b, its bucket, for
+ * the samples in increasing order of value (cnt[v] of value v). The
+ * common shape (12 bits, 5 buckets an output) takes whole outputs five
+ * buckets at a time; the rest, and every other shape, go field by field.
+ * A macro: the statements are a table update or a store, and a call a
+ * sample would cost more than they do. */
+#define RS_ONE(vv, bb, ...)                  \
 	do {                                 \
-		size_t i = (ii);             \
-		(void)i;                     \
+		unsigned v = (vv);           \
+		(void)v;                     \
 		unsigned b = (bb);           \
 		__VA_ARGS__                  \
 	} while (0)
-#define RS_DEAL(dl, n, ...)                                                              \
-	do {                                                                             \
-		ng_xoshiro g_ = (dl)->g;                                                 \
-		size_t n_ = (n), i_ = 0;                                                 \
-		unsigned bits_ = (dl)->bits, per_ = (dl)->per;                           \
-		if (bits_ == 12)                                                         \
-			for (; i_ + 5 <= n_; i_ += 5) {                                  \
-				uint64_t r_ = ng_xoshiro_step(&g_);                      \
-				RS_ONE(i_, (unsigned)(r_ >> 52), __VA_ARGS__);           \
-				RS_ONE(i_ + 1, (unsigned)(r_ >> 40) & 4095u, __VA_ARGS__); \
-				RS_ONE(i_ + 2, (unsigned)(r_ >> 28) & 4095u, __VA_ARGS__); \
-				RS_ONE(i_ + 3, (unsigned)(r_ >> 16) & 4095u, __VA_ARGS__); \
-				RS_ONE(i_ + 4, (unsigned)(r_ >> 4) & 4095u, __VA_ARGS__);  \
-			}                                                                \
-		while (i_ < n_) {                                                        \
-			uint64_t r_ = bits_ ? ng_xoshiro_step(&g_) : 0;                  \
-			for (unsigned j_ = 0; j_ < per_ && i_ < n_; j_++, i_++) {        \
-				RS_ONE(i_, bits_ ? (unsigned)(r_ >> (64 - bits_)) : 0u,  \
-				       __VA_ARGS__);                                     \
-				r_ = bits_ ? r_ << bits_ : 0;                            \
-			}                                                                \
-		}                                                                        \
-		(dl)->g = g_;                                                            \
+#define RS_DEAL(dl, cnt, ...)                                                                    \
+	do {                                                                                     \
+		ng_xoshiro g_ = (dl)->g;                                                         \
+		unsigned bits_ = (dl)->bits, per_ = (dl)->per, left_ = 0;                        \
+		uint64_t r_ = 0;                                                                 \
+		for (unsigned v_ = 0; v_ < 256; v_++) {                                          \
+			size_t c_ = (cnt)[v_];                                                   \
+			if (bits_ == 12 && c_ >= left_) {                                        \
+				for (; left_ > 0; left_--, c_--, r_ <<= 12)                      \
+					RS_ONE(v_, (unsigned)(r_ >> 52), __VA_ARGS__);           \
+				for (; c_ >= 5; c_ -= 5) {                                       \
+					uint64_t q_ = ng_xoshiro_step(&g_);                      \
+					RS_ONE(v_, (unsigned)(q_ >> 52), __VA_ARGS__);           \
+					RS_ONE(v_, (unsigned)(q_ >> 40) & 4095u, __VA_ARGS__);   \
+					RS_ONE(v_, (unsigned)(q_ >> 28) & 4095u, __VA_ARGS__);   \
+					RS_ONE(v_, (unsigned)(q_ >> 16) & 4095u, __VA_ARGS__);   \
+					RS_ONE(v_, (unsigned)(q_ >> 4) & 4095u, __VA_ARGS__);    \
+				}                                                                \
+			}                                                                        \
+			for (; c_ > 0; c_--) {                                                   \
+				if (!left_) {                                                    \
+					r_ = bits_ ? ng_xoshiro_step(&g_) : 0;                   \
+					left_ = per_;                                            \
+				}                                                                \
+				RS_ONE(v_, bits_ ? (unsigned)(r_ >> (64 - bits_)) : 0u, __VA_ARGS__); \
+				r_ = bits_ ? r_ << bits_ : 0;                                    \
+				left_--;                                                         \
+			}                                                                        \
+		}                                                                                \
+		(dl)->g = g_;                                                                    \
 	} while (0)
+
+void ng_perm_counts(const uint8_t *x, size_t n, uint32_t cnt[256])
+{
+	uint32_t c4[4][256] = {{0}};
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		c4[0][x[i]]++;
+		c4[1][x[i + 1]]++;
+		c4[2][x[i + 2]]++;
+		c4[3][x[i + 3]]++;
+	}
+	for (; i < n; i++)
+		c4[0][x[i]]++;
+	for (unsigned v = 0; v < 256; v++)
+		cnt[v] = c4[0][v] + c4[1][v] + c4[2][v] + c4[3][v];
+}
 
 /* Fisher-Yates on bucket b's m samples z[0..m) */
 static void rs_shuffle_bucket(uint8_t *z, size_t m, uint64_t seed, unsigned b)
@@ -286,36 +313,37 @@ static void rs_shuffle_bucket(uint8_t *z, size_t m, uint64_t seed, unsigned b)
 
 /* Each bucket's count and sum: false when a count passed 2^24 - 1 (it
  * would spill out of its field; not for buckets of a few hundred) */
-static bool rs_tally(const uint8_t *x, size_t n, uint64_t seed, uint64_t *tab, unsigned *nb)
+static bool rs_tally(const uint32_t *cnt, size_t n, uint64_t seed, uint64_t *tab, unsigned *nb)
 {
 	rs_deal d;
 	rs_deal_init(&d, n, seed);
 	*nb = 1u << d.bits;
 	memset(tab, 0, *nb * sizeof *tab);
-	RS_DEAL(&d, n, tab[b] += (uint64_t)1 << 40 | x[i];);
-	uint64_t cnt = 0;
+	RS_DEAL(&d, cnt, tab[b] += (uint64_t)1 << 40 | v;);
+	uint64_t got = 0;
 	for (unsigned b = 0; b < *nb; b++)
-		cnt += rs_count(tab[b]);
-	return cnt == n;
+		got += rs_count(tab[b]);
+	return got == n;
 }
 
-/* The round's arrangement of x into y (y != x): counts, the samples
- * dealt to their buckets' places, each bucket shuffled. */
-static void rs_shuffle(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, uint32_t *off)
+/* The round's arrangement into y of the samples counted in cnt (n in
+ * all): bucket sizes, the samples dealt to their buckets' places, each
+ * bucket shuffled. */
+static void rs_shuffle(const uint32_t *cnt, uint8_t *y, size_t n, uint64_t seed, uint32_t *off)
 {
 	rs_deal d;
 	rs_deal_init(&d, n, seed);
 	unsigned nb = 1u << d.bits;
 	memset(off, 0, nb * sizeof *off);
 	rs_deal c = d;
-	RS_DEAL(&c, n, off[b]++;);
+	RS_DEAL(&c, cnt, off[b]++;);
 	uint32_t s = 0;
 	for (unsigned b = 0; b < nb; b++) {
 		uint32_t v = off[b];
 		off[b] = s;
 		s += v;
 	}
-	RS_DEAL(&d, n, y[off[b]++] = x[i];);
+	RS_DEAL(&d, cnt, y[off[b]++] = (uint8_t)v;);
 	/* off[b] is now where bucket b ends */
 	for (unsigned b = 0; b < nb; b++) {
 		uint32_t lo = b ? off[b - 1] : 0;
@@ -347,14 +375,14 @@ static double excursion_bar(const uint8_t *y, size_t n, uint64_t total, unsigned
  * from the tally, and inside only the buckets whose bound (exc_block's)
  * reaches the bar, gathered into buf (n bytes) and shuffled. With stop, it
  * returns as soon as the walk is above a finite bar. */
-static double rs_excursion(const uint8_t *x, uint8_t *buf, size_t n, uint64_t seed, uint64_t total,
+static double rs_excursion(const uint32_t *cnt, uint8_t *buf, size_t n, uint64_t seed, uint64_t total,
 			   unsigned vmin, unsigned vmax, double bar, bool stop, struct rs_ws *ws)
 {
 	if (n == 0)
 		return 0;
 	unsigned nb;
-	if (!rs_tally(x, n, seed, ws->tab, &nb)) {
-		rs_shuffle(x, buf, n, seed, ws->off);
+	if (!rs_tally(cnt, n, seed, ws->tab, &nb)) {
+		rs_shuffle(cnt, buf, n, seed, ws->off);
 		return excursion_bar(buf, n, total, vmin, vmax, bar);
 	}
 	exc_walk w = exc_walk_start(n, total, vmin, vmax);
@@ -391,7 +419,7 @@ static double rs_excursion(const uint8_t *x, uint8_t *buf, size_t n, uint64_t se
 	/* gather those buckets' samples in the order they are dealt */
 	rs_deal dl;
 	rs_deal_init(&dl, n, seed);
-	RS_DEAL(&dl, n, if (ws->want[b / 64] >> (b % 64) & 1) buf[ws->off[b]++] = x[i];);
+	RS_DEAL(&dl, cnt, if (ws->want[b / 64] >> (b % 64) & 1) buf[ws->off[b]++] = (uint8_t)v;);
 	/* shuffle each and walk it: ws->off[b] is now where it ends in buf */
 	s = p = 0;
 	for (unsigned b = 0; b < nb; b++) {
@@ -443,11 +471,13 @@ static unsigned long last_switch_point(unsigned long r)
 	return p;
 }
 
-void ng_perm_shuffle(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, bool rs)
+void ng_perm_shuffle(const uint8_t *x, const uint32_t *cnt, uint8_t *y, size_t n, uint64_t seed, bool rs)
 {
 	if (rs) {
-		uint32_t off[1u << RS_MAXBITS];
-		rs_shuffle(x, y, n, seed, off);
+		uint32_t off[1u << RS_MAXBITS], own[256];
+		if (!cnt)
+			ng_perm_counts(x, n, own);
+		rs_shuffle(cnt ? cnt : own, y, n, seed, off);
 		return;
 	}
 	memcpy(y, x, n);
@@ -456,12 +486,15 @@ void ng_perm_shuffle(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, bool
 	fy_shuffle(y, n, &g);
 }
 
-double ng_perm_shuffle_excursion(const uint8_t *x, uint8_t *y, size_t n, uint64_t seed, bool rs,
-				 uint64_t total, unsigned vmin, unsigned vmax, double bar)
+double ng_perm_shuffle_excursion(const uint8_t *x, const uint32_t *cnt, uint8_t *y, size_t n, uint64_t seed,
+				 bool rs, uint64_t total, unsigned vmin, unsigned vmax, double bar)
 {
 	if (rs) {
 		struct rs_ws ws;
-		return rs_excursion(x, y, n, seed, total, vmin, vmax, bar, true, &ws);
+		uint32_t own[256];
+		if (!cnt)
+			ng_perm_counts(x, n, own);
+		return rs_excursion(cnt ? cnt : own, y, n, seed, total, vmin, vmax, bar, true, &ws);
 	}
 	memcpy(y, x, n);
 	ng_xoshiro g;
@@ -737,6 +770,7 @@ typedef struct {
 	size_t n;
 	uint64_t seed, total;  /* total: sum of x, for the fused excursion */
 	unsigned vmin, vmax;   /* the smallest and largest values in x */
+	uint32_t cnt[256];     /* the count of each value in x (two-level rounds) */
 	bool compression;      /* phase 2: the compression statistic alone */
 	ng_iid_report *r;
 	unsigned long rounds, next, counted;
@@ -798,9 +832,9 @@ static void run_round(round_stream *s, unsigned j, unsigned long rn, bool *act, 
 		 * same seed and kind), so the counters are those of one loop
 		 * computing all 19 statistics a round */
 		if (rs)
-			rs_shuffle(s->x, y, s->n, seed, c->rs->off);
+			rs_shuffle(s->cnt, y, s->n, seed, c->rs->off);
 		else
-			ng_perm_shuffle(s->x, y, s->n, seed, false);
+			ng_perm_shuffle(s->x, NULL, y, s->n, seed, false);
 		t[18] = st_compression(y, s->n, &c->bz, &s->stopped);
 		return;
 	}
@@ -815,7 +849,7 @@ static void run_round(round_stream *s, unsigned j, unsigned long rn, bool *act, 
 	 * laid out here. */
 	if (rs) {
 		if (act[0])
-			t[0] = rs_excursion(s->x, y, s->n, seed, s->total, s->vmin, s->vmax, bar, true, c->rs);
+			t[0] = rs_excursion(s->cnt, y, s->n, seed, s->total, s->vmin, s->vmax, bar, true, c->rs);
 		return;
 	}
 	memcpy(y, s->x, s->n);
@@ -1400,16 +1434,20 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	r->h_assessed = r->h_original;
 	if (r->mcv_bit.run && o->bits * r->h_bitstring < r->h_assessed)
 		r->h_assessed = o->bits * r->h_bitstring;
+	uint32_t cnt[256];
+	ng_perm_counts(x, n, cnt);
 	uint64_t total = 0;
 	unsigned vmin = 255, vmax = 0;
-	for (size_t i = 0; i < n; i++) {
-		total += x[i];
-		vmin = x[i] < vmin ? x[i] : vmin;
-		vmax = x[i] > vmax ? x[i] : vmax;
-	}
+	for (unsigned v = 0; v < 256; v++)
+		if (cnt[v]) {
+			total += (uint64_t)v * cnt[v];
+			vmin = v < vmin ? v : vmin;
+			vmax = v;
+		}
 	round_stream rs = {.x = x, .n = n, .seed = seed, .total = total, .vmin = vmin, .vmax = vmax,
 			   .r = r, .rounds = rounds, .ring = ring, .t = t, .ready = ready, .y = y, .c = sc,
 			   .sw_at = ULONG_MAX, .comp_end = NG_PERM_INLINE};
+	memcpy(rs.cnt, cnt, sizeof cnt);
 	pthread_mutex_init(&rs.mu, NULL);
 	pthread_cond_init(&rs.cv, NULL);
 	/* Phase 1: the 18 cheap statistics round after round, and the

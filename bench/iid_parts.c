@@ -39,6 +39,8 @@ int main(int argc, char **argv)
 	size_t n = fread(x, 1, sizeof x, f);
 	fclose(f);
 	int reps = argc > 2 ? atoi(argv[2]) : 5;
+	uint32_t cnt[256];
+	ng_perm_counts(x, n, cnt);
 	uint64_t total = 0;
 	unsigned vmin = 255, vmax = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -56,11 +58,11 @@ int main(int argc, char **argv)
 		double t1 = now();
 		b = (long)ng_bz2_text_size(x, n, 5, w);
 		double t2 = now();
-		(void)ng_perm_shuffle_excursion(x, y, n, seed++, false, total, vmin, vmax, INFINITY);
+		(void)ng_perm_shuffle_excursion(x, NULL, y, n, seed++, false, total, vmin, vmax, INFINITY);
 		double t3 = now();
-		ng_perm_shuffle(x, y, n, seed++, false);
+		ng_perm_shuffle(x, NULL, y, n, seed++, false);
 		double t4 = now();
-		ng_perm_shuffle(x, y, n, seed++, true);
+		ng_perm_shuffle(x, cnt, y, n, seed++, true);
 		double t5 = now();
 		double d[5] = {t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4};
 		for (int k = 0; k < 5; k++)
@@ -78,7 +80,7 @@ int main(int argc, char **argv)
 		int above = 0;
 		double t0 = now();
 		for (int r = 0; r < rounds; r++)
-			above += ng_perm_shuffle_excursion(x, y, n, seed++, rs, total, vmin, vmax, exc0) > exc0;
+			above += ng_perm_shuffle_excursion(x, cnt, y, n, seed++, rs, total, vmin, vmax, exc0) > exc0;
 		printf("   excursion-only round, %s %6.2f ms  (mean of %d, %d above the unpermuted)\n",
 		       rs ? "two-level   " : "Fisher-Yates", (now() - t0) / rounds * 1e3, rounds, above);
 	}

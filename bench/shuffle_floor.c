@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 	volatile uint64_t sink = 0;
 	for (int r = 0; r < reps * 4; r++) {
 		double t0 = now();
-		ng_perm_shuffle(y, z, N, ng_xoshiro_step(&g), false);
+		ng_perm_shuffle(y, NULL, z, N, ng_xoshiro_step(&g), false);
 		double t1 = now();
 		sink += draws_only(&g);
 		double t2 = now();

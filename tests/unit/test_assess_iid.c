@@ -97,7 +97,7 @@ static unsigned long naive_perm(const uint8_t *raw, size_t n, unsigned long roun
 			rs = active[0] && cheap == 1 && c[0][2] >= c[0][0];
 			*sw = rs ? r : 0;
 		}
-		ng_perm_shuffle(x, y, n, seed ^ (0x9e3779b97f4a7c15ULL * (r + 1)), rs);
+		ng_perm_shuffle(x, NULL, y, n, seed ^ (0x9e3779b97f4a7c15ULL * (r + 1)), rs);
 		double t[NG_PERM_STATS];
 		/* ng_perm_stats reads sym for binary data, raw otherwise */
 		memcpy(ys, y, n);
@@ -136,7 +136,7 @@ int main(void)
 			for (size_t i = 0; i < n; i++)
 				x[i] = b[i] = (uint8_t)ng_test_rand(&seed);
 			uint64_t s0 = ng_test_rand(&seed);
-			ng_perm_shuffle(x, a, n, s0, false);
+			ng_perm_shuffle(x, NULL, a, n, s0, false);
 			ng_xoshiro g2;
 			ng_xoshiro_seed(&g2, s0);
 			ng_draw32 d = {&g2, 0, 0};
@@ -155,22 +155,25 @@ int main(void)
 	}
 
 	/* the two-level arrangement = its definition, written plainly: the
-	 * buckets from the dealing stream's fields, the buckets in order with
-	 * their samples in dealt order, each shuffled by the textbook
-	 * Fisher-Yates on its own stream; every bucket width from 0 to 12 bits
-	 * and lengths that leave part of the last output unused */
+	 * samples in increasing order of value, their buckets from the dealing
+	 * stream's fields, the buckets in order with their samples in dealt
+	 * order, each shuffled by the textbook Fisher-Yates on its own stream;
+	 * every bucket width from 0 to 12 bits and lengths that leave part of
+	 * the last output unused */
 	{
 		static const size_t ns[] = {1, 2, 255, 256, 257, 1000, 4097, 65536, 65539, 300001, 524288,
 					    1000000, 1000003};
 		int diff = 0;
 		for (size_t si = 0; si < sizeof ns / sizeof *ns; si++) {
 			size_t n = ns[si];
-			uint8_t *x = malloc(n), *a = malloc(n), *b = malloc(n);
+			uint8_t *x = malloc(n), *a = malloc(n), *b = malloc(n), *xs = malloc(n);
 			uint16_t *id = malloc(n * sizeof *id);
 			for (size_t i = 0; i < n; i++)
 				x[i] = (uint8_t)ng_test_rand(&seed);
+			memcpy(xs, x, n);
+			qsort(xs, n, 1, cmp_u8);
 			uint64_t s0 = ng_test_rand(&seed);
-			ng_perm_shuffle(x, a, n, s0, true);
+			ng_perm_shuffle(x, NULL, a, n, s0, true);
 			unsigned bits = 0;
 			while (bits < 12 && n / ((size_t)2 << bits) >= 128)
 				bits++;
@@ -188,7 +191,7 @@ int main(void)
 				size_t lo = o;
 				for (size_t i = 0; i < n; i++)
 					if (id[i] == bk)
-						b[o++] = x[i];
+						b[o++] = xs[i];
 				ng_xoshiro h;
 				ng_xoshiro_seed(&h, s0 + 4 * 0x9e3779b97f4a7c15ULL * (bk + 1));
 				ng_draw32 d = {&h, 0, 0};
@@ -201,6 +204,7 @@ int main(void)
 			}
 			diff += o != n || memcmp(a, b, n) != 0;
 			free(x);
+			free(xs);
 			free(a);
 			free(b);
 			free(id);
@@ -223,7 +227,7 @@ int main(void)
 		for (size_t i = 0; i < n; i++)
 			x[i] = (uint8_t)i;
 		for (unsigned r = 0; r < rounds; r++) {
-			ng_perm_shuffle(x, a, n, 0x5eed0000u + r, true);
+			ng_perm_shuffle(x, NULL, a, n, 0x5eed0000u + r, true);
 			for (size_t i = 0; i < n; i++)
 				at[a[i]] = (uint8_t)i;
 			for (int q = 0; q < 3; q++)
@@ -249,7 +253,7 @@ int main(void)
 	 * peaks over zeros (a loose block bound), a constant, a narrow range
 	 * far from zero (biased-1M's shape) */
 	static const size_t sizes[] = {1, 2, 3, 7, 64, 65, 66, 129, 1000, 4097, 100000, 1000000};
-	int bad = 0, badarr = 0, badstop = 0, cases = 0;
+	int bad = 0, badarr = 0, badstop = 0, badcnt = 0, cases = 0;
 	for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
 		size_t n = sizes[si];
 		uint8_t *x = malloc(n), *a = malloc(n), *b = malloc(n);
@@ -263,26 +267,32 @@ int main(void)
 			}
 			uint64_t s0 = ng_test_rand(&seed), sum = sum_of(x, n);
 			unsigned vmin = min_of(x, n), vmax = max_of(x, n);
+			/* the values' counts, as a round stream passes them */
+			uint32_t cnt[256] = {0}, got_cnt[256];
+			for (size_t i = 0; i < n; i++)
+				cnt[x[i]]++;
+			ng_perm_counts(x, n, got_cnt);
+			badcnt += memcmp(cnt, got_cnt, sizeof cnt) != 0;
 			for (int rs = 0; rs < 2; rs++) {
-				ng_perm_shuffle(x, a, n, s0, rs);
+				ng_perm_shuffle(x, NULL, a, n, s0, rs);
 				double want = ng_perm_excursion(a, n);
-				double got = ng_perm_shuffle_excursion(x, b, n, s0, rs, sum, vmin, vmax, INFINITY);
+				double got = ng_perm_shuffle_excursion(x, NULL, b, n, s0, rs, sum, vmin, vmax, INFINITY);
 				bad += memcmp(&want, &got, sizeof want) != 0;
 				badarr += !rs && memcmp(a, b, n) != 0;
 				/* a bar at the value itself gives the value (and the
 				 * whole Fisher-Yates shuffle); just below it, a value
 				 * above the bar, at most the value; just above it, a
 				 * value below the bar */
-				got = ng_perm_shuffle_excursion(x, b, n, s0, rs, sum, vmin, vmax, want);
+				got = ng_perm_shuffle_excursion(x, cnt, b, n, s0, rs, sum, vmin, vmax, want);
 				badstop += memcmp(&want, &got, sizeof want) != 0 || (!rs && memcmp(a, b, n) != 0);
 				if (want > 0) {
 					double bar = want * (1 - 1e-12);
-					got = ng_perm_shuffle_excursion(x, b, n, s0, rs, sum, vmin, vmax, bar);
+					got = ng_perm_shuffle_excursion(x, cnt, b, n, s0, rs, sum, vmin, vmax, bar);
 					badstop += !(got > bar && got <= want);
 				}
 				for (int up = 0; up < 2; up++) {
 					double bar = up ? want * (1 + 1e-12) + 1e-300 : want * 0.9;
-					got = ng_perm_shuffle_excursion(x, b, n, s0, rs, sum, vmin / (1u + (unsigned)up),
+					got = ng_perm_shuffle_excursion(x, cnt, b, n, s0, rs, sum, vmin / (1u + (unsigned)up),
 									vmax + 17u * (unsigned)up, bar);
 					badstop += up ? !(got < bar) : !(got > bar || (want == 0 && got == 0)) || got > want;
 				}
@@ -293,6 +303,7 @@ int main(void)
 		free(a);
 		free(b);
 	}
+	CHECK(badcnt == 0, "ng_perm_counts = a plain count of each value (%d differ)", badcnt);
 	CHECK(bad == 0, "excursion of a round (Fisher-Yates fused, two-level from the tally) = arrangement then excursion, bit for bit (%d of %d differ)", bad, cases);
 	CHECK(badarr == 0, "fused shuffle leaves the same permutation as the plain one (%d of %d differ)", badarr, cases);
 	CHECK(badstop == 0, "fused excursion against a bar: at, just below, just above and well below the value, each compares as the value does (%d bad)", badstop);
@@ -337,14 +348,14 @@ int main(void)
 				x[i] = (uint8_t)ng_test_rand(&fs);
 			double e[100];
 			for (int j = 0; j < 100; j++) {
-				ng_perm_shuffle(x, y, n, fs + (uint64_t)j, false);
+				ng_perm_shuffle(x, NULL, y, n, fs + (uint64_t)j, false);
 				e[j] = ng_perm_excursion(y, n);
 			}
 			int top = 0;
 			for (int j = 1; j < 100; j++)
 				if (e[j] > e[top])
 					top = j;
-			ng_perm_shuffle(x, best, n, fs + (uint64_t)top, false);
+			ng_perm_shuffle(x, NULL, best, n, fs + (uint64_t)top, false);
 			memcpy(x, best, n);
 		}
 		unsigned long rounds = 400;
@@ -402,7 +413,7 @@ int main(void)
 			z[i] = (uint8_t)ng_test_rand(&fs);
 		double top = -1;
 		for (uint64_t j = 0; j < 100; j++) {
-			ng_perm_shuffle(z, zy, m, fs + j, false);
+			ng_perm_shuffle(z, NULL, zy, m, fs + j, false);
 			double e = ng_perm_excursion(zy, m);
 			if (e > top) {
 				top = e;
