@@ -1346,17 +1346,20 @@ static void run_setup(unsigned j, void *arg)
 {
 	setup_job *s = arg;
 	ng_iid_report *r = s->r;
-	if (j == 0) {
-		/* the unshuffled statistics (the compression one among them) */
-		bool all[NG_PERM_STATS];
-		for (int i = 0; i < NG_PERM_STATS; i++)
-			all[i] = true;
-		perm_stats(s->c0, s->x, s->n, all, r->perm_t);
-	} else if (j == 1)
+	/* the longest first, so the two shortest end the setup */
+	if (j == 0)
 		lrs_test(r, s->sym, s->n, s->k);
+	else if (j == 1)
+		r->perm_t[18] = st_compression(s->x, s->n, &s->c0->bz, NULL);
 	else if (j == 2)
 		chi_square(r, s->sym, s->n, s->k);
-	else {
+	else if (j == 3) {
+		/* the other unshuffled statistics */
+		bool all[NG_PERM_STATS];
+		for (int i = 0; i < NG_PERM_STATS; i++)
+			all[i] = i != 18;
+		perm_stats(s->c0, s->x, s->n, all, r->perm_t);
+	} else {
 		ng_est_mcv(s->sym, s->n, s->k, &r->mcv_lit);
 		/* the bitstring's MCV (not for the restart rows and columns) */
 		bool bits = s->o->bits > 1 && !r->binary;
@@ -1419,8 +1422,8 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	 * unpermuted statistics are independent: in parallel */
 	setup_job sj = {r, sym, raw, x, n, k, o, ok ? &sc[th] : NULL, !ok};
 	if (ok) {
-		ng_progress_start(o->progress, "IID setup: MCV, chi-square, LRS, unpermuted statistics", 4);
-		ng_assess_parallel(th, 4, run_setup, &sj);
+		ng_progress_start(o->progress, "IID setup: MCV, chi-square, LRS, unpermuted statistics", 5);
+		ng_assess_parallel(th, 5, run_setup, &sj);
 		ng_progress_end();
 		/* the unpermuted compression's workspace is not needed again */
 		ng_bz2_ws_free(sc[th].bz);
