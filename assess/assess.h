@@ -223,7 +223,7 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
  * 32-bit halves of xoshiro256** outputs, high half first), or with rs
  * Rao and Sandelius's two-level shuffle, which deals the samples in
  * increasing order of value and so needs only their counts (cnt, from
- * ng_perm_counts, or NULL to count x here; iid.c describes both; every
+ * ng_perm_counts, n < 2^32, or NULL to count x here; iid.c describes both; every
  * arrangement is equally likely either way); whether round r may switch
  * to the two-level one; the excursion statistic (5.1.1); and the
  * excursion of a round's arrangement (total = the sum of x, every value

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "assess.h"
+#include "sort.h"
 
 const char *const ng_est_key[NG_EST_COUNT] = {
 	"most_common_value", "collision", "markov", "compression", "t_tuple",
@@ -54,25 +55,11 @@ void ng_est_mcv(const uint8_t *s, size_t n, unsigned k, ng_est_result *r)
 		return;
 	}
 	(void)k;
-	/* four tables in turn, so that a run of one value does not wait on
-	 * its own counter */
-	uint64_t c4[4][256];
-	memset(c4, 0, sizeof c4);
-	size_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		c4[0][s[i]]++;
-		c4[1][s[i + 1]]++;
-		c4[2][s[i + 2]]++;
-		c4[3][s[i + 3]]++;
-	}
-	for (; i < n; i++)
-		cnt[s[i]]++;
+	ng_byte_counts(s, n, cnt);
 	uint64_t mode = 0;
-	for (unsigned v = 0; v < 256; v++) {
-		cnt[v] += c4[0][v] + c4[1][v] + c4[2][v] + c4[3][v];
+	for (unsigned v = 0; v < 256; v++)
 		if (cnt[v] > mode)
 			mode = cnt[v];
-	}
 	ng_est_mcv_finish(mode, n, r);
 }
 

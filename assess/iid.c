@@ -286,18 +286,10 @@ static void rs_deal_init(rs_deal *d, size_t n, uint64_t seed)
 
 void ng_perm_counts(const uint8_t *x, size_t n, uint32_t cnt[256])
 {
-	uint32_t c4[4][256] = {{0}};
-	size_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		c4[0][x[i]]++;
-		c4[1][x[i + 1]]++;
-		c4[2][x[i + 2]]++;
-		c4[3][x[i + 3]]++;
-	}
-	for (; i < n; i++)
-		c4[0][x[i]]++;
+	uint64_t c[256];
+	ng_byte_counts(x, n, c);
 	for (unsigned v = 0; v < 256; v++)
-		cnt[v] = c4[0][v] + c4[1][v] + c4[2][v] + c4[3][v];
+		cnt[v] = (uint32_t)c[v];   /* n < 2^32 (ng_assess_iid) */
 }
 
 /* Fisher-Yates on bucket b's m samples z[0..m) */
