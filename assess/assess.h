@@ -223,7 +223,7 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
  * 32-bit halves of xoshiro256** outputs, high half first), or with rs
  * Rao and Sandelius's two-level shuffle, which deals the samples in
  * increasing order of value and so needs only their counts (cnt, from
- * ng_perm_counts, n < 2^32, or NULL to count x here; iid.c describes both; every
+ * ng_perm_counts, or NULL to count x here; iid.c describes both; every
  * arrangement is equally likely either way); whether round r may switch
  * to the two-level one; the excursion statistic (5.1.1); and the
  * excursion of a round's arrangement (total = the sum of x, every value
@@ -232,14 +232,14 @@ void ng_perm_stats(const uint8_t *sym, const uint8_t *raw, size_t n, bool binary
  * y, bit for bit. With a finite bar it returns a value at most E that
  * compares with bar as E does (greater, equal or less), and stops early
  * once E > bar is certain. */
-void ng_perm_counts(const uint8_t *x, size_t n, uint32_t cnt[256]);
-void ng_perm_shuffle(const uint8_t *x, const uint32_t *cnt, uint8_t *y, size_t n, uint64_t seed, bool rs);
+void ng_perm_counts(const uint8_t *x, size_t n, uint64_t cnt[256]);
+void ng_perm_shuffle(const uint8_t *x, const uint64_t *cnt, uint8_t *y, size_t n, uint64_t seed, bool rs);
 bool ng_perm_switch_point(unsigned long r);
 /* Phase 1 computes the compression statistic too in its Fisher-Yates
  * rounds below this; phase 2 runs the rest. */
 #define NG_PERM_INLINE 64
 double ng_perm_excursion(const uint8_t *x, size_t n);
-double ng_perm_shuffle_excursion(const uint8_t *x, const uint32_t *cnt, uint8_t *y, size_t n, uint64_t seed,
+double ng_perm_shuffle_excursion(const uint8_t *x, const uint64_t *cnt, uint8_t *y, size_t n, uint64_t seed,
 				 bool rs, uint64_t total, unsigned vmin, unsigned vmax, double bar);
 
 /* Restart tests (3.1.4) on a 1000 x 1000 matrix (n must be 1,000,000):

@@ -284,12 +284,9 @@ static void rs_deal_init(rs_deal *d, size_t n, uint64_t seed)
 		(dl)->g = g_;                                                                    \
 	} while (0)
 
-void ng_perm_counts(const uint8_t *x, size_t n, uint32_t cnt[256])
+void ng_perm_counts(const uint8_t *x, size_t n, uint64_t cnt[256])
 {
-	uint64_t c[256];
-	ng_byte_counts(x, n, c);
-	for (unsigned v = 0; v < 256; v++)
-		cnt[v] = (uint32_t)c[v];   /* n < 2^32 (ng_assess_iid) */
+	ng_byte_counts(x, n, cnt);
 }
 
 /* Fisher-Yates on bucket b's m samples z[0..m) */
@@ -305,7 +302,7 @@ static void rs_shuffle_bucket(uint8_t *z, size_t m, uint64_t seed, unsigned b)
 
 /* Each bucket's count and sum: false when a count passed 2^24 - 1 (it
  * would spill out of its field; not for buckets of a few hundred) */
-static bool rs_tally(const uint32_t *cnt, size_t n, uint64_t seed, uint64_t *tab, unsigned *nb)
+static bool rs_tally(const uint64_t *cnt, size_t n, uint64_t seed, uint64_t *tab, unsigned *nb)
 {
 	rs_deal d;
 	rs_deal_init(&d, n, seed);
@@ -321,7 +318,7 @@ static bool rs_tally(const uint32_t *cnt, size_t n, uint64_t seed, uint64_t *tab
 /* The round's arrangement into y of the samples counted in cnt (n in
  * all): bucket sizes, the samples dealt to their buckets' places, each
  * bucket shuffled. */
-static void rs_shuffle(const uint32_t *cnt, uint8_t *y, size_t n, uint64_t seed, uint32_t *off)
+static void rs_shuffle(const uint64_t *cnt, uint8_t *y, size_t n, uint64_t seed, uint32_t *off)
 {
 	rs_deal d;
 	rs_deal_init(&d, n, seed);
@@ -367,7 +364,7 @@ static double excursion_bar(const uint8_t *y, size_t n, uint64_t total, unsigned
  * from the tally, and inside only the buckets whose bound (exc_block's)
  * reaches the bar, gathered into buf (n bytes) and shuffled. With stop, it
  * returns as soon as the walk is above a finite bar. */
-static double rs_excursion(const uint32_t *cnt, uint8_t *buf, size_t n, uint64_t seed, uint64_t total,
+static double rs_excursion(const uint64_t *cnt, uint8_t *buf, size_t n, uint64_t seed, uint64_t total,
 			   unsigned vmin, unsigned vmax, double bar, bool stop, struct rs_ws *ws)
 {
 	if (n == 0)
@@ -463,10 +460,11 @@ static unsigned long last_switch_point(unsigned long r)
 	return p;
 }
 
-void ng_perm_shuffle(const uint8_t *x, const uint32_t *cnt, uint8_t *y, size_t n, uint64_t seed, bool rs)
+void ng_perm_shuffle(const uint8_t *x, const uint64_t *cnt, uint8_t *y, size_t n, uint64_t seed, bool rs)
 {
 	if (rs) {
-		uint32_t off[1u << RS_MAXBITS], own[256];
+		uint32_t off[1u << RS_MAXBITS];
+		uint64_t own[256];
 		if (!cnt)
 			ng_perm_counts(x, n, own);
 		rs_shuffle(cnt ? cnt : own, y, n, seed, off);
@@ -478,12 +476,12 @@ void ng_perm_shuffle(const uint8_t *x, const uint32_t *cnt, uint8_t *y, size_t n
 	fy_shuffle(y, n, &g);
 }
 
-double ng_perm_shuffle_excursion(const uint8_t *x, const uint32_t *cnt, uint8_t *y, size_t n, uint64_t seed,
+double ng_perm_shuffle_excursion(const uint8_t *x, const uint64_t *cnt, uint8_t *y, size_t n, uint64_t seed,
 				 bool rs, uint64_t total, unsigned vmin, unsigned vmax, double bar)
 {
 	if (rs) {
 		struct rs_ws ws;
-		uint32_t own[256];
+		uint64_t own[256];
 		if (!cnt)
 			ng_perm_counts(x, n, own);
 		return rs_excursion(cnt ? cnt : own, y, n, seed, total, vmin, vmax, bar, true, &ws);
@@ -762,7 +760,7 @@ typedef struct {
 	size_t n;
 	uint64_t seed, total;  /* total: sum of x, for the fused excursion */
 	unsigned vmin, vmax;   /* the smallest and largest values in x */
-	uint32_t cnt[256];     /* the count of each value in x (two-level rounds) */
+	uint64_t cnt[256];     /* the count of each value in x (two-level rounds) */
 	bool compression;      /* phase 2: the compression statistic alone */
 	ng_iid_report *r;
 	unsigned long rounds, next, counted;
@@ -823,10 +821,7 @@ static void run_round(round_stream *s, unsigned j, unsigned long rn, bool *act, 
 		/* the arrangement is the one phase 1 made for this round (the
 		 * same seed and kind), so the counters are those of one loop
 		 * computing all 19 statistics a round */
-		if (rs)
-			rs_shuffle(s->cnt, y, s->n, seed, c->rs->off);
-		else
-			ng_perm_shuffle(s->x, NULL, y, s->n, seed, false);
+		ng_perm_shuffle(s->x, s->cnt, y, s->n, seed, rs);
 		t[18] = st_compression(y, s->n, &c->bz, &s->stopped);
 		return;
 	}
@@ -1139,10 +1134,9 @@ static void chi_square(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 }
 
 /* a[0..m) in order (tmp: m entries of scratch): the top 24 bits by three
- * LSD radix passes of 8 bits (256 places to write to at a time: more
- * would miss the TLB on every write), then each run of equal top bits by
- * the rest (ng_msd_sort_u64). Random windows rarely share their top 24
- * bits, so this is the three passes and little more. */
+ * LSD radix passes of 8 bits (as fast here as two of 12), then each run of
+ * equal top bits by the rest (ng_msd_sort_u64). Random windows rarely
+ * share their top 24 bits, so this is the three passes and little more. */
 static void sort_windows(uint64_t *a, uint64_t *tmp, size_t m)
 {
 	enum { D = 8, ND = 3, NB = 1 << D };
@@ -1299,13 +1293,10 @@ static void lrs_test(ng_iid_report *r, const uint8_t *s, size_t n, unsigned k)
 	r->lrs_pass = pr >= 0.001L;
 }
 
-/* Twice the median of x[0..n) (n >= 1), from a histogram: the middle
- * element for odd n, the sum of the two middle ones for even n. */
-static unsigned median2_of(const uint8_t *x, size_t n)
+/* Twice the median of n >= 1 values counted in cnt: the middle one for
+ * odd n, the sum of the two middle ones for even n. */
+static unsigned median2_of(const uint64_t cnt[256], size_t n)
 {
-	size_t cnt[256] = {0};
-	for (size_t i = 0; i < n; i++)
-		cnt[x[i]]++;
 	/* the values at sorted positions lo and hi */
 	size_t lo = n % 2 ? n / 2 : n / 2 - 1, hi = n / 2, acc = 0;
 	unsigned vlo = 0, vhi = 0;
@@ -1379,18 +1370,25 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	for (size_t i = 0; i < n; i++)
 		sum += raw[i];
 	r->mean = sum / (double)n;
+	/* permutation tests: the values (raw) for non-binary, 0/1 for
+	 * binary; their counts give the runs test's median here and the
+	 * rounds' extremes, sum and two-level dealing below */
+	const uint8_t *x = r->binary ? sym : raw;
+	uint64_t cnt[256];
+	ng_byte_counts(x, n, cnt);
 	if (r->binary)
 		r->median = 0.5;
-	else
-		r->median = n ? median2_of(sym, n) / 2.0 : 0;
-	/* permutation tests: the values (raw) for non-binary, 0/1 for binary */
-	const uint8_t *x = r->binary ? sym : raw;
+	else {
+		uint64_t symc[256];
+		ng_byte_counts(sym, n, symc);
+		r->median = n ? median2_of(symc, n) / 2.0 : 0;
+	}
 	stat_ctx c = {r->binary, 0, NULL, NULL, NULL, NULL};
 	/* the median of the values the runs test sees */
 	if (r->binary)
 		c.median2 = 1;
 	else
-		c.median2 = n ? median2_of(x, n) : 0;
+		c.median2 = n ? median2_of(cnt, n) : 0;
 	unsigned th = o->threads ? o->threads : 1;
 	/* one shuffle buffer and statistics context per worker, one more
 	 * context for the unpermuted statistics; a ring of 4 rounds a worker */
@@ -1429,13 +1427,11 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	r->h_assessed = r->h_original;
 	if (r->mcv_bit.run && o->bits * r->h_bitstring < r->h_assessed)
 		r->h_assessed = o->bits * r->h_bitstring;
-	uint32_t cnt[256];
-	ng_perm_counts(x, n, cnt);
 	uint64_t total = 0;
 	unsigned vmin = 255, vmax = 0;
 	for (unsigned v = 0; v < 256; v++)
 		if (cnt[v]) {
-			total += (uint64_t)v * cnt[v];
+			total += v * cnt[v];
 			vmin = v < vmin ? v : vmin;
 			vmax = v;
 		}
@@ -1466,7 +1462,8 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 	if (r->decided_by < 0 && !r->lrs_pass)
 		r->decided_by = NG_DECIDED_LRS;
 	/* Phase 2: the compression statistic's remaining rounds, unless the
-	 * verdict is decided and not every round was asked for. */
+	 * verdict is decided and not every round was asked for (more: ok and
+	 * rounds left). */
 	unsigned long done2 = 0, from = r->perm_rounds[18];
 	const unsigned *cc = r->perm_c[18];
 	bool more = ok && from < rounds && ng_perm_failed(cc);
@@ -1477,7 +1474,7 @@ ng_status ng_assess_iid(const uint8_t *raw, size_t n, const ng_assess_opts *o, u
 			rs.active[i] = i == 18;
 		rs.compression = true;
 		rs.sw_closed = true;
-		ng_progress_start(o->progress && ok && rounds > 0, "permutation rounds, compression (bzip2)",
+		ng_progress_start(o->progress, "permutation rounds, compression (bzip2)",
 				  compression_left(r->perm_c[18]));
 		done2 = run_rounds(&rs, th, from);
 		ng_progress_end();

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 	size_t n = fread(x, 1, sizeof x, f);
 	fclose(f);
 	int reps = argc > 2 ? atoi(argv[2]) : 5;
-	uint32_t cnt[256];
+	uint64_t cnt[256];
 	ng_perm_counts(x, n, cnt);
 	uint64_t total = 0;
 	unsigned vmin = 255, vmax = 0;

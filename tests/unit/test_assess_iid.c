@@ -268,7 +268,7 @@ int main(void)
 			uint64_t s0 = ng_test_rand(&seed), sum = sum_of(x, n);
 			unsigned vmin = min_of(x, n), vmax = max_of(x, n);
 			/* the values' counts, as a round stream passes them */
-			uint32_t cnt[256] = {0}, got_cnt[256];
+			uint64_t cnt[256] = {0}, got_cnt[256];
 			for (size_t i = 0; i < n; i++)
 				cnt[x[i]]++;
 			ng_perm_counts(x, n, got_cnt);
